@@ -1,0 +1,48 @@
+//! Command-line interface: argument definitions and dispatch.
+
+mod extract;
+mod train;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// pith: pull the main content out of web pages.
+#[derive(Debug, Parser)]
+#[command(name = "pith", version, about)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Extract the main content of one page (a file, or - for standard input).
+    Extract(extract::ExtractArgs),
+    /// List the algorithms with one line each.
+    Algorithms,
+    /// Learn the Naive Bayes block model from labelled datasets.
+    Train {
+        /// A dataset directory (pages.jsonl + html/); repeat for several.
+        #[arg(long = "dataset", required = true)]
+        datasets: Vec<PathBuf>,
+        /// Where to write the model.
+        #[arg(long, default_value = "config/bayes-model.json")]
+        out: PathBuf,
+    },
+}
+
+/// Run a parsed command line.
+pub fn run(cli: Cli) -> Result<ExitCode, pith::Error> {
+    match cli.command {
+        Command::Extract(a) => extract::run(a),
+        Command::Algorithms => {
+            for (name, what) in pith::algorithms::ALGORITHMS {
+                println!("{name:<14} {what}");
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Train { datasets, out } => train::run(&datasets, &out),
+    }
+}

@@ -1,0 +1,171 @@
+//! Stage 1: bytes to text.
+//!
+//! Order of evidence, strongest first: a byte-order mark; the charset the caller passes (an HTTP
+//! `Content-Type` parameter, a CLI flag); a `<meta charset>` or `http-equiv` declaration in the first
+//! KiB; otherwise statistical detection on a bounded prefix. Detection on the whole page is wasted work:
+//! a few KiB of a GBK page are as telling as its 2 MB.
+
+use encoding_rs::Encoding;
+
+use crate::Error;
+
+/// How far into the page `<meta>` declarations are looked for (the HTML standard says 1024 bytes).
+const META_SCAN: usize = 1024;
+/// How many bytes statistical detection reads. Enough text for a confident guess on every set we have,
+/// small enough that detection costs nothing next to parsing.
+const DETECT_PREFIX: usize = 64 * 1024;
+
+/// Where the charset decision came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CharsetSource {
+    Bom,
+    Caller,
+    Meta,
+    Detected,
+}
+
+/// Decoded page text with the charset that was used.
+#[derive(Debug)]
+pub struct Decoded {
+    pub text: String,
+    /// The WHATWG name of the encoding, e.g. `"GBK"`, `"UTF-8"`, `"windows-874"`.
+    pub charset: &'static str,
+    pub source: CharsetSource,
+    /// True when the bytes held sequences that are invalid in the chosen encoding.
+    pub had_errors: bool,
+}
+
+/// Resolve a charset label (`"gb2312"`, `"tis-620"`, `"utf8"`) to an encoding.
+pub fn lookup(label: &str) -> Result<&'static Encoding, Error> {
+    Encoding::for_label(label.trim().as_bytes()).ok_or_else(|| Error::UnknownCharset(label.to_string()))
+}
+
+/// Decode `bytes`, honouring `caller_charset` when given. Never fails on bad bytes: invalid
+/// sequences become U+FFFD and `had_errors` says so.
+pub fn decode(bytes: &[u8], caller_charset: Option<&str>) -> Result<Decoded, Error> {
+    let caller = caller_charset.map(lookup).transpose()?;
+    let (encoding, source) = if let Some((enc, _)) = Encoding::for_bom(bytes) {
+        (enc, CharsetSource::Bom)
+    } else if let Some(enc) = caller {
+        (enc, CharsetSource::Caller)
+    } else if let Some(enc) = sniff_meta(&bytes[..bytes.len().min(META_SCAN)]) {
+        (enc, CharsetSource::Meta)
+    } else {
+        (detect(bytes), CharsetSource::Detected)
+    };
+    // GB2312 and GBK labels map to GBK in encoding_rs; GB18030 is a superset that decodes both the same
+    // way, so decoding any of them as GB18030 recovers the rare four-byte sequences GBK pages still use.
+    let encoding = if encoding == encoding_rs::GBK { encoding_rs::GB18030 } else { encoding };
+    let (text, used, had_errors) = encoding.decode(bytes);
+    let mut text = text.into_owned();
+    if text.contains('\0') {
+        // NUL is never meaningful in HTML text; html5ever would turn it into U+FFFD anyway.
+        text.retain(|c| c != '\0');
+    }
+    Ok(Decoded { text, charset: used.name(), source, had_errors })
+}
+
+/// Statistical detection over a bounded window. The window starts just before the first non-ASCII byte:
+/// a page can open with 100 KiB of ASCII script before its first Chinese character, and the ASCII says
+/// nothing about the charset.
+fn detect(bytes: &[u8]) -> &'static Encoding {
+    let Some(first) = bytes.iter().position(|&b| b >= 0x80) else {
+        return encoding_rs::UTF_8;
+    };
+    let start = first.saturating_sub(1024);
+    let end = bytes.len().min(start + DETECT_PREFIX);
+    let window = &bytes[start..end];
+    let last = end == bytes.len();
+    match std::str::from_utf8(window) {
+        Ok(_) => return encoding_rs::UTF_8,
+        // Invalid only because the window cut a sequence at its end: still UTF-8.
+        Err(e) if e.error_len().is_none() => return encoding_rs::UTF_8,
+        Err(_) => {}
+    }
+    let mut det = chardetng::EncodingDetector::new(chardetng::Iso2022JpDetection::Deny);
+    det.feed(window, last);
+    det.guess(None, chardetng::Utf8Detection::Allow)
+}
+
+/// Find `<meta charset=...>` or `<meta http-equiv="content-type" content="...charset=...">` in `head`.
+/// A byte-level scan: the page is not decoded yet, and every charset we care about is ASCII-compatible here.
+fn sniff_meta(head: &[u8]) -> Option<&'static Encoding> {
+    let lower: Vec<u8> = head.iter().map(|b| b.to_ascii_lowercase()).collect();
+    let mut from = 0;
+    while let Some(pos) = find(&lower[from..], b"<meta") {
+        let start = from + pos;
+        let end = lower[start..].iter().position(|&b| b == b'>').map_or(lower.len(), |e| start + e);
+        let tag = &lower[start..end];
+        if let Some(p) = find(tag, b"charset") {
+            let rest = &tag[p + 7..];
+            let rest = trim_start(rest);
+            if let Some(rest) = rest.strip_prefix(b"=") {
+                let rest = trim_start(rest);
+                let rest = rest.strip_prefix(b"\"").or_else(|| rest.strip_prefix(b"'")).unwrap_or(rest);
+                let label_end = rest
+                    .iter()
+                    .position(|&b| b == b'"' || b == b'\'' || b == b';' || b == b'/' || b.is_ascii_whitespace())
+                    .unwrap_or(rest.len());
+                if let Some(enc) = Encoding::for_label(&rest[..label_end]) {
+                    // A page cannot declare UTF-16 in-band (the standard reads that as UTF-8).
+                    if enc == encoding_rs::UTF_16LE || enc == encoding_rs::UTF_16BE {
+                        return Some(encoding_rs::UTF_8);
+                    }
+                    if enc == encoding_rs::REPLACEMENT || enc == encoding_rs::X_USER_DEFINED {
+                        return None;
+                    }
+                    return Some(enc);
+                }
+            }
+        }
+        from = end.max(start + 5);
+        if from >= lower.len() {
+            break;
+        }
+    }
+    None
+}
+
+fn trim_start(s: &[u8]) -> &[u8] {
+    let n = s.iter().take_while(|b| b.is_ascii_whitespace()).count();
+    &s[n..]
+}
+
+fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    hay.windows(needle.len()).position(|w| w == needle)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn meta_charset_forms() {
+        assert_eq!(sniff_meta(b"<meta charset=gbk>").map(|e| e.name()), Some("GBK"));
+        assert_eq!(
+            sniff_meta(b"<META http-equiv=\"Content-Type\" content=\"text/html; charset=big5\">").map(|e| e.name()),
+            Some("Big5")
+        );
+        assert_eq!(sniff_meta(b"<meta charset='utf-16'>").map(|e| e.name()), Some("UTF-8"));
+        assert_eq!(sniff_meta(b"<meta name=x>"), None);
+    }
+
+    #[test]
+    fn bom_wins_over_caller() {
+        let d = decode(b"\xEF\xBB\xBFhi", Some("gbk")).unwrap();
+        assert_eq!(d.text, "hi");
+        assert_eq!(d.source, CharsetSource::Bom);
+    }
+
+    #[test]
+    fn unknown_label_is_an_error() {
+        assert!(matches!(decode(b"x", Some("klingon")), Err(Error::UnknownCharset(_))));
+    }
+
+    #[test]
+    fn nul_bytes_are_dropped() {
+        let d = decode(b"a\0b", None).unwrap();
+        assert_eq!(d.text, "ab");
+    }
+}

@@ -1,0 +1,57 @@
+//! One error type for the whole library. The CLI prints it, the HTTP layer maps it to a status code.
+
+use std::fmt;
+
+/// Everything that can go wrong turning bytes into an [`crate::Extraction`].
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// The input had no bytes at all.
+    #[error("empty input: there is nothing to extract")]
+    EmptyInput,
+    /// The input looks like a binary file (image, PDF, archive), not HTML or text.
+    #[error("binary input: {0}")]
+    BinaryInput(String),
+    /// The input is larger than the configured limit.
+    #[error("input of {size} bytes is over the limit of {limit} bytes")]
+    TooLarge { size: usize, limit: usize },
+    /// A charset label the caller gave is not one the decoder knows.
+    #[error("unknown charset label {0:?}")]
+    UnknownCharset(String),
+    /// An algorithm name that is not registered.
+    #[error("unknown algorithm {name:?}; known: {known}")]
+    UnknownAlgorithm { name: String, known: String },
+    /// `--algorithm template` was asked for, but no site rule matches the page.
+    #[error("no site template matches {0}")]
+    NoTemplate(String),
+    /// A configuration or model file could not be read or parsed.
+    #[error("configuration: {0}")]
+    Config(String),
+    /// An I/O failure while reading input or datasets.
+    #[error("i/o: {0}")]
+    Io(#[from] std::io::Error),
+}
+
+impl Error {
+    /// A short, stable machine-readable code, used by the HTTP problem documents.
+    pub fn code(&self) -> &'static str {
+        match self {
+            Error::EmptyInput => "empty-input",
+            Error::BinaryInput(_) => "binary-input",
+            Error::TooLarge { .. } => "too-large",
+            Error::UnknownCharset(_) => "unknown-charset",
+            Error::UnknownAlgorithm { .. } => "unknown-algorithm",
+            Error::NoTemplate(_) => "no-template",
+            Error::Config(_) => "config",
+            Error::Io(_) => "io",
+        }
+    }
+}
+
+/// Wrapper so `Error` can carry a list of names without allocating in the hot path.
+pub(crate) struct NameList<'a>(pub &'a [&'a str]);
+
+impl fmt::Display for NameList<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0.join(", "))
+    }
+}

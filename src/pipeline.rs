@@ -1,0 +1,246 @@
+//! The engine: runs the stages in order and times each.
+//!
+//! decode → prestrip → parse (DOM + statistics, site-template noise removed) → score (the chosen
+//! algorithm) → output. An [`Engine`] is built once (it holds the trained model and the site rules) and
+//! shared by every request; `extract` takes `&self` and is safe to call from many threads at once.
+
+use std::time::Instant;
+
+use scraper::Html;
+
+use crate::algorithms::{self, Content, Context, Outcome, Params, bayes::BayesModel, template::Templates};
+use crate::dom::{Document, DomLimits};
+use crate::output::{self, ContentOut, Extraction, HasArticle, Timings};
+use crate::{Error, combine, decode, prestrip};
+
+/// Bounds that keep one request's cost predictable.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    /// Larger inputs are refused with [`Error::TooLarge`].
+    pub max_input_bytes: usize,
+    pub dom: DomLimits,
+    /// Blocks reported: the top N by score (plus content blocks, up to 3·N more).
+    pub max_blocks: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits { max_input_bytes: 64 * 1024 * 1024, dom: DomLimits::default(), max_blocks: 50 }
+    }
+}
+
+/// What to extract and how.
+#[derive(Debug, Clone, Copy)]
+pub struct Request<'a> {
+    pub bytes: &'a [u8],
+    /// The page's address: picks site templates and resolves relative links.
+    pub url: Option<&'a str>,
+    /// A charset label from the caller (HTTP `Content-Type`, `--charset`).
+    pub charset: Option<&'a str>,
+    pub algorithm: &'a str,
+    /// Build `content.html` (skipped when false: it costs a second walk).
+    pub want_html: bool,
+    /// Report per-block scores.
+    pub want_blocks: bool,
+}
+
+impl<'a> Request<'a> {
+    /// A request with defaults: `auto`, HTML and blocks included.
+    pub fn new(bytes: &'a [u8]) -> Self {
+        Request { bytes, url: None, charset: None, algorithm: "auto", want_html: true, want_blocks: true }
+    }
+}
+
+/// Everything loaded once and shared.
+#[derive(Debug)]
+pub struct Engine {
+    pub params: Params,
+    pub bayes: BayesModel,
+    pub templates: Templates,
+    pub limits: Limits,
+}
+
+/// The trained Naive Bayes model shipped in `config/`, embedded so the binary needs no files.
+const EMBEDDED_BAYES: &str = include_str!("../config/bayes-model.json");
+
+impl Engine {
+    /// An engine with the embedded model, the embedded site rules and the papers' parameters.
+    pub fn with_defaults() -> Result<Engine, Error> {
+        Ok(Engine {
+            params: Params::default(),
+            bayes: embedded_bayes()?,
+            templates: Templates::embedded()?,
+            limits: Limits::default(),
+        })
+    }
+
+    /// Extract main content from a page.
+    pub fn extract(&self, req: &Request<'_>) -> Result<Extraction, Error> {
+        let t0 = Instant::now();
+        if !algorithms::names().contains(&req.algorithm) {
+            return Err(Error::UnknownAlgorithm {
+                name: req.algorithm.to_string(),
+                known: crate::error::NameList(&algorithms::names()).to_string(),
+            });
+        }
+        check_input(req.bytes, self.limits.max_input_bytes)?;
+        let decoded = decode::decode(req.bytes, req.charset)?;
+        let t_decode = Instant::now();
+        let stripped = prestrip::prestrip(&decoded.text);
+        drop(decoded.text);
+        let t_prestrip = Instant::now();
+        let rule = req.url.and_then(|u| self.templates.find(u));
+        if req.algorithm == "template" && rule.is_none() {
+            return Err(Error::NoTemplate(req.url.unwrap_or("a page without a URL").to_string()));
+        }
+        let parsed = Html::parse_document(&stripped.html);
+        let (doc, template_content) = match rule {
+            Some(r) => {
+                let noise = r.noise_nodes(&parsed);
+                let content = r.content_nodes(&parsed);
+                Document::from_html(&parsed, self.limits.dom, &|id| noise.contains(&id), &content)
+            }
+            None => Document::from_html(&parsed, self.limits.dom, &|_| false, &[]),
+        };
+        drop(parsed);
+        let t_parse = Instant::now();
+        let ctx = Context { doc: &doc, html: &stripped.html, params: &self.params, bayes: &self.bayes };
+        let mut outcome = self.run_algorithm(req.algorithm, &ctx);
+        // A matching site rule wins over the generic algorithms in `auto`, and is all `template` uses.
+        if let Some(r) = rule {
+            let rule_content = algorithms::topmost(&doc, template_content);
+            if req.algorithm == "template" || (req.algorithm == "auto" && !rule_content.is_empty()) {
+                let found = !rule_content.is_empty();
+                tracing::debug!(rule = %r.name, found, "site template applied");
+                outcome.content = Content::Nodes(rule_content);
+                if req.algorithm == "template" {
+                    outcome.probability = if found { 1.0 } else { 0.0 };
+                }
+            }
+        }
+        let t_score = Instant::now();
+        let probability = if outcome.probability.is_finite() { outcome.probability.clamp(0.0, 1.0) } else { 0.0 };
+        let (text, html) = match &outcome.content {
+            Content::Nodes(roots) => (
+                output::render_text(&doc, roots),
+                if req.want_html { output::render_html(&doc, roots, req.url) } else { String::new() },
+            ),
+            Content::Text(paras) => {
+                (paras.join("\n"), if req.want_html { output::paragraphs_html(paras) } else { String::new() })
+            }
+        };
+        let blocks = if req.want_blocks {
+            output::report_blocks(&doc, outcome.blocks, self.limits.max_blocks)
+        } else {
+            Vec::new()
+        };
+        let ms = |a: Instant, b: Instant| (b - a).as_secs_f64() * 1000.0;
+        let t_end = Instant::now();
+        Ok(Extraction {
+            url: req.url.map(str::to_string),
+            title: doc.title.clone(),
+            lang: doc.lang.clone(),
+            charset: decoded.charset.to_string(),
+            algorithm: req.algorithm.to_string(),
+            content: ContentOut { text, html },
+            has_article: HasArticle { probability, is_article: probability >= self.params.pvalue.article_threshold },
+            blocks,
+            timings_ms: Timings {
+                decode: ms(t0, t_decode),
+                prestrip: ms(t_decode, t_prestrip),
+                parse: ms(t_prestrip, t_parse),
+                score: ms(t_parse, t_end),
+                total: ms(t0, t_end),
+            },
+        })
+        .map(|mut e| {
+            e.timings_ms.score = ms(t_parse, t_score) + ms(t_score, t_end);
+            e
+        })
+    }
+
+    /// Run one algorithm by name on a parsed page (names are checked by the caller).
+    pub fn run_algorithm(&self, name: &str, ctx: &Context<'_>) -> Outcome {
+        use algorithms::*;
+        match name {
+            "cetd-ds" => cetd::run_density_sum(ctx, cetd::Density::Text),
+            "cectd-ds" => cetd::run_density_sum(ctx, cetd::Density::Composite),
+            "cectd-s" => cetd::run_smoothed(ctx),
+            "p-value" => pvalue::run(ctx),
+            "bayes" => bayes::run(ctx),
+            "anchor-ratio" => anchor_ratio::run(ctx),
+            "line-density" => line_density::run(ctx),
+            "dom-stats" => dom_stats::run(ctx),
+            "template" => Outcome { content: Content::Nodes(Vec::new()), probability: 0.0, blocks: Vec::new() },
+            _ => combine::run(ctx),
+        }
+    }
+}
+
+/// Parse the embedded model.
+pub fn embedded_bayes() -> Result<BayesModel, Error> {
+    parse_bayes(EMBEDDED_BAYES)
+}
+
+/// Parse and check a model file's text.
+pub fn parse_bayes(text: &str) -> Result<BayesModel, Error> {
+    let m: BayesModel = serde_json::from_str(text).map_err(|e| Error::Config(format!("bayes model: {e}")))?;
+    m.validate().map_err(Error::Config)?;
+    Ok(m)
+}
+
+/// Refuse empty, oversized and binary input before any work is done.
+pub fn check_input(bytes: &[u8], max: usize) -> Result<(), Error> {
+    if bytes.iter().all(|b| b.is_ascii_whitespace()) {
+        return Err(Error::EmptyInput);
+    }
+    if bytes.len() > max {
+        return Err(Error::TooLarge { size: bytes.len(), limit: max });
+    }
+    if let Some(kind) = binary_kind(bytes) {
+        return Err(Error::BinaryInput(kind.to_string()));
+    }
+    Ok(())
+}
+
+/// Recognise common binary formats by their magic bytes, and anything with many NUL bytes early on
+/// (UTF-16 text with a byte-order mark excepted).
+fn binary_kind(bytes: &[u8]) -> Option<&'static str> {
+    const MAGIC: &[(&[u8], &str)] = &[
+        (b"%PDF", "a PDF document"),
+        (b"\x89PNG", "a PNG image"),
+        (b"GIF8", "a GIF image"),
+        (b"\xFF\xD8\xFF", "a JPEG image"),
+        (b"PK\x03\x04", "a ZIP archive"),
+        (b"\x1F\x8B", "gzip-compressed data (decompress it first)"),
+        (b"\x7FELF", "an executable"),
+        (b"\0asm", "a WebAssembly module"),
+        (b"OggS", "an Ogg media file"),
+        (b"ID3", "an MP3 file"),
+        (b"RIFF", "a RIFF media file"),
+        (b"\x28\xB5\x2F\xFD", "zstd-compressed data"),
+    ];
+    if let Some((_, kind)) = MAGIC.iter().find(|(m, _)| bytes.starts_with(m)) {
+        return Some(kind);
+    }
+    if bytes.starts_with(b"\xFF\xFE") || bytes.starts_with(b"\xFE\xFF") {
+        return None;
+    }
+    let head = &bytes[..bytes.len().min(4096)];
+    let nul = head.iter().filter(|&&b| b == 0).count();
+    if nul * 4 > head.len() { Some("binary data (a quarter of its first bytes are NUL)") } else { None }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn input_checks() {
+        assert!(matches!(check_input(b"", 10), Err(Error::EmptyInput)));
+        assert!(matches!(check_input(b" \n ", 10), Err(Error::EmptyInput)));
+        assert!(matches!(check_input(b"0123456789ab", 10), Err(Error::TooLarge { .. })));
+        assert!(matches!(check_input(b"%PDF-1.7", 100), Err(Error::BinaryInput(_))));
+        assert!(check_input(b"<p>a\0b</p>", 100).is_ok());
+    }
+}

@@ -1,0 +1,80 @@
+//! Text normalisation and word splitting shared by training and evaluation.
+//!
+//! Both sides of every comparison go through [`normalize`] (Unicode NFKC, whitespace folded). Words are
+//! `\w+` runs, except that every CJK character (Han, kana, Hangul, Thai) is a word of its own: a `\w+`
+//! token in Chinese is a whole clause, which would make one wrong character cost the whole clause.
+
+use unicode_normalization::UnicodeNormalization;
+
+/// NFKC, then whitespace folded to single spaces and trimmed.
+pub fn normalize(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut space = false;
+    for c in s.nfkc() {
+        if c.is_whitespace() {
+            space = true;
+            continue;
+        }
+        if space && !out.is_empty() {
+            out.push(' ');
+        }
+        space = false;
+        out.push(c);
+    }
+    out
+}
+
+/// True for characters written without spaces between words: each is a word by itself.
+pub fn is_cjk(c: char) -> bool {
+    matches!(c as u32,
+        0x2E80..=0x2FDF | 0x3040..=0x30FF | 0x3100..=0x312F | 0x3190..=0x31FF | 0x3400..=0x4DBF
+        | 0x4E00..=0x9FFF | 0xAC00..=0xD7AF | 0xF900..=0xFAFF | 0x20000..=0x2FA1F | 0x0E00..=0x0E7F)
+}
+
+/// `\w`: letters, marks, digits and connector punctuation.
+fn is_word(c: char) -> bool {
+    c.is_alphanumeric() || c == '_' || unicode_general_mark(c)
+}
+
+fn unicode_general_mark(c: char) -> bool {
+    // Combining marks (Mn/Mc) in the common blocks; enough for \w over Latin, Cyrillic, Thai, Devanagari.
+    matches!(c as u32, 0x0300..=0x036F | 0x0E31 | 0x0E34..=0x0E3A | 0x0E47..=0x0E4E | 0x0900..=0x0903 | 0x093A..=0x094F)
+}
+
+/// Split already-normalised text into words, lower-cased.
+pub fn words(s: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    for c in s.chars() {
+        if is_cjk(c) {
+            if !cur.is_empty() {
+                out.push(std::mem::take(&mut cur));
+            }
+            out.push(c.to_string());
+        } else if is_word(c) {
+            cur.extend(c.to_lowercase());
+        } else if !cur.is_empty() {
+            out.push(std::mem::take(&mut cur));
+        }
+    }
+    if !cur.is_empty() {
+        out.push(cur);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn normalize_folds_and_nfkc() {
+        assert_eq!(normalize("  Ａ\u{00A0} b\n\nc "), "A b c");
+    }
+
+    #[test]
+    fn words_split_cjk_per_character() {
+        assert_eq!(words("农民培训 is good, 2026年"), vec!["农", "民", "培", "训", "is", "good", "2026", "年"]);
+        assert_eq!(words("don't stop_me"), vec!["don", "t", "stop_me"]);
+    }
+}
