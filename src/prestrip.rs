@@ -8,11 +8,19 @@
 //! `<form>` itself is kept: many sites (ASP.NET among them) wrap the whole page in one form. Its
 //! controls go.
 
+use std::cell::Cell;
+use std::rc::Rc;
+
 use lol_html::{RewriteStrSettings, doc_comments, element, rewrite_str};
 
 /// Elements removed with everything inside them.
 const DROP: &str = "script, style, noscript, template, iframe, object, embed, svg, canvas, \
                     input, select, textarea, button, option, datalist, link, [hidden]";
+
+/// Elements nested deeper than this are flattened (tags removed, text kept). html5ever checks the
+/// stack of open elements on every block start tag, so 100,000 nested `<div>`s cost it O(n²) — about
+/// 20 s. No real page nests anywhere near this deep.
+pub const MAX_NESTING: usize = 1024;
 
 /// Result of the pass.
 pub struct Prestripped {
@@ -44,10 +52,79 @@ pub fn prestrip(html: &str) -> Prestripped {
             c.remove();
             Ok(())
         }));
+    // Depth tracking costs a handler call per element, so it runs only when a quick scan says the page
+    // may nest past the limit. Implicitly closed elements (`<p>`, `<li>` without end tags) make the
+    // count drift upwards; that can only flatten more, never lose text.
+    let settings = if nesting_estimate(html) > MAX_NESTING {
+        let depth = Rc::new(Cell::new(0usize));
+        settings.append_element_content_handler(element!("*", move |el| {
+            if el.is_self_closing() || !el.can_have_content() {
+                return Ok(());
+            }
+            if depth.get() >= MAX_NESTING {
+                el.remove_and_keep_content();
+                return Ok(());
+            }
+            depth.set(depth.get() + 1);
+            let d = depth.clone();
+            if let Some(handlers) = el.end_tag_handlers() {
+                let on_end: lol_html::EndTagHandler<'static> = Box::new(move |_end| {
+                    d.set(d.get().saturating_sub(1));
+                    Ok(())
+                });
+                handlers.push(on_end);
+            }
+            Ok(())
+        }))
+    } else {
+        settings
+    };
     match rewrite_str(html, settings) {
         Ok(out) => Prestripped { html: out, applied: true },
         Err(_) => Prestripped { html: html.to_string(), applied: false },
     }
+}
+
+/// Upper estimate of the page's element nesting from a byte scan of start and end tags (void elements
+/// and self-closing tags ignored). Cheap next to parsing; exact only for well-formed pages.
+pub fn nesting_estimate(html: &str) -> usize {
+    let b = html.as_bytes();
+    let (mut depth, mut max) = (0usize, 0usize);
+    let mut i = 0;
+    while let Some(off) = b[i..].iter().position(|&c| c == b'<') {
+        i += off + 1;
+        match b.get(i) {
+            Some(b'/') => depth = depth.saturating_sub(1),
+            Some(c) if c.is_ascii_alphabetic() => {
+                let name_end = b[i..].iter().position(|c| !c.is_ascii_alphanumeric()).map_or(b.len(), |e| i + e);
+                let name = &b[i..name_end];
+                let void = [
+                    &b"br"[..],
+                    b"img",
+                    b"hr",
+                    b"meta",
+                    b"link",
+                    b"input",
+                    b"wbr",
+                    b"area",
+                    b"base",
+                    b"col",
+                    b"source",
+                    b"embed",
+                    b"track",
+                    b"param",
+                ]
+                .iter()
+                .any(|v| name.eq_ignore_ascii_case(v));
+                if !void {
+                    depth += 1;
+                    max = max.max(depth);
+                }
+            }
+            _ => {}
+        }
+    }
+    max
 }
 
 /// True for inline styles that hide the element: `display:none` or `visibility:hidden`, any spacing or case.
@@ -77,6 +154,18 @@ mod tests {
         for gone in ["x()", "p{}", "gone", "art", "<!--", "value=v"] {
             assert!(!h.contains(gone), "{gone} survived in {h}");
         }
+    }
+
+    #[test]
+    fn deep_nesting_is_flattened_and_text_kept() {
+        let n = MAX_NESTING * 3;
+        let html = format!("<body>{}deep text{}</body>", "<div>".repeat(n), "</div>".repeat(n));
+        assert!(nesting_estimate(&html) >= n);
+        let out = prestrip(&html).html;
+        assert!(out.contains("deep text"));
+        assert!(nesting_estimate(&out) <= MAX_NESTING + 2, "{}", nesting_estimate(&out));
+        // Ordinary pages are left alone.
+        assert_eq!(prestrip("<div><div>x</div></div>").html, "<div><div>x</div></div>");
     }
 
     #[test]

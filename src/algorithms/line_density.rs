@@ -53,7 +53,8 @@ pub fn decode_entities(s: &str) -> String {
     while let Some(i) = rest.find('&') {
         out.push_str(&rest[..i]);
         rest = &rest[i..];
-        let end = rest[..rest.len().min(12)].find(';');
+        // Entity names are short; look for the `;` among the next few characters (not bytes).
+        let end = rest.char_indices().take(12).find(|&(_, c)| c == ';').map(|(i, _)| i);
         let decoded = end.and_then(|e| {
             let name = &rest[1..e];
             let c = match name {
@@ -164,5 +165,7 @@ mod tests {
     #[test]
     fn entities() {
         assert_eq!(decode_entities("a&amp;b&nbsp;&#20013;&#x6587;&bogus;"), "a&b 中文&bogus;");
+        assert_eq!(decode_entities("&quot; [xorís"), "\" [xorís");
+        assert_eq!(decode_entities("&é;"), "&é;");
     }
 }

@@ -1,0 +1,46 @@
+//! Every algorithm over every page of every dataset in `../shared/datasets`: no error, no panic.
+//! Binary or empty pages may be refused with a clear error; anything else must extract.
+
+use std::path::Path;
+
+use rayon::prelude::*;
+
+#[test]
+fn every_algorithm_on_every_dataset_page() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/datasets");
+    let Ok(entries) = std::fs::read_dir(&root) else {
+        eprintln!("skipped: no datasets at {}", root.display());
+        return;
+    };
+    let mut dirs: Vec<_> =
+        entries.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.join("pages.jsonl").exists()).collect();
+    dirs.sort();
+    assert!(!dirs.is_empty(), "no datasets found under {}", root.display());
+    let engine = pith::Engine::with_defaults().unwrap();
+    let names: Vec<&str> = pith::algorithms::names().into_iter().filter(|&n| n != "template").collect();
+    let mut pages = 0;
+    for dir in dirs {
+        let ds = pith::dataset::Dataset::open(&dir).unwrap();
+        let failures: Vec<String> = ds
+            .pages
+            .par_iter()
+            .flat_map_iter(|p| {
+                let bytes = ds.html(p).unwrap();
+                names
+                    .iter()
+                    .filter_map(|&name| {
+                        let req =
+                            pith::Request { url: p.url.as_deref(), algorithm: name, ..pith::Request::new(&bytes) };
+                        match engine.extract(&req) {
+                            Ok(_) | Err(pith::Error::EmptyInput | pith::Error::BinaryInput(_)) => None,
+                            Err(e) => Some(format!("{}/{} {name}: {e}", ds.name, p.id)),
+                        }
+                    })
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        assert!(failures.is_empty(), "{failures:#?}");
+        pages += ds.pages.len();
+    }
+    eprintln!("{pages} pages × {} algorithms extracted", names.len());
+}

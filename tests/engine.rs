@@ -1,0 +1,171 @@
+//! The engine end to end: charsets, hostile input, every algorithm, site templates.
+
+use std::time::{Duration, Instant};
+
+use pith::{Engine, Error, Request};
+
+const ARTICLE: &[u8] = include_bytes!("fixtures/pages/article.html");
+const LISTING: &[u8] = include_bytes!("fixtures/pages/listing.html");
+
+fn engine() -> Engine {
+    Engine::with_defaults().expect("embedded config loads")
+}
+
+fn extract(bytes: &[u8], algorithm: &str) -> Result<pith::Extraction, Error> {
+    engine().extract(&Request { algorithm, ..Request::new(bytes) })
+}
+
+#[test]
+fn every_charset_decodes_to_the_right_text() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/charsets");
+    let stems = [
+        ("gbk", "gb18030"),
+        ("gb2312", "gb18030"),
+        ("gb18030", "gb18030"),
+        ("big5", "Big5"),
+        ("shift_jis", "Shift_JIS"),
+        ("euc-kr", "EUC-KR"),
+        ("windows-874", "windows-874"),
+        ("tis-620", "windows-874"),
+        ("windows-1251", "windows-1251"),
+        ("utf-8", "UTF-8"),
+    ];
+    let e = engine();
+    for (stem, charset) in stems {
+        let expected = std::fs::read_to_string(dir.join(format!("{stem}.expected.txt"))).unwrap();
+        for variant in ["html", "nometa.html"] {
+            let bytes = std::fs::read(dir.join(format!("{stem}.{variant}"))).unwrap();
+            let r = e.extract(&Request::new(&bytes)).unwrap();
+            assert_eq!(r.charset, charset, "{stem}.{variant}");
+            assert!(r.content.text.contains(expected.trim()), "{stem}.{variant}: {:?}", r.content.text);
+            assert!(!r.content.text.contains('\u{FFFD}'), "{stem}.{variant} has replacement characters");
+        }
+    }
+}
+
+#[test]
+fn caller_charset_overrides_detection() {
+    let gbk = encoding_rs::GBK.encode("<p>农民培训，技术推广。农民培训，技术推广。</p>").0.into_owned();
+    let r = engine().extract(&Request { charset: Some("gbk"), ..Request::new(&gbk) }).unwrap();
+    assert!(r.content.text.contains("农民培训"));
+    let err = engine().extract(&Request { charset: Some("no-such-charset"), ..Request::new(&gbk) }).unwrap_err();
+    assert!(matches!(err, Error::UnknownCharset(_)));
+}
+
+#[test]
+fn every_algorithm_runs_and_auto_finds_the_article() {
+    for name in pith::algorithms::names() {
+        if name == "template" {
+            continue;
+        }
+        let r = extract(ARTICLE, name).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(!r.content.text.contains("should never appear"), "{name}");
+        assert!(!r.content.text.contains("Hidden promotional"), "{name}");
+        assert!((0.0..=1.0).contains(&r.has_article.probability), "{name}");
+        assert_eq!(r.algorithm, name);
+    }
+    let auto = extract(ARTICLE, "auto").unwrap();
+    assert!(auto.content.text.contains("two hundred farmers"));
+    assert!(auto.content.text.contains("young farmers returning"));
+    assert!(!auto.content.text.contains("Agriculture"));
+    assert_eq!(auto.title.as_deref(), Some("Farmers learn new rice methods"));
+    assert_eq!(auto.lang.as_deref(), Some("en"));
+    assert!(auto.content.html.contains("<p>"));
+    assert!(!auto.content.html.contains("class="));
+    assert!(auto.blocks.iter().any(|b| b.content));
+    assert!(auto.blocks.iter().all(|b| b.path.starts_with("/html")));
+}
+
+#[test]
+fn the_probability_separates_article_from_listing() {
+    let a = extract(ARTICLE, "p-value").unwrap();
+    let l = extract(LISTING, "p-value").unwrap();
+    assert!(
+        a.has_article.probability > l.has_article.probability,
+        "{} vs {}",
+        a.has_article.probability,
+        l.has_article.probability
+    );
+    assert!(a.has_article.is_article);
+}
+
+#[test]
+fn site_templates_win_and_template_only_mode_says_when_none_matches() {
+    let e = engine();
+    let page = b"<html><body><nav><a href=/>Home</a></nav><article><p>Rule-chosen text.</p><div class=share>Share this</div></article>\
+                 <div class=story><p>Much longer text that a density method would prefer over the article element, with many words and commas, and more words.</p></div></body></html>";
+    let r = e.extract(&Request { url: Some("https://www.example.com/a"), ..Request::new(page) }).unwrap();
+    assert_eq!(r.content.text, "Rule-chosen text.");
+    let t = e
+        .extract(&Request { url: Some("https://www.example.com/a"), algorithm: "template", ..Request::new(page) })
+        .unwrap();
+    assert_eq!(t.content.text, "Rule-chosen text.");
+    let none = e.extract(&Request { url: Some("https://other.test/"), algorithm: "template", ..Request::new(page) });
+    assert!(matches!(none, Err(Error::NoTemplate(_))));
+    let no_url = e.extract(&Request { algorithm: "template", ..Request::new(page) });
+    assert!(matches!(no_url, Err(Error::NoTemplate(_))));
+}
+
+#[test]
+fn unknown_algorithm_is_refused() {
+    assert!(matches!(extract(ARTICLE, "magic"), Err(Error::UnknownAlgorithm { .. })));
+}
+
+/// Hostile inputs: each returns a result or a clear error, quickly, without overflowing the stack.
+#[test]
+fn hundred_thousand_nested_divs() {
+    let n = 100_000;
+    let page = format!("<html><body>{}deep text{}</body></html>", "<div>".repeat(n), "</div>".repeat(n));
+    let t = Instant::now();
+    for name in pith::algorithms::names().into_iter().filter(|&n| n != "template") {
+        let r = extract(page.as_bytes(), name).unwrap_or_else(|e| panic!("{name}: {e}"));
+        if name == "auto" {
+            assert!(r.content.text.contains("deep text"));
+        }
+    }
+    // A generous bound: this is a hang detector, not a benchmark (a quadratic parse takes minutes).
+    assert!(t.elapsed() < Duration::from_secs(120));
+}
+
+#[test]
+fn fifty_megabyte_page() {
+    let para = "<p>Training for farmers continues this week, with sessions on seedlings, fertiliser and pests.</p>";
+    let section = format!("<div><ul>{}</ul>{}</div>\n", "<li><a href=/x>menu link</a></li>".repeat(10), para.repeat(5));
+    let reps = 50 * 1024 * 1024 / section.len() + 1;
+    let page = format!("<html><body>{}</body></html>", section.repeat(reps));
+    assert!(page.len() >= 50 * 1024 * 1024);
+    let r = engine().extract(&Request { want_html: false, ..Request::new(page.as_bytes()) }).unwrap();
+    assert!(r.content.text.contains("Training for farmers"));
+    assert!(r.blocks.len() <= 200);
+}
+
+#[test]
+fn a_megabyte_without_tags() {
+    let page = "word ".repeat(200_000);
+    let r = extract(page.as_bytes(), "auto").unwrap();
+    assert!(r.content.text.starts_with("word word"));
+}
+
+#[test]
+fn nul_bytes_and_invalid_utf8() {
+    let page = b"<html><body><p>before\x00after \xff\xfe\xc3\x28 some invalid bytes, then text.</p></body></html>";
+    let r = extract(page, "auto").unwrap();
+    assert!(r.content.text.contains("beforeafter"));
+    assert!(!r.content.text.contains('\0'));
+}
+
+#[test]
+fn empty_and_binary_input_are_clear_errors() {
+    assert!(matches!(extract(b"", "auto"), Err(Error::EmptyInput)));
+    assert!(matches!(extract(b"   \n", "auto"), Err(Error::EmptyInput)));
+    assert!(matches!(extract(b"%PDF-1.4 binary", "auto"), Err(Error::BinaryInput(_))));
+    assert!(matches!(extract(&[0u8; 1000], "auto"), Err(Error::BinaryInput(_))));
+}
+
+#[test]
+fn oversized_input_is_refused_by_the_limit() {
+    let mut e = engine();
+    e.limits.max_input_bytes = 100;
+    let r = e.extract(&Request::new(&[b'a'; 101]));
+    assert!(matches!(r, Err(Error::TooLarge { size: 101, limit: 100 })));
+}
