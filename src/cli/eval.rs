@@ -63,6 +63,9 @@ pub fn run(a: EvalArgs) -> Result<ExitCode, pith::Error> {
         )),
         None => None,
     };
+    // The runner catches a panicking algorithm and reports it per page; one line on stderr is enough
+    // (the default hook would print a backtrace per page when RUST_BACKTRACE is set).
+    std::panic::set_hook(Box::new(|info| eprintln!("pith eval: caught {info}")));
     let engine = pith::Engine::with_defaults()?;
     let report = pith::eval::run(&engine, &a.datasets, &algorithms, jobs, |page| {
         if let Some(w) = per_page.as_mut() {

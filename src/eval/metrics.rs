@@ -209,6 +209,7 @@ pub struct HasArticleScores {
     pub tp: usize,
     pub fp: usize,
     pub tn: usize,
+    #[serde(rename = "fn")]
     pub fn_: usize,
     pub accuracy: Option<f64>,
     pub precision: Option<f64>,

@@ -11,6 +11,7 @@ pub mod lcs;
 pub mod metrics;
 pub mod report;
 
+use std::panic::AssertUnwindSafe;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -140,11 +141,13 @@ fn run_page(engine: &Engine, algorithm: &str, ds: &Loaded, k: usize) -> PageResu
         Request { bytes, url: page.url.as_deref(), charset: None, algorithm, want_html: false, want_blocks: false };
     let (text, probability, is_article, ms, error) = match read_error {
         Some(e) => (String::new(), 0.0, false, None, Some(e)),
-        None => match engine.extract(&req) {
-            Ok(x) => {
+        // A panic in one algorithm on one page is a finding to report, not a reason to lose the run.
+        None => match std::panic::catch_unwind(AssertUnwindSafe(|| engine.extract(&req))) {
+            Ok(Ok(x)) => {
                 (x.content.text, x.has_article.probability, x.has_article.is_article, Some(x.timings_ms.total), None)
             }
-            Err(e) => (String::new(), 0.0, false, None, Some(e.to_string())),
+            Ok(Err(e)) => (String::new(), 0.0, false, None, Some(e.to_string())),
+            Err(panic) => (String::new(), 0.0, false, None, Some(format!("panic: {}", panic_message(&*panic)))),
         },
     };
     let scores = ds.gold[k].as_ref().map(|g| metrics::score(&g.predicted(&text), &g.words));
@@ -160,6 +163,13 @@ fn run_page(engine: &Engine, algorithm: &str, ds: &Loaded, k: usize) -> PageResu
         is_article,
         scores,
     }
+}
+
+fn panic_message(p: &(dyn std::any::Any + Send)) -> String {
+    p.downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| p.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown".to_string())
 }
 
 fn mean(values: impl Iterator<Item = f64>) -> Option<f64> {
