@@ -27,6 +27,7 @@ pub mod dataset;
 pub mod decode;
 pub mod dom;
 mod error;
+pub mod eval;
 pub mod output;
 mod pipeline;
 pub mod prestrip;

@@ -1,5 +1,6 @@
 //! Command-line interface: argument definitions and dispatch.
 
+mod eval;
 mod extract;
 mod train;
 
@@ -31,6 +32,8 @@ pub enum Command {
         #[arg(long, default_value = "config/bayes-model.json")]
         out: PathBuf,
     },
+    /// Score algorithms on labelled datasets with the seed papers' and the industry benchmark's metrics.
+    Eval(eval::EvalArgs),
 }
 
 /// Run a parsed command line.
@@ -44,5 +47,6 @@ pub fn run(cli: Cli) -> Result<ExitCode, pith::Error> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Train { datasets, out } => train::run(&datasets, &out),
+        Command::Eval(a) => eval::run(a),
     }
 }

@@ -1,0 +1,87 @@
+//! `pith eval`: a thin layer over [`pith::eval`]; argument checks, output files, nothing else.
+
+use std::io::{BufWriter, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, ValueEnum};
+use pith::eval::report::{self, Format as ReportFormat};
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum Format {
+    Table,
+    Json,
+    Markdown,
+}
+
+#[derive(Debug, Args)]
+pub struct EvalArgs {
+    /// A dataset directory (pages.jsonl + html/); repeat for several.
+    #[arg(long = "dataset", required = true)]
+    pub datasets: Vec<PathBuf>,
+    /// Algorithm name, a comma-separated list, or `all` (every algorithm except `template`).
+    #[arg(long, short, default_value = "auto")]
+    pub algorithm: String,
+    /// Output format.
+    #[arg(long, short, value_enum, default_value = "table")]
+    pub format: Format,
+    /// Write one JSON line per page and algorithm to this file.
+    #[arg(long)]
+    pub per_page: Option<PathBuf>,
+    /// Worker threads (default: the number of cores).
+    #[arg(long, short)]
+    pub jobs: Option<usize>,
+}
+
+pub fn run(a: EvalArgs) -> Result<ExitCode, pith::Error> {
+    let known = pith::algorithms::names();
+    let algorithms: Vec<&str> = if a.algorithm == "all" {
+        pith::eval::all_algorithms()
+    } else {
+        let mut out = Vec::new();
+        for name in a.algorithm.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+            match known.iter().find(|k| **k == name) {
+                Some(k) => out.push(*k),
+                None => {
+                    return Err(pith::Error::UnknownAlgorithm {
+                        name: name.to_string(),
+                        known: format!("{}, all", known.join(", ")),
+                    });
+                }
+            }
+        }
+        out
+    };
+    if algorithms.is_empty() {
+        return Err(pith::Error::Config("no algorithm given".to_string()));
+    }
+    let jobs = a.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let mut per_page = match &a.per_page {
+        Some(p) => Some(BufWriter::new(
+            std::fs::File::create(p)
+                .map_err(|e| std::io::Error::new(e.kind(), format!("cannot create {}: {e}", p.display())))?,
+        )),
+        None => None,
+    };
+    // The runner catches a panicking algorithm and reports it per page; one line on stderr is enough
+    // (the default hook would print a backtrace per page when RUST_BACKTRACE is set).
+    std::panic::set_hook(Box::new(|info| eprintln!("pith eval: caught {info}")));
+    let engine = pith::Engine::with_defaults()?;
+    let report = pith::eval::run(&engine, &a.datasets, &algorithms, jobs, |page| {
+        if let Some(w) = per_page.as_mut() {
+            serde_json::to_writer(&mut *w, page).map_err(std::io::Error::other)?;
+            w.write_all(b"\n")?;
+        }
+        Ok(())
+    })?;
+    if let Some(mut w) = per_page {
+        w.flush()?;
+    }
+    let format = match a.format {
+        Format::Table => ReportFormat::Table,
+        Format::Json => ReportFormat::Json,
+        Format::Markdown => ReportFormat::Markdown,
+    };
+    std::io::stdout().lock().write_all(report::render(&report, format)?.as_bytes())?;
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,397 @@
+//! `pith eval`: the seed papers' accuracy measures, the industry benchmark's, the has-article
+//! judgement and speed, over labelled datasets, through the library (no subprocess per page).
+//!
+//! The runner loads a dataset's page bytes and tokenised gold texts once, then runs each algorithm over
+//! all pages on a local rayon pool, so `--jobs` is honoured exactly and the caller's global pool is not
+//! touched. Each page yields a [`PageResult`]; [`summarize`] folds a set of them into a [`Summary`],
+//! per dataset, over all pages (micro) and as the mean of the datasets (macro, [`macro_average`]).
+//! [`report`] renders the summaries as aligned text, markdown or JSON.
+
+pub mod lcs;
+pub mod metrics;
+pub mod report;
+
+use std::panic::AssertUnwindSafe;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use rayon::prelude::*;
+use serde::Serialize;
+
+use crate::dataset::{Dataset, Page};
+use crate::{Engine, Error, Request};
+use metrics::{Gold, Grade, HasArticleScores, TextScores};
+
+/// The algorithms `all` stands for: every registered name except `template`, which only answers on
+/// sites that have a rule and would report errors everywhere else.
+pub fn all_algorithms() -> Vec<&'static str> {
+    crate::algorithms::names().into_iter().filter(|n| *n != "template").collect()
+}
+
+/// One page run through one algorithm.
+#[derive(Debug, Clone, Serialize)]
+pub struct PageResult {
+    pub dataset: String,
+    pub id: String,
+    pub algorithm: String,
+    pub bytes: usize,
+    /// `timings_ms.total` of the extraction; `None` when it failed.
+    pub ms: Option<f64>,
+    /// The engine's error; the page then counts as an empty prediction.
+    pub error: Option<String>,
+    /// The label, when the page has one.
+    pub has_article: Option<bool>,
+    pub probability: f64,
+    pub is_article: bool,
+    /// Text metrics, when the page has gold text.
+    pub scores: Option<TextScores>,
+}
+
+/// Aggregate figures for one set of pages. Every figure that can be undefined (no gold pages, no
+/// labelled pages, no successful extraction) is an `Option`, so a missing value is never averaged in
+/// as a zero.
+#[derive(Debug, Clone, Serialize, Default)]
+pub struct Summary {
+    /// A dataset name, or `macro` / `micro`.
+    pub dataset: String,
+    pub algorithm: String,
+    pub pages: usize,
+    pub gold_pages: usize,
+    pub errors: usize,
+    pub lcs_p: Option<f64>,
+    pub lcs_r: Option<f64>,
+    pub lcs_f1: Option<f64>,
+    pub cleaneval: Option<f64>,
+    pub length_p: Option<f64>,
+    pub length_r: Option<f64>,
+    pub length_f1: Option<f64>,
+    pub shingle_p: Option<f64>,
+    pub shingle_r: Option<f64>,
+    /// F1 of the averaged shingle precision and recall, as the industry benchmark computes it.
+    pub shingle_f1: Option<f64>,
+    /// Seed 001: pages with LCS P, R and F1 all >= 0.95.
+    pub accurate: usize,
+    pub accurate_rate: Option<f64>,
+    pub excellent: usize,
+    pub good: usize,
+    pub poor: usize,
+    pub excellent_rate: Option<f64>,
+    /// Excellent and good together, as seed 000 defines its good rate.
+    pub good_rate: Option<f64>,
+    pub has_article: HasArticleScores,
+    pub ms_median: Option<f64>,
+    pub ms_p95: Option<f64>,
+    /// Successful pages over the summed extraction time (one thread's throughput).
+    pub pages_per_s: Option<f64>,
+    /// Input megabytes (10^6 bytes) over the summed extraction time.
+    pub mb_per_s: Option<f64>,
+    /// Pages over the wall-clock time of the parallel run.
+    pub wall_pages_per_s: Option<f64>,
+    pub wall_s: f64,
+    pub input_mb: f64,
+}
+
+/// Everything one algorithm produced.
+#[derive(Debug, Clone, Serialize)]
+pub struct AlgorithmReport {
+    pub algorithm: String,
+    pub datasets: Vec<Summary>,
+    /// Mean of the datasets' figures (each dataset weighs the same).
+    #[serde(rename = "macro")]
+    pub macro_avg: Summary,
+    /// All pages pooled (each page weighs the same).
+    pub micro: Summary,
+}
+
+/// The whole evaluation.
+#[derive(Debug, Clone, Serialize)]
+pub struct Report {
+    pub datasets: Vec<String>,
+    pub jobs: usize,
+    /// Wall-clock seconds for everything: loading, extraction and scoring.
+    pub wall_s: f64,
+    pub algorithms: Vec<AlgorithmReport>,
+}
+
+/// A dataset in memory: page bytes and tokenised gold texts, shared by every algorithm.
+struct Loaded {
+    name: String,
+    pages: Vec<Page>,
+    bytes: Vec<Result<Vec<u8>, String>>,
+    gold: Vec<Option<Gold>>,
+}
+
+fn load(dir: &Path, pool: &rayon::ThreadPool) -> Result<Loaded, Error> {
+    let ds = Dataset::open(dir)?;
+    let (bytes, gold) = pool.install(|| {
+        let bytes: Vec<_> = ds.pages.par_iter().map(|p| ds.html(p).map_err(|e| e.to_string())).collect();
+        let gold: Vec<_> = ds.pages.par_iter().map(|p| p.gold.as_deref().map(Gold::new)).collect();
+        (bytes, gold)
+    });
+    Ok(Loaded { name: ds.name, pages: ds.pages, bytes, gold })
+}
+
+fn run_page(engine: &Engine, algorithm: &str, ds: &Loaded, k: usize) -> PageResult {
+    let page = &ds.pages[k];
+    let (bytes, read_error) = match &ds.bytes[k] {
+        Ok(b) => (b.as_slice(), None),
+        Err(e) => (&[][..], Some(e.clone())),
+    };
+    let req =
+        Request { bytes, url: page.url.as_deref(), charset: None, algorithm, want_html: false, want_blocks: false };
+    let (text, probability, is_article, ms, error) = match read_error {
+        Some(e) => (String::new(), 0.0, false, None, Some(e)),
+        // A panic in one algorithm on one page is a finding to report, not a reason to lose the run.
+        None => match std::panic::catch_unwind(AssertUnwindSafe(|| engine.extract(&req))) {
+            Ok(Ok(x)) => {
+                (x.content.text, x.has_article.probability, x.has_article.is_article, Some(x.timings_ms.total), None)
+            }
+            Ok(Err(e)) => (String::new(), 0.0, false, None, Some(e.to_string())),
+            Err(panic) => (String::new(), 0.0, false, None, Some(format!("panic: {}", panic_message(&*panic)))),
+        },
+    };
+    let scores = ds.gold[k].as_ref().map(|g| metrics::score(&g.predicted(&text), &g.words));
+    PageResult {
+        dataset: ds.name.clone(),
+        id: page.id.clone(),
+        algorithm: algorithm.to_string(),
+        bytes: bytes.len(),
+        ms,
+        error,
+        has_article: page.has_article,
+        probability,
+        is_article,
+        scores,
+    }
+}
+
+fn panic_message(p: &(dyn std::any::Any + Send)) -> String {
+    p.downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| p.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown".to_string())
+}
+
+fn mean(values: impl Iterator<Item = f64>) -> Option<f64> {
+    let (sum, n) = values.fold((0.0, 0usize), |(s, n), v| (s + v, n + 1));
+    (n > 0).then(|| sum / n as f64)
+}
+
+/// Fold page results into one summary. `wall_s` is the wall-clock time the pages took to run.
+pub fn summarize(dataset: &str, algorithm: &str, pages: &[PageResult], wall_s: f64) -> Summary {
+    let scored: Vec<&TextScores> = pages.iter().filter_map(|p| p.scores.as_ref()).collect();
+    let avg = |f: &dyn Fn(&TextScores) -> f64| mean(scored.iter().map(|s| f(s)));
+    let rate = |n: usize| (!scored.is_empty()).then(|| n as f64 / scored.len() as f64);
+    let count = |g: Grade| scored.iter().filter(|s| s.grade == g).count();
+    let (excellent, good, poor) = (count(Grade::Excellent), count(Grade::Good), count(Grade::Poor));
+    let accurate = scored.iter().filter(|s| s.accurate).count();
+    let shingle_p = avg(&|s| s.shingle.p);
+    let shingle_r = avg(&|s| s.shingle.r);
+    let judgements: Vec<metrics::Judgement> =
+        pages.iter().filter_map(|p| p.has_article.map(|l| (l, p.probability, p.is_article))).collect();
+    let mut ms: Vec<f64> = pages.iter().filter_map(|p| p.ms).collect();
+    let total_s = ms.iter().sum::<f64>() / 1000.0;
+    let ok_bytes: usize = pages.iter().filter(|p| p.ms.is_some()).map(|p| p.bytes).sum();
+    let (ms_median, ms_p95) = metrics::median_p95(&mut ms);
+    Summary {
+        dataset: dataset.to_string(),
+        algorithm: algorithm.to_string(),
+        pages: pages.len(),
+        gold_pages: scored.len(),
+        errors: pages.iter().filter(|p| p.error.is_some()).count(),
+        lcs_p: avg(&|s| s.lcs.p),
+        lcs_r: avg(&|s| s.lcs.r),
+        lcs_f1: avg(&|s| s.lcs.f1),
+        cleaneval: avg(&|s| s.cleaneval),
+        length_p: avg(&|s| s.length.p),
+        length_r: avg(&|s| s.length.r),
+        length_f1: avg(&|s| s.length.f1),
+        shingle_p,
+        shingle_r,
+        shingle_f1: shingle_p.zip(shingle_r).map(|(p, r)| metrics::f1(p, r)),
+        accurate,
+        accurate_rate: rate(accurate),
+        excellent,
+        good,
+        poor,
+        excellent_rate: rate(excellent),
+        good_rate: rate(excellent + good),
+        has_article: metrics::has_article(&judgements),
+        ms_median,
+        ms_p95,
+        pages_per_s: (total_s > 0.0).then(|| ms.len() as f64 / total_s),
+        mb_per_s: (total_s > 0.0).then(|| ok_bytes as f64 / 1e6 / total_s),
+        wall_pages_per_s: (wall_s > 0.0).then(|| pages.len() as f64 / wall_s),
+        wall_s,
+        input_mb: pages.iter().map(|p| p.bytes).sum::<usize>() as f64 / 1e6,
+    }
+}
+
+/// The mean of the datasets' figures, each over the datasets where it is defined; counts are summed.
+/// The shingle F1 is again taken from the averaged precision and recall.
+pub fn macro_average(algorithm: &str, sets: &[Summary]) -> Summary {
+    let m = |f: &dyn Fn(&Summary) -> Option<f64>| mean(sets.iter().filter_map(f));
+    let sum = |f: &dyn Fn(&Summary) -> usize| sets.iter().map(f).sum::<usize>();
+    let ha = |f: &dyn Fn(&HasArticleScores) -> Option<f64>| mean(sets.iter().filter_map(|s| f(&s.has_article)));
+    let shingle_p = m(&|s| s.shingle_p);
+    let shingle_r = m(&|s| s.shingle_r);
+    Summary {
+        dataset: "macro".to_string(),
+        algorithm: algorithm.to_string(),
+        pages: sum(&|s| s.pages),
+        gold_pages: sum(&|s| s.gold_pages),
+        errors: sum(&|s| s.errors),
+        lcs_p: m(&|s| s.lcs_p),
+        lcs_r: m(&|s| s.lcs_r),
+        lcs_f1: m(&|s| s.lcs_f1),
+        cleaneval: m(&|s| s.cleaneval),
+        length_p: m(&|s| s.length_p),
+        length_r: m(&|s| s.length_r),
+        length_f1: m(&|s| s.length_f1),
+        shingle_p,
+        shingle_r,
+        shingle_f1: shingle_p.zip(shingle_r).map(|(p, r)| metrics::f1(p, r)),
+        accurate: sum(&|s| s.accurate),
+        accurate_rate: m(&|s| s.accurate_rate),
+        excellent: sum(&|s| s.excellent),
+        good: sum(&|s| s.good),
+        poor: sum(&|s| s.poor),
+        excellent_rate: m(&|s| s.excellent_rate),
+        good_rate: m(&|s| s.good_rate),
+        has_article: HasArticleScores {
+            n: sets.iter().map(|s| s.has_article.n).sum(),
+            tp: sets.iter().map(|s| s.has_article.tp).sum(),
+            fp: sets.iter().map(|s| s.has_article.fp).sum(),
+            tn: sets.iter().map(|s| s.has_article.tn).sum(),
+            fn_: sets.iter().map(|s| s.has_article.fn_).sum(),
+            accuracy: ha(&|h| h.accuracy),
+            precision: ha(&|h| h.precision),
+            recall: ha(&|h| h.recall),
+            f1: ha(&|h| h.f1),
+            auc: ha(&|h| h.auc),
+            brier: ha(&|h| h.brier),
+            ece: ha(&|h| h.ece),
+        },
+        ms_median: m(&|s| s.ms_median),
+        ms_p95: m(&|s| s.ms_p95),
+        pages_per_s: m(&|s| s.pages_per_s),
+        mb_per_s: m(&|s| s.mb_per_s),
+        wall_pages_per_s: m(&|s| s.wall_pages_per_s),
+        wall_s: sets.iter().map(|s| s.wall_s).sum(),
+        input_mb: sets.iter().map(|s| s.input_mb).sum(),
+    }
+}
+
+/// Run `algorithms` over every page of `datasets` with `jobs` threads. `on_page` sees every page result
+/// (for `--per-page`), in dataset, algorithm, page order.
+pub fn run(
+    engine: &Engine,
+    datasets: &[PathBuf],
+    algorithms: &[&str],
+    jobs: usize,
+    mut on_page: impl FnMut(&PageResult) -> Result<(), Error>,
+) -> Result<Report, Error> {
+    let t0 = Instant::now();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs.max(1))
+        .build()
+        .map_err(|e| Error::Config(format!("thread pool: {e}")))?;
+    // per_algo[a] = (per-dataset summaries, all page results of that algorithm)
+    let mut per_algo: Vec<(Vec<Summary>, Vec<PageResult>)> = algorithms.iter().map(|_| Default::default()).collect();
+    let mut names = Vec::with_capacity(datasets.len());
+    for dir in datasets {
+        let ds = load(dir, &pool)?;
+        names.push(ds.name.clone());
+        for (a, algorithm) in algorithms.iter().enumerate() {
+            let t = Instant::now();
+            let results: Vec<PageResult> = pool
+                .install(|| (0..ds.pages.len()).into_par_iter().map(|k| run_page(engine, algorithm, &ds, k)).collect());
+            let wall = t.elapsed().as_secs_f64();
+            for r in &results {
+                on_page(r)?;
+            }
+            per_algo[a].0.push(summarize(&ds.name, algorithm, &results, wall));
+            per_algo[a].1.extend(results);
+        }
+    }
+    let reports = algorithms
+        .iter()
+        .zip(per_algo)
+        .map(|(algorithm, (sets, pages))| {
+            let wall: f64 = sets.iter().map(|s| s.wall_s).sum();
+            AlgorithmReport {
+                algorithm: algorithm.to_string(),
+                macro_avg: macro_average(algorithm, &sets),
+                micro: summarize("micro", algorithm, &pages, wall),
+                datasets: sets,
+            }
+        })
+        .collect();
+    Ok(Report { datasets: names, jobs: jobs.max(1), wall_s: t0.elapsed().as_secs_f64(), algorithms: reports })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn page(gold: Option<(&str, &str)>, label: Option<bool>, p: f64, ms: Option<f64>) -> PageResult {
+        PageResult {
+            dataset: "d".into(),
+            id: "x".into(),
+            algorithm: "a".into(),
+            bytes: 1000,
+            ms,
+            error: ms.is_none().then(|| "boom".to_string()),
+            has_article: label,
+            probability: p,
+            is_article: p >= 0.5,
+            scores: gold.map(|(pred, g)| {
+                let g = Gold::new(g);
+                metrics::score(&g.predicted(pred), &g.words)
+            }),
+        }
+    }
+
+    #[test]
+    fn summary_averages_pages_and_takes_shingle_f1_from_the_averages() {
+        let pages = [
+            page(Some(("a b c d", "a b c d")), Some(true), 0.9, Some(2.0)),
+            page(Some(("", "a b c d e")), Some(false), 0.2, None),
+            page(None, Some(true), 0.7, Some(4.0)),
+        ];
+        let s = summarize("d", "a", &pages, 0.5);
+        assert_eq!((s.pages, s.gold_pages, s.errors), (3, 2, 1));
+        assert_eq!(s.lcs_f1, Some(0.5));
+        assert_eq!((s.shingle_p, s.shingle_r), (Some(0.5), Some(0.5)));
+        assert_eq!(s.shingle_f1, Some(0.5));
+        assert_eq!((s.excellent, s.good, s.poor, s.accurate), (1, 0, 1, 1));
+        assert_eq!(s.good_rate, Some(0.5));
+        assert_eq!(s.has_article.accuracy, Some(1.0));
+        assert_eq!(s.ms_median, Some(3.0));
+        // 2 successful pages in 6 ms; 2000 bytes.
+        assert!((s.pages_per_s.unwrap() - 2.0 / 0.006).abs() < 1e-6);
+        assert!((s.mb_per_s.unwrap() - 0.002 / 0.006).abs() < 1e-9);
+        assert_eq!(s.wall_pages_per_s, Some(6.0));
+
+        // Shingle F1 of averages differs from the average of per-page F1 when P and R are skewed.
+        let skew = [
+            page(Some(("a b c d", "a b c d x y z w")), None, 0.0, Some(1.0)),
+            page(Some(("a b c d e f g h", "e f g h")), None, 0.0, Some(1.0)),
+        ];
+        let s = summarize("d", "a", &skew, 1.0);
+        let (p, r) = ((1.0 + 0.2) / 2.0, (0.2 + 1.0) / 2.0);
+        assert!((s.shingle_f1.unwrap() - metrics::f1(p, r)).abs() < 1e-12);
+    }
+
+    #[test]
+    fn macro_skips_undefined_figures() {
+        let a = summarize("a", "x", &[page(Some(("a b", "a b")), Some(true), 0.9, Some(1.0))], 1.0);
+        let b = summarize("b", "x", &[page(None, Some(false), 0.9, Some(3.0))], 1.0);
+        let m = macro_average("x", &[a, b]);
+        // Only the first set has gold: its F1 is the macro F1, not halved by the second.
+        assert_eq!(m.lcs_f1, Some(1.0));
+        assert_eq!(m.has_article.accuracy, Some(0.5));
+        assert_eq!(m.ms_median, Some(2.0));
+        assert_eq!(m.pages, 2);
+    }
+}
