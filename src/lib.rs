@@ -30,6 +30,7 @@ mod error;
 pub mod output;
 mod pipeline;
 pub mod prestrip;
+pub mod server;
 pub mod tokens;
 pub mod train;
 
