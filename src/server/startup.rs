@@ -24,7 +24,7 @@ use super::fetch::Fetcher;
 use super::metrics::Metrics;
 use super::pool::Pool;
 use super::rate_limit::{self, RateLimiter};
-use super::routes::{batch, extract, info};
+use super::routes::{algorithms, batch, extract, health, metrics, openapi};
 use super::state::AppState;
 use super::telemetry;
 use crate::Engine;
@@ -70,13 +70,13 @@ pub fn router(state: AppState) -> Router {
     Router::new()
         .route("/v1/extract", post(extract::extract))
         .route("/v1/extract/batch", post(batch::batch))
-        .route("/v1/algorithms", get(info::algorithms))
-        .route("/healthz", get(info::healthz))
-        .route("/readyz", get(info::readyz))
-        .route("/metrics", get(info::metrics))
-        .route("/openapi.yaml", get(info::openapi))
-        .fallback(info::not_found)
-        .method_not_allowed_fallback(info::method_not_allowed)
+        .route("/v1/algorithms", get(algorithms::algorithms))
+        .route("/healthz", get(health::healthz))
+        .route("/readyz", get(health::readyz))
+        .route("/metrics", get(metrics::metrics))
+        .route("/openapi.yaml", get(openapi::openapi))
+        .fallback(health::not_found)
+        .method_not_allowed_fallback(health::method_not_allowed)
         .layer(DefaultBodyLimit::max(state.config.server.body_limit_bytes))
         .layer(from_fn_with_state(state.clone(), rate_limit::limit))
         .layer(from_fn_with_state(state.clone(), telemetry::observe))
