@@ -508,3 +508,57 @@ async fn shutdown_finishes_in_flight_request() {
     tokio::time::timeout(TIMEOUT, server).await.expect("server stops").unwrap().unwrap();
     assert!(common::client().get(app.url("/healthz")).send().await.is_err(), "listener closed");
 }
+
+// ---------- the binary ----------
+
+/// `pith serve` as deployed: settings from `PITH_*` variables, JSON logs, SIGTERM ends it cleanly.
+#[cfg(unix)]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pith_serve_binary_reads_env_and_stops_on_sigterm() {
+    use std::io::{BufRead, BufReader};
+    use std::process::{Command, Stdio};
+
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pith"))
+        .args(["serve", "--listen", "127.0.0.1:0"])
+        .env("PITH_LOG__FORMAT", "json")
+        .env("PITH_LOG__LEVEL", "info")
+        .env("PITH_POOL__WORKERS", "1")
+        .env_remove("RUST_LOG")
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stderr = child.stderr.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel::<Value>();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+            let v: Value = serde_json::from_str(&line).unwrap_or_else(|_| panic!("log line is not JSON: {line}"));
+            if tx.send(v).is_err() {
+                break;
+            }
+        }
+    });
+    let next_log = |what: &str| {
+        let deadline = std::time::Instant::now() + TIMEOUT;
+        loop {
+            let left = deadline.saturating_duration_since(std::time::Instant::now());
+            let v = rx.recv_timeout(left).unwrap_or_else(|_| panic!("no log line for {what}"));
+            if v["message"] == what {
+                return v;
+            }
+        }
+    };
+    let started = next_log("pith serve listening");
+    assert_eq!(started["workers"], 1, "PITH_POOL__WORKERS applies");
+    let addr = started["addr"].as_str().unwrap().to_string();
+    let r = common::client().get(format!("http://{addr}/healthz")).send().await.unwrap();
+    assert_eq!(r.status(), 200);
+    let logged = next_log("request");
+    assert_eq!((logged["route"].as_str(), logged["status"].as_u64()), (Some("/healthz"), Some(200)));
+    assert!(logged["request_id"].is_string() && logged["ms"].is_number());
+
+    let killed = Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap();
+    assert!(killed.success());
+    next_log("shutdown complete");
+    let status = child.wait().unwrap();
+    assert!(status.success(), "{status:?}");
+}
