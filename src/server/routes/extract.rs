@@ -11,7 +11,7 @@ use std::time::Instant;
 use axum::Json;
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
-use axum::extract::{Query, State};
+use axum::extract::{RawQuery, State};
 use axum::http::{HeaderMap, header};
 use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
@@ -210,11 +210,14 @@ pub fn media_type(headers: &HeaderMap) -> (String, Option<String>) {
 
 pub async fn extract(
     State(state): State<AppState>,
-    Query(params): Query<Vec<(String, String)>>,
+    RawQuery(query): RawQuery,
     headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, ApiError> {
     let body = body.map_err(|e| body_error(e, state.config.server.body_limit_bytes))?;
+    // Parsed here rather than by axum's `Query`, whose rejection is not a problem document.
+    let params: Vec<(String, String)> =
+        url::form_urlencoded::parse(query.as_deref().unwrap_or("").as_bytes()).into_owned().collect();
     let (mime, charset) = media_type(&headers);
     let job = match mime.as_str() {
         "application/json" => {
