@@ -31,6 +31,7 @@ pub mod eval;
 pub mod output;
 mod pipeline;
 pub mod prestrip;
+pub mod server;
 pub mod tokens;
 pub mod train;
 

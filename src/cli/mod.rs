@@ -2,6 +2,7 @@
 
 mod eval;
 mod extract;
+mod serve;
 mod train;
 
 use std::path::PathBuf;
@@ -21,6 +22,8 @@ pub struct Cli {
 pub enum Command {
     /// Extract the main content of one page (a file, or - for standard input).
     Extract(extract::ExtractArgs),
+    /// Run the HTTP service (see openapi.yaml; settings in config/default.toml).
+    Serve(serve::ServeArgs),
     /// List the algorithms with one line each.
     Algorithms,
     /// Learn the Naive Bayes block model from labelled datasets.
@@ -40,6 +43,7 @@ pub enum Command {
 pub fn run(cli: Cli) -> Result<ExitCode, pith::Error> {
     match cli.command {
         Command::Extract(a) => extract::run(a),
+        Command::Serve(a) => serve::run(a),
         Command::Algorithms => {
             for (name, what) in pith::algorithms::ALGORITHMS {
                 println!("{name:<14} {what}");

@@ -1,0 +1,177 @@
+//! One error type for every HTTP answer that is not a success, rendered as RFC 9457
+//! `application/problem+json` (`type`, `title`, `status`, `detail`). Details are written for the
+//! caller; internal failures are logged and answered with a generic 500 so no stack trace or internal
+//! path ever leaves the process.
+
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use serde::{Deserialize, Serialize};
+
+/// Every failure the API reports. Each variant fixes the status code; the string is the `detail`.
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum ApiError {
+    /// Malformed JSON, missing inputs, bad parameters, unknown charset, empty input.
+    #[error("{1}")]
+    BadRequest(&'static str, String),
+    /// The URL is not allowed: scheme, or an address in a refused range.
+    #[error("{0}")]
+    Forbidden(String),
+    #[error("{0}")]
+    NotFound(String),
+    #[error("{0}")]
+    MethodNotAllowed(String),
+    /// The request body is over `server.body_limit_bytes` (or the engine's input limit).
+    #[error("{0}")]
+    PayloadTooLarge(String),
+    #[error("{0}")]
+    UnsupportedMediaType(String),
+    /// Understood but not processable: unknown algorithm, a non-HTML page, no template for the page.
+    #[error("{1}")]
+    Unprocessable(&'static str, String),
+    #[error("{retry_after_secs}")]
+    TooManyRequests { retry_after_secs: u64 },
+    /// The origin failed: its status, a connection failure, or a response over the byte cap.
+    #[error("{1}")]
+    BadGateway(&'static str, String),
+    /// Overloaded or shutting down.
+    #[error("{detail}")]
+    Unavailable { detail: String, retry_after_secs: u64 },
+    #[error("{0}")]
+    GatewayTimeout(String),
+    /// A bug or an unexpected failure; the detail is logged, never sent.
+    #[error("{0}")]
+    Internal(String),
+}
+
+/// The problem document, as sent and as documented in `openapi.yaml`.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Problem {
+    #[serde(rename = "type")]
+    pub kind: String,
+    pub title: String,
+    pub status: u16,
+    pub detail: String,
+}
+
+/// Problem `type` URIs are `urn:pith:problem:<code>`; the codes are listed in `openapi.yaml`.
+const TYPE_PREFIX: &str = "urn:pith:problem:";
+
+impl ApiError {
+    pub fn status(&self) -> StatusCode {
+        use ApiError::*;
+        match self {
+            BadRequest(..) => StatusCode::BAD_REQUEST,
+            Forbidden(_) => StatusCode::FORBIDDEN,
+            NotFound(_) => StatusCode::NOT_FOUND,
+            MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
+            PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
+            UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            Unprocessable(..) => StatusCode::UNPROCESSABLE_ENTITY,
+            TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
+            BadGateway(..) => StatusCode::BAD_GATEWAY,
+            Unavailable { .. } => StatusCode::SERVICE_UNAVAILABLE,
+            GatewayTimeout(_) => StatusCode::GATEWAY_TIMEOUT,
+            Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    /// The stable code at the end of the problem `type`.
+    pub fn code(&self) -> &'static str {
+        use ApiError::*;
+        match self {
+            BadRequest(c, _) | Unprocessable(c, _) | BadGateway(c, _) => c,
+            Forbidden(_) => "url-refused",
+            NotFound(_) => "not-found",
+            MethodNotAllowed(_) => "method-not-allowed",
+            PayloadTooLarge(_) => "too-large",
+            UnsupportedMediaType(_) => "unsupported-media-type",
+            TooManyRequests { .. } => "rate-limited",
+            Unavailable { .. } => "unavailable",
+            GatewayTimeout(_) => "origin-timeout",
+            Internal(_) => "internal",
+        }
+    }
+
+    fn retry_after(&self) -> Option<u64> {
+        match self {
+            ApiError::TooManyRequests { retry_after_secs } | ApiError::Unavailable { retry_after_secs, .. } => {
+                Some(*retry_after_secs)
+            }
+            _ => None,
+        }
+    }
+
+    pub fn problem(&self) -> Problem {
+        let status = self.status();
+        let detail = match self {
+            ApiError::Internal(_) => "an internal error occurred; it has been logged".to_string(),
+            ApiError::TooManyRequests { retry_after_secs } => {
+                format!("too many requests from this client; retry after {retry_after_secs} s")
+            }
+            other => other.to_string(),
+        };
+        Problem {
+            kind: format!("{TYPE_PREFIX}{}", self.code()),
+            title: status.canonical_reason().unwrap_or("Error").to_string(),
+            status: status.as_u16(),
+            detail,
+        }
+    }
+}
+
+impl From<crate::Error> for ApiError {
+    fn from(e: crate::Error) -> Self {
+        use crate::Error as E;
+        let detail = e.to_string();
+        match e {
+            E::EmptyInput => ApiError::BadRequest("empty-input", detail),
+            E::UnknownCharset(_) => ApiError::BadRequest("unknown-charset", detail),
+            E::TooLarge { .. } => ApiError::PayloadTooLarge(detail),
+            E::BinaryInput(_) => ApiError::Unprocessable("not-html", detail),
+            E::UnknownAlgorithm { .. } => ApiError::Unprocessable("unknown-algorithm", detail),
+            E::NoTemplate(_) => ApiError::Unprocessable("no-template", detail),
+            E::Config(_) | E::Io(_) => ApiError::Internal(detail),
+        }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        if let ApiError::Internal(d) = &self {
+            tracing::error!(detail = %d, "internal error");
+        }
+        let problem = self.problem();
+        let body = serde_json::to_vec(&problem).unwrap_or_default();
+        let mut res = (self.status(), body).into_response();
+        let h = res.headers_mut();
+        h.insert(header::CONTENT_TYPE, HeaderValue::from_static("application/problem+json"));
+        if let Some(secs) = self.retry_after() {
+            h.insert(header::RETRY_AFTER, HeaderValue::from(secs));
+        }
+        res
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn engine_errors_map_to_statuses() {
+        let s = |e: crate::Error| ApiError::from(e).status().as_u16();
+        assert_eq!(s(crate::Error::EmptyInput), 400);
+        assert_eq!(s(crate::Error::UnknownCharset("x".into())), 400);
+        assert_eq!(s(crate::Error::BinaryInput("pdf".into())), 422);
+        assert_eq!(s(crate::Error::TooLarge { size: 2, limit: 1 }), 413);
+        assert_eq!(s(crate::Error::UnknownAlgorithm { name: "x".into(), known: "auto".into() }), 422);
+        assert_eq!(s(crate::Error::NoTemplate("u".into())), 422);
+        assert_eq!(s(crate::Error::Config("secret path".into())), 500);
+    }
+
+    #[test]
+    fn internal_details_stay_inside() {
+        let p = ApiError::Internal("/home/x/src/lib.rs panicked".into()).problem();
+        assert!(!p.detail.contains("src/lib.rs"));
+        assert_eq!(p.kind, "urn:pith:problem:internal");
+    }
+}

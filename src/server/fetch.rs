@@ -1,0 +1,372 @@
+//! Fetching pages for `{"url": ...}` requests, safely enough to sit in front of a crawler.
+//!
+//! * **SSRF guard.** Only `http`/`https`. Every address a host name resolves to is checked by
+//!   [`GuardedResolver`], a `reqwest` resolver hook, so the check applies to the address actually
+//!   connected to (not the host string, which DNS can point anywhere). IP-literal hosts never reach a
+//!   resolver, so [`Fetcher::check_url`] checks them directly. Redirects are followed by hand
+//!   (`redirect::Policy::none()`), so every hop goes through both checks again. Proxies from the
+//!   environment are ignored: through a proxy the resolver would only ever see the proxy's address.
+//! * **Bounded cost.** Connect, read and total timeouts; a redirect limit; the body is read chunk by
+//!   chunk after decompression and refused as soon as it passes `fetch.max_bytes`, so neither an
+//!   endless body nor a gzip bomb can exhaust memory.
+//! * **Faithful decoding.** The `Content-Type` charset is handed to the decoder; content types that
+//!   are not HTML are refused before the body is read.
+
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use reqwest::dns::{Addrs, Name, Resolve, Resolving};
+use reqwest::header;
+use serde::{Deserialize, Serialize};
+use url::Url;
+
+use super::config::FetchConfig;
+use super::error::ApiError;
+
+/// What the caller learns about a fetch (the `fetch` member of a result).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct FetchInfo {
+    /// The origin's status code for the final hop.
+    pub status: u16,
+    /// The address after redirects; relative links resolve against it.
+    pub final_url: String,
+    pub content_type: Option<String>,
+    /// Bytes of body received, after decompression.
+    pub bytes: usize,
+    /// Milliseconds from the first request to the last body byte.
+    pub ms: f64,
+}
+
+/// A fetched page.
+#[derive(Debug)]
+pub struct Fetched {
+    pub body: Vec<u8>,
+    /// The `charset` parameter of `Content-Type`, when it names an encoding the decoder knows.
+    pub charset: Option<String>,
+    pub info: FetchInfo,
+}
+
+/// Why a fetch failed; each maps to one status code and one `fetch` outcome metric label.
+#[derive(Debug, thiserror::Error)]
+pub enum FetchError {
+    #[error("{0}")]
+    BadUrl(String),
+    #[error("{0}")]
+    Refused(String),
+    #[error("the origin did not answer within {0} ms")]
+    Timeout(u64),
+    #[error("the origin answered {0}")]
+    Status(u16),
+    #[error("the origin sent {0:?}, not HTML")]
+    NotHtml(String),
+    #[error("the origin sent more than {0} bytes (after decompression); fetch.max_bytes stops there")]
+    TooLarge(usize),
+    #[error("more than {0} redirects")]
+    TooManyRedirects(usize),
+    #[error("could not fetch the page: {0}")]
+    Failed(String),
+}
+
+impl FetchError {
+    /// Label for the `pith_fetches_total{outcome=...}` metric.
+    pub fn outcome(&self) -> &'static str {
+        match self {
+            FetchError::BadUrl(_) => "bad_url",
+            FetchError::Refused(_) => "refused",
+            FetchError::Timeout(_) => "timeout",
+            FetchError::Status(_) => "origin_status",
+            FetchError::NotHtml(_) => "not_html",
+            FetchError::TooLarge(_) => "too_large",
+            FetchError::TooManyRedirects(_) => "redirects",
+            FetchError::Failed(_) => "error",
+        }
+    }
+}
+
+impl From<FetchError> for ApiError {
+    fn from(e: FetchError) -> Self {
+        let d = e.to_string();
+        match e {
+            FetchError::BadUrl(_) => ApiError::BadRequest("bad-url", d),
+            FetchError::Refused(_) => ApiError::Forbidden(d),
+            FetchError::Timeout(_) => ApiError::GatewayTimeout(d),
+            FetchError::Status(_) => ApiError::BadGateway("origin-status", d),
+            FetchError::NotHtml(_) => ApiError::Unprocessable("not-html", d),
+            FetchError::TooLarge(_) => ApiError::BadGateway("origin-too-large", d),
+            FetchError::TooManyRedirects(_) => ApiError::BadGateway("too-many-redirects", d),
+            FetchError::Failed(_) => ApiError::BadGateway("origin-unreachable", d),
+        }
+    }
+}
+
+/// Is this an address pith may connect to with the default configuration? False for loopback,
+/// private (RFC 1918), CGNAT, link-local (incl. 169.254.169.254), unique-local, multicast, broadcast,
+/// unspecified, documentation and reserved ranges, and for IPv6 forms embedding such an IPv4 address.
+pub fn is_public(ip: IpAddr) -> bool {
+    match ip {
+        IpAddr::V4(v4) => is_public_v4(v4),
+        IpAddr::V6(v6) => is_public_v6(v6),
+    }
+}
+
+fn is_public_v4(ip: Ipv4Addr) -> bool {
+    let [a, b, c, _] = ip.octets();
+    !(ip.is_unspecified()
+        || a == 0                                  // "this network" 0.0.0.0/8
+        || ip.is_loopback()                        // 127.0.0.0/8
+        || ip.is_private()                         // 10/8, 172.16/12, 192.168/16
+        || ip.is_link_local()                      // 169.254/16, cloud metadata
+        || (a == 100 && (b & 0xC0) == 64)          // CGNAT 100.64/10
+        || (a == 192 && b == 0 && c == 0)          // IETF protocol assignments 192.0.0/24
+        || ip.is_documentation()                   // 192.0.2/24, 198.51.100/24, 203.0.113/24
+        || (a == 198 && (b & 0xFE) == 18)          // benchmarking 198.18/15
+        || ip.is_multicast()                       // 224/4
+        || a >= 240) // reserved 240/4, incl. broadcast
+}
+
+fn is_public_v6(ip: Ipv6Addr) -> bool {
+    if let Some(v4) = ip.to_ipv4_mapped() {
+        return is_public_v4(v4); // ::ffff:a.b.c.d
+    }
+    let s = ip.segments();
+    let embedded = |hi: u16, lo: u16| Ipv4Addr::from((u32::from(hi) << 16) | u32::from(lo));
+    if s[0] == 0x64 && s[1] == 0xff9b && s[2..6] == [0, 0, 0, 0] {
+        return is_public_v4(embedded(s[6], s[7])); // NAT64 64:ff9b::/96
+    }
+    if s[0] == 0x2002 {
+        return is_public_v4(embedded(s[1], s[2])); // 6to4
+    }
+    !(ip.is_unspecified()
+        || ip.is_loopback()
+        || s[..6] == [0, 0, 0, 0, 0, 0]            // IPv4-compatible ::a.b.c.d (deprecated)
+        || ip.is_unique_local()                    // fc00::/7
+        || ip.is_unicast_link_local()              // fe80::/10
+        || (s[0] & 0xffc0) == 0xfec0               // site-local fec0::/10 (deprecated)
+        || ip.is_multicast()                       // ff00::/8
+        || (s[0] == 0x2001 && s[1] == 0x0db8)) // documentation
+}
+
+/// The resolver hook: resolves with the system resolver, then refuses the name if any of its
+/// addresses is not public (a name mixing public and private addresses is a rebinding trick).
+#[derive(Debug)]
+pub struct GuardedResolver {
+    pub allow_private_networks: bool,
+    /// Names exempt from the check (`fetch.allow_private_hosts`), lower-case.
+    pub allow_private_hosts: Vec<String>,
+}
+
+/// The error the resolver returns; found again in the `reqwest` error's source chain.
+#[derive(Debug, thiserror::Error)]
+#[error("{host} resolves to {ip}, an address in a refused range (fetch.allow_private_networks is off)")]
+pub struct RefusedAddress {
+    host: String,
+    ip: IpAddr,
+}
+
+impl Resolve for GuardedResolver {
+    fn resolve(&self, name: Name) -> Resolving {
+        let host = name.as_str().to_ascii_lowercase();
+        let allow = self.allow_private_networks || self.allow_private_hosts.contains(&host);
+        Box::pin(async move {
+            let addrs: Vec<SocketAddr> = tokio::net::lookup_host((host.as_str(), 0)).await?.collect();
+            if !allow && let Some(bad) = addrs.iter().find(|a| !is_public(a.ip())) {
+                return Err(Box::new(RefusedAddress { host, ip: bad.ip() }) as _);
+            }
+            Ok(Box::new(addrs.into_iter()) as Addrs)
+        })
+    }
+}
+
+/// The HTTP client with its rules; one per process.
+pub struct Fetcher {
+    client: reqwest::Client,
+    cfg: FetchConfig,
+}
+
+impl Fetcher {
+    pub fn new(cfg: &FetchConfig) -> Result<Fetcher, reqwest::Error> {
+        let client = reqwest::Client::builder()
+            .user_agent(cfg.user_agent.clone())
+            .redirect(reqwest::redirect::Policy::none())
+            .no_proxy()
+            .connect_timeout(Duration::from_millis(cfg.connect_timeout_ms))
+            .read_timeout(Duration::from_millis(cfg.read_timeout_ms))
+            .dns_resolver(Arc::new(GuardedResolver {
+                allow_private_networks: cfg.allow_private_networks,
+                allow_private_hosts: cfg.allow_private_hosts.iter().map(|h| h.to_ascii_lowercase()).collect(),
+            }))
+            .build()?;
+        Ok(Fetcher { client, cfg: cfg.clone() })
+    }
+
+    /// Check a URL before connecting: scheme, and the address when the host is an IP literal.
+    pub fn check_url(&self, url: &Url) -> Result<(), FetchError> {
+        if !matches!(url.scheme(), "http" | "https") {
+            return Err(FetchError::Refused(format!("scheme {:?} is not allowed; only http and https", url.scheme())));
+        }
+        let ip = match url.host() {
+            None => return Err(FetchError::BadUrl(format!("{url} has no host"))),
+            Some(url::Host::Ipv4(v4)) => IpAddr::V4(v4),
+            Some(url::Host::Ipv6(v6)) => IpAddr::V6(v6),
+            Some(url::Host::Domain(_)) => return Ok(()), // checked by the resolver hook
+        };
+        if !self.cfg.allow_private_networks && !is_public(ip) {
+            return Err(FetchError::Refused(format!(
+                "{ip} is an address in a refused range (fetch.allow_private_networks is off)"
+            )));
+        }
+        Ok(())
+    }
+
+    /// Fetch a page under the total deadline.
+    pub async fn fetch(&self, url: &Url) -> Result<Fetched, FetchError> {
+        let total = self.cfg.total_timeout_ms;
+        match tokio::time::timeout(Duration::from_millis(total), self.fetch_inner(url.clone())).await {
+            Ok(r) => r,
+            Err(_) => Err(FetchError::Timeout(total)),
+        }
+    }
+
+    async fn fetch_inner(&self, mut url: Url) -> Result<Fetched, FetchError> {
+        let start = Instant::now();
+        let mut hops = 0;
+        let mut resp = loop {
+            self.check_url(&url)?;
+            let resp = self.client.get(url.clone()).send().await.map_err(|e| self.classify(e))?;
+            let location = resp.headers().get(header::LOCATION).and_then(|l| l.to_str().ok());
+            match location {
+                Some(loc) if resp.status().is_redirection() => {
+                    if hops == self.cfg.max_redirects {
+                        return Err(FetchError::TooManyRedirects(hops));
+                    }
+                    hops += 1;
+                    url = url.join(loc).map_err(|e| FetchError::Failed(format!("bad redirect location: {e}")))?;
+                }
+                _ => break resp,
+            }
+        };
+        let status = resp.status().as_u16();
+        if !resp.status().is_success() {
+            return Err(FetchError::Status(status));
+        }
+        let content_type = resp.headers().get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).map(str::to_string);
+        let charset = match &content_type {
+            Some(ct) => {
+                let (mime, charset) = split_content_type(ct);
+                if !matches!(mime.as_str(), "text/html" | "application/xhtml+xml" | "") {
+                    return Err(FetchError::NotHtml(mime));
+                }
+                charset.filter(|c| encoding_rs::Encoding::for_label(c.as_bytes()).is_some())
+            }
+            None => None,
+        };
+        let max = self.cfg.max_bytes;
+        if resp.content_length().is_some_and(|n| n > max as u64) {
+            return Err(FetchError::TooLarge(max));
+        }
+        let mut body = Vec::new();
+        while let Some(chunk) = resp.chunk().await.map_err(|e| self.classify(e))? {
+            if body.len() + chunk.len() > max {
+                return Err(FetchError::TooLarge(max));
+            }
+            body.extend_from_slice(&chunk);
+        }
+        let info = FetchInfo {
+            status,
+            final_url: url.to_string(),
+            content_type,
+            bytes: body.len(),
+            ms: start.elapsed().as_secs_f64() * 1000.0,
+        };
+        Ok(Fetched { body, charset, info })
+    }
+
+    /// Turn a `reqwest` error into ours, finding the resolver's refusal in the source chain.
+    fn classify(&self, e: reqwest::Error) -> FetchError {
+        let mut src: Option<&(dyn std::error::Error + 'static)> = Some(&e);
+        while let Some(s) = src {
+            if let Some(r) = s.downcast_ref::<RefusedAddress>() {
+                return FetchError::Refused(r.to_string());
+            }
+            src = s.source();
+        }
+        if e.is_timeout() {
+            return FetchError::Timeout(self.cfg.read_timeout_ms.min(self.cfg.total_timeout_ms));
+        }
+        let mut src = std::error::Error::source(&e);
+        let mut msg = e.to_string();
+        while let Some(s) = src {
+            msg.push_str(": ");
+            msg.push_str(&s.to_string());
+            src = s.source();
+        }
+        FetchError::Failed(msg)
+    }
+}
+
+/// `text/html; charset=GBK` → (`text/html`, `Some("GBK")`). Also used for request bodies.
+pub fn split_content_type(ct: &str) -> (String, Option<String>) {
+    let mut parts = ct.split(';');
+    let mime = parts.next().unwrap_or("").trim().to_ascii_lowercase();
+    let charset = parts.find_map(|p| {
+        let (k, v) = p.split_once('=')?;
+        k.trim().eq_ignore_ascii_case("charset").then(|| v.trim().trim_matches('"').to_string())
+    });
+    (mime, charset)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn public(s: &str) -> bool {
+        is_public(s.parse().unwrap())
+    }
+
+    #[test]
+    fn refused_ranges() {
+        for s in [
+            "127.0.0.1",
+            "10.1.2.3",
+            "172.16.0.1",
+            "192.168.1.1",
+            "169.254.169.254",
+            "100.64.0.1",
+            "0.0.0.0",
+            "255.255.255.255",
+            "224.0.0.1",
+            "::1",
+            "::",
+            "fc00::1",
+            "fd12:3456::1",
+            "fe80::1",
+            "ff02::1",
+            "::ffff:127.0.0.1",
+            "::ffff:169.254.169.254",
+            "64:ff9b::a9fe:a9fe",
+            "2002:7f00:1::",
+        ] {
+            assert!(!public(s), "{s} should be refused");
+        }
+        for s in ["93.184.216.34", "8.8.8.8", "2606:4700::1111", "::ffff:8.8.8.8", "100.128.0.1"] {
+            assert!(public(s), "{s} should be allowed");
+        }
+    }
+
+    #[test]
+    fn content_type_parts() {
+        assert_eq!(split_content_type("text/html; charset=\"GBK\""), ("text/html".into(), Some("GBK".into())));
+        assert_eq!(split_content_type("Application/PDF"), ("application/pdf".into(), None));
+    }
+
+    #[test]
+    fn literal_hosts_and_schemes_are_checked() {
+        let f = Fetcher::new(&super::super::config::Config::default().fetch).unwrap();
+        let u = |s: &str| Url::parse(s).unwrap();
+        assert!(matches!(f.check_url(&u("http://127.0.0.1/")), Err(FetchError::Refused(_))));
+        assert!(matches!(f.check_url(&u("http://[::ffff:a9fe:a9fe]/")), Err(FetchError::Refused(_))));
+        assert!(matches!(f.check_url(&u("file:///etc/passwd")), Err(FetchError::Refused(_))));
+        assert!(f.check_url(&u("https://example.com/")).is_ok());
+    }
+}

@@ -1,0 +1,38 @@
+//! `pith serve`: the HTTP service. URL or HTML in, JSON out, safe to put in front of a crawler.
+//!
+//! | module | what lives there |
+//! |---|---|
+//! | [`config`] | the settings: embedded `config/default.toml`, `--config FILE`, `PITH_*` variables |
+//! | [`startup`] | building the state and router, binding, running, graceful shutdown |
+//! | [`routes`] | the handlers: extract, batch, algorithms, health, metrics, OpenAPI |
+//! | [`fetch`] | the HTTP client: timeouts, byte cap, redirects, the SSRF guard |
+//! | [`cache`] | the moka result cache |
+//! | [`pool`] | the bounded blocking pool extraction runs on |
+//! | [`error`] | `ApiError` and its `application/problem+json` rendering |
+//! | [`metrics`] | Prometheus counters and histograms |
+//! | [`rate_limit`] | the optional per-client-IP token bucket |
+//! | [`telemetry`] | the tracing subscriber and the one-line-per-request log |
+//! | [`state`] | what every handler shares |
+
+pub mod cache;
+pub mod config;
+pub mod error;
+pub mod fetch;
+pub mod metrics;
+pub mod pool;
+pub mod rate_limit;
+pub mod routes;
+pub mod startup;
+pub mod state;
+pub mod telemetry;
+
+pub use config::Config;
+pub use startup::{Application, StartupError};
+
+/// Run the service with `config` until SIGTERM/SIGINT: install logging, build, serve, shut down.
+pub async fn serve(config: Config) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+    telemetry::init(&config.log);
+    let app = Application::build(config).await?;
+    app.run_until_stopped().await?;
+    Ok(())
+}

@@ -1,0 +1,334 @@
+//! `POST /v1/extract`: one page in (a URL to fetch, or HTML in the body), one result out.
+//!
+//! Requests of both shapes (JSON, or a raw `text/html` body with query parameters) become a [`Job`],
+//! and [`run_job`] does the rest — cache lookup, fetch, the pool, the engine — for this route and for
+//! every item of a batch.
+
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::time::Instant;
+
+use axum::Json;
+use axum::body::Bytes;
+use axum::extract::rejection::BytesRejection;
+use axum::extract::{RawQuery, State};
+use axum::http::{HeaderMap, header};
+use axum::response::{IntoResponse, Response};
+use serde::{Deserialize, Serialize};
+use url::Url;
+
+use crate::server::cache::{Cached, Key, Source};
+use crate::server::error::ApiError;
+use crate::server::fetch::{FetchInfo, split_content_type};
+use crate::server::state::AppState;
+use crate::server::telemetry::CacheStatus;
+use crate::{Extraction, algorithms};
+
+/// Output formats a caller can ask for; text is the default, HTML costs a second walk of the page.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Format {
+    Text,
+    Html,
+}
+
+/// The JSON request body (also one item of a batch).
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExtractRequest {
+    pub url: Option<String>,
+    pub html: Option<String>,
+    pub algorithm: Option<String>,
+    pub formats: Option<Vec<Format>>,
+    pub blocks: Option<bool>,
+    pub charset: Option<String>,
+}
+
+/// Query parameters of the raw-HTML form.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawParams {
+    pub url: Option<String>,
+    pub algorithm: Option<String>,
+    pub blocks: Option<bool>,
+    /// Comma-separated: `text,html`.
+    pub formats: Option<String>,
+}
+
+/// A validated request, whatever its shape.
+#[derive(Debug, Clone)]
+pub struct Job {
+    pub input: Input,
+    pub algorithm: String,
+    pub charset: Option<String>,
+    pub text: bool,
+    pub html: bool,
+    pub blocks: bool,
+}
+
+#[derive(Debug, Clone)]
+pub enum Input {
+    /// Fetch this URL.
+    Fetch(Url),
+    /// Extract these bytes; `url` is their address.
+    Html { bytes: Bytes, url: Option<String> },
+}
+
+/// The 200 answer: the engine's result, plus where it came from.
+#[derive(Debug, Serialize)]
+pub struct ExtractResponse<'a> {
+    #[serde(flatten)]
+    pub result: &'a Extraction,
+    pub cache: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fetch: Option<&'a FetchInfo>,
+}
+
+/// An answered job: the (possibly shared) cached value and whether it was a hit.
+pub struct Answer {
+    pub value: Arc<Cached>,
+    pub cache: &'static str,
+}
+
+impl Answer {
+    pub fn body(&self) -> ExtractResponse<'_> {
+        ExtractResponse { result: &self.value.result, cache: self.cache, fetch: self.value.fetch.as_ref() }
+    }
+}
+
+fn bad(code: &'static str, detail: impl Into<String>) -> ApiError {
+    ApiError::BadRequest(code, detail.into())
+}
+
+fn check_algorithm(name: Option<String>, state: &AppState) -> Result<String, ApiError> {
+    let name = name.unwrap_or_else(|| state.config.extract.default_algorithm.clone());
+    if !algorithms::names().contains(&name.as_str()) {
+        let known = algorithms::names().join(", ");
+        return Err(ApiError::Unprocessable(
+            "unknown-algorithm",
+            format!("unknown algorithm {name:?}; known: {known}"),
+        ));
+    }
+    Ok(name)
+}
+
+fn check_charset(label: Option<String>) -> Result<Option<String>, ApiError> {
+    match label {
+        Some(l) if encoding_rs::Encoding::for_label(l.trim().as_bytes()).is_none() => {
+            Err(bad("unknown-charset", format!("unknown charset label {l:?}")))
+        }
+        other => Ok(other),
+    }
+}
+
+fn parse_fetch_url(raw: &str) -> Result<Url, ApiError> {
+    Url::parse(raw.trim()).map_err(|e| bad("bad-url", format!("url {raw:?} is not an absolute URL: {e}")))
+}
+
+impl ExtractRequest {
+    /// Check the request and settle defaults.
+    pub fn into_job(self, state: &AppState) -> Result<Job, ApiError> {
+        let input = match (self.url, self.html) {
+            (None, None) => return Err(bad("missing-input", "give `url` (to fetch), `html`, or both")),
+            (Some(u), None) => Input::Fetch(parse_fetch_url(&u)?),
+            (url, Some(html)) => Input::Html { bytes: Bytes::from(html), url },
+        };
+        let formats = self.formats.unwrap_or_else(|| vec![Format::Text, Format::Html]);
+        if formats.is_empty() {
+            return Err(bad("bad-formats", "`formats` must name at least one of \"text\", \"html\""));
+        }
+        Ok(Job {
+            input,
+            algorithm: check_algorithm(self.algorithm, state)?,
+            charset: check_charset(self.charset)?,
+            text: formats.contains(&Format::Text),
+            html: formats.contains(&Format::Html),
+            blocks: self.blocks.unwrap_or(true),
+        })
+    }
+}
+
+impl RawParams {
+    fn into_job(self, body: Bytes, charset: Option<String>, state: &AppState) -> Result<Job, ApiError> {
+        let (text, html) = match self.formats.as_deref() {
+            None => (true, true),
+            Some(f) => {
+                let mut out = (false, false);
+                for part in f.split(',').map(str::trim) {
+                    match part {
+                        "text" => out.0 = true,
+                        "html" => out.1 = true,
+                        other => return Err(bad("bad-formats", format!("unknown format {other:?}"))),
+                    }
+                }
+                out
+            }
+        };
+        if !text && !html {
+            return Err(bad("bad-formats", "`formats` must name at least one of text, html"));
+        }
+        Ok(Job {
+            input: Input::Html { bytes: body, url: self.url },
+            algorithm: check_algorithm(self.algorithm, state)?,
+            charset: check_charset(charset)?,
+            text,
+            html,
+            blocks: self.blocks.unwrap_or(true),
+        })
+    }
+}
+
+/// Does the request ask to skip the cache (`Cache-Control: no-cache` or `no-store`)?
+pub fn bypass_cache(headers: &HeaderMap) -> bool {
+    headers
+        .get_all(header::CACHE_CONTROL)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .any(|v| v.split(',').map(|d| d.trim().to_ascii_lowercase()).any(|d| d == "no-cache" || d == "no-store"))
+}
+
+/// Map a body-reading failure (mostly: over the size limit) to a problem.
+pub fn body_error(e: BytesRejection, limit: usize) -> ApiError {
+    if e.status() == axum::http::StatusCode::PAYLOAD_TOO_LARGE {
+        ApiError::PayloadTooLarge(format!(
+            "the request body is over the limit of {limit} bytes (server.body_limit_bytes)"
+        ))
+    } else {
+        bad("bad-body", format!("could not read the request body: {e}"))
+    }
+}
+
+/// Parse a JSON body with our own error mapping (axum's `Json` rejection is plain text).
+pub fn parse_json<T: serde::de::DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
+    serde_json::from_slice(body).map_err(|e| bad("malformed-json", format!("the JSON body is malformed: {e}")))
+}
+
+/// The request's media type, lower-cased, and its charset parameter.
+pub fn media_type(headers: &HeaderMap) -> (String, Option<String>) {
+    headers.get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).map_or((String::new(), None), split_content_type)
+}
+
+pub async fn extract(
+    State(state): State<AppState>,
+    RawQuery(query): RawQuery,
+    headers: HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Response, ApiError> {
+    let body = body.map_err(|e| body_error(e, state.config.server.body_limit_bytes))?;
+    // Parsed here rather than by axum's `Query`, whose rejection is not a problem document.
+    let params: Vec<(String, String)> =
+        url::form_urlencoded::parse(query.as_deref().unwrap_or("").as_bytes()).into_owned().collect();
+    let (mime, charset) = media_type(&headers);
+    let job = match mime.as_str() {
+        "application/json" => {
+            if !params.is_empty() {
+                return Err(bad("bad-query", "query parameters are for raw HTML bodies; put them in the JSON"));
+            }
+            parse_json::<ExtractRequest>(&body)?.into_job(&state)?
+        }
+        "text/html" | "application/xhtml+xml" => {
+            let query = serde_urlencoded_pairs(params)?;
+            query.into_job(body, charset, &state)?
+        }
+        "" => return Err(ApiError::UnsupportedMediaType("send Content-Type: application/json or text/html".into())),
+        other => {
+            return Err(ApiError::UnsupportedMediaType(format!(
+                "Content-Type {other:?} is not supported; send application/json or text/html"
+            )));
+        }
+    };
+    let answer = run_job(&state, job, bypass_cache(&headers)).await?;
+    let mut res = Json(answer.body()).into_response();
+    res.extensions_mut().insert(CacheStatus(answer.cache));
+    Ok(res)
+}
+
+/// Query pairs into [`RawParams`], refusing unknown names and repeated ones.
+fn serde_urlencoded_pairs(pairs: Vec<(String, String)>) -> Result<RawParams, ApiError> {
+    let mut p = RawParams::default();
+    for (k, v) in pairs {
+        let slot_taken = match k.as_str() {
+            "url" => p.url.replace(v).is_some(),
+            "algorithm" => p.algorithm.replace(v).is_some(),
+            "formats" => p.formats.replace(v).is_some(),
+            "blocks" => {
+                let b = match v.as_str() {
+                    "true" | "1" => true,
+                    "false" | "0" => false,
+                    _ => return Err(bad("bad-query", format!("blocks={v:?}: use true or false"))),
+                };
+                p.blocks.replace(b).is_some()
+            }
+            other => return Err(bad("bad-query", format!("unknown query parameter {other:?}"))),
+        };
+        if slot_taken {
+            return Err(bad("bad-query", format!("query parameter {k:?} given twice")));
+        }
+    }
+    Ok(p)
+}
+
+/// Cache lookup, fetch, extraction on the pool, cache insert.
+pub async fn run_job(state: &AppState, job: Job, no_cache: bool) -> Result<Answer, ApiError> {
+    let source = match &job.input {
+        Input::Fetch(u) => {
+            let mut u = u.clone();
+            u.set_fragment(None);
+            Source::Url(u.to_string())
+        }
+        Input::Html { bytes, url } => {
+            Source::Content { hash: state.cache.content_hash(bytes), url: url.clone(), charset: job.charset.clone() }
+        }
+    };
+    let key = Key { source, algorithm: job.algorithm.clone(), text: job.text, html: job.html, blocks: job.blocks };
+    if !no_cache && let Some(hit) = state.cache.get(&key).await {
+        state.metrics.cache_hits.fetch_add(1, Ordering::Relaxed);
+        return Ok(Answer { value: hit, cache: "hit" });
+    }
+    state.metrics.cache_misses.fetch_add(1, Ordering::Relaxed);
+
+    let (bytes, url, charset, fetch) = match job.input {
+        Input::Fetch(u) => {
+            let start = Instant::now();
+            let fetched = state.fetcher.fetch(&u).await;
+            let secs = start.elapsed().as_secs_f64();
+            match fetched {
+                Ok(f) => {
+                    state.metrics.fetch("ok", secs);
+                    let charset = job.charset.clone().or(f.charset);
+                    (Bytes::from(f.body), Some(f.info.final_url.clone()), charset, Some(f.info))
+                }
+                Err(e) => {
+                    state.metrics.fetch(e.outcome(), secs);
+                    return Err(e.into());
+                }
+            }
+        }
+        Input::Html { bytes, url } => (bytes, url, job.charset.clone(), None),
+    };
+
+    let engine = state.engine.clone();
+    let algorithm = job.algorithm.clone();
+    let (want_text, want_html, want_blocks) = (job.text, job.html, job.blocks);
+    let result = state
+        .pool
+        .run(move || {
+            engine.extract(&crate::Request {
+                bytes: &bytes,
+                url: url.as_deref(),
+                charset: charset.as_deref(),
+                algorithm: &algorithm,
+                want_html,
+                want_blocks,
+            })
+        })
+        .await?;
+    let mut result = result?;
+    state.metrics.extraction(result.timings_ms.total / 1000.0);
+    if !want_text {
+        result.content.text.clear();
+    }
+    let value = Arc::new(Cached { result, fetch });
+    state.cache.insert(key, value.clone()).await;
+    Ok(Answer { value, cache: "miss" })
+}

@@ -1,0 +1,164 @@
+//! Building the application (state, router, listener) and running it until a shutdown signal.
+//!
+//! Shutdown, on SIGTERM/SIGINT (or the future given to [`Application::run_with_shutdown`]):
+//! 1. `/readyz` starts answering 503 and, for `server.drain_delay_ms`, requests are still served so a
+//!    load balancer can notice and stop routing here;
+//! 2. the listener closes and idle connections are dropped, in-flight requests continue;
+//! 3. after `server.shutdown_grace_ms` whatever is still running is abandoned and the process exits.
+
+use std::future::Future;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use axum::Router;
+use axum::extract::DefaultBodyLimit;
+use axum::middleware::from_fn_with_state;
+use axum::routing::{get, post};
+use tokio::net::TcpListener;
+
+use super::cache::ResultCache;
+use super::config::Config;
+use super::fetch::Fetcher;
+use super::metrics::Metrics;
+use super::pool::Pool;
+use super::rate_limit::{self, RateLimiter};
+use super::routes::{algorithms, batch, extract, health, metrics, openapi};
+use super::state::AppState;
+use super::telemetry;
+use crate::Engine;
+
+/// Why the service could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum StartupError {
+    #[error("engine: {0}")]
+    Engine(#[from] crate::Error),
+    #[error("http client: {0}")]
+    Client(#[from] reqwest::Error),
+    #[error("cannot listen on {addr}: {source}")]
+    Listen { addr: SocketAddr, source: std::io::Error },
+}
+
+/// A bound, ready-to-run service.
+pub struct Application {
+    listener: TcpListener,
+    state: AppState,
+}
+
+/// Everything shared by the handlers, from the configuration.
+pub fn build_state(config: Config) -> Result<AppState, StartupError> {
+    let mut engine = Engine::with_defaults()?;
+    engine.limits.max_input_bytes = config.extract.max_input_bytes;
+    let fetcher = Fetcher::new(&config.fetch)?;
+    let pool = Pool::new(config.pool.worker_count(), config.pool.queue_depth, config.pool.retry_after_secs);
+    Ok(AppState {
+        engine: Arc::new(engine),
+        fetcher: Arc::new(fetcher),
+        cache: Arc::new(ResultCache::new(&config.cache)),
+        pool: Arc::new(pool),
+        metrics: Arc::new(Metrics::default()),
+        limiter: config.rate_limit.enabled.then(|| Arc::new(RateLimiter::new(&config.rate_limit))),
+        shutting_down: Arc::new(AtomicBool::new(false)),
+        config: Arc::new(config),
+    })
+}
+
+/// The routes and their middleware (outermost last): body limit, rate limit, then observation, so
+/// refused and limited requests are logged and counted too.
+pub fn router(state: AppState) -> Router {
+    Router::new()
+        .route("/v1/extract", post(extract::extract))
+        .route("/v1/extract/batch", post(batch::batch))
+        .route("/v1/algorithms", get(algorithms::algorithms))
+        .route("/healthz", get(health::healthz))
+        .route("/readyz", get(health::readyz))
+        .route("/metrics", get(metrics::metrics))
+        .route("/openapi.yaml", get(openapi::openapi))
+        .fallback(health::not_found)
+        .method_not_allowed_fallback(health::method_not_allowed)
+        .layer(DefaultBodyLimit::max(state.config.server.body_limit_bytes))
+        .layer(from_fn_with_state(state.clone(), rate_limit::limit))
+        .layer(from_fn_with_state(state.clone(), telemetry::observe))
+        .with_state(state)
+}
+
+impl Application {
+    /// Load the engine, build the state and bind the listener (port 0 picks a free port).
+    pub async fn build(config: Config) -> Result<Application, StartupError> {
+        let addr = config.server.listen;
+        let state = build_state(config)?;
+        let listener = TcpListener::bind(addr).await.map_err(|source| StartupError::Listen { addr, source })?;
+        Ok(Application { listener, state })
+    }
+
+    pub fn local_addr(&self) -> SocketAddr {
+        self.listener.local_addr().expect("a bound listener has an address")
+    }
+
+    pub fn state(&self) -> &AppState {
+        &self.state
+    }
+
+    /// Serve until SIGTERM or SIGINT.
+    pub async fn run_until_stopped(self) -> std::io::Result<()> {
+        self.run_with_shutdown(shutdown_signal()).await
+    }
+
+    /// Serve until `signal` completes, then shut down as described in the module documentation.
+    pub async fn run_with_shutdown(self, signal: impl Future<Output = ()> + Send + 'static) -> std::io::Result<()> {
+        let state = self.state.clone();
+        let drain = Duration::from_millis(state.config.server.drain_delay_ms);
+        let grace = Duration::from_millis(state.config.server.shutdown_grace_ms);
+        let (closed_tx, closed_rx) = tokio::sync::oneshot::channel::<()>();
+        let flag = state.shutting_down.clone();
+        let begin_shutdown = async move {
+            signal.await;
+            flag.store(true, Ordering::Relaxed);
+            tracing::info!(drain_ms = drain.as_millis() as u64, "shutdown requested: not ready, draining");
+            tokio::time::sleep(drain).await;
+            tracing::info!(grace_ms = grace.as_millis() as u64, "closing the listener; finishing in-flight requests");
+            let _ = closed_tx.send(());
+        };
+        tracing::info!(addr = %self.local_addr(), workers = state.pool.worker_count, "pith serve listening");
+        let app = router(state).into_make_service_with_connect_info::<SocketAddr>();
+        let serve = axum::serve(self.listener, app).with_graceful_shutdown(begin_shutdown).into_future();
+        tokio::pin!(serve);
+        tokio::select! {
+            r = &mut serve => return r,
+            _ = closed_rx => {}
+        }
+        match tokio::time::timeout(grace, serve).await {
+            Ok(r) => {
+                tracing::info!("shutdown complete");
+                r
+            }
+            Err(_) => {
+                tracing::warn!("in-flight requests still running at the shutdown deadline; exiting anyway");
+                Ok(())
+            }
+        }
+    }
+}
+
+/// Resolves on SIGINT (Ctrl-C) or, on Unix, SIGTERM.
+pub async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        _ = ctrl_c => {}
+        _ = term => {}
+    }
+}

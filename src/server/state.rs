@@ -1,0 +1,31 @@
+//! What every handler shares: built once at startup, cloned cheaply (all `Arc`s) into each request.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use super::cache::ResultCache;
+use super::config::Config;
+use super::fetch::Fetcher;
+use super::metrics::Metrics;
+use super::pool::Pool;
+use super::rate_limit::RateLimiter;
+use crate::Engine;
+
+#[derive(Clone)]
+pub struct AppState {
+    pub config: Arc<Config>,
+    pub engine: Arc<Engine>,
+    pub fetcher: Arc<Fetcher>,
+    pub cache: Arc<ResultCache>,
+    pub pool: Arc<Pool>,
+    pub metrics: Arc<Metrics>,
+    pub limiter: Option<Arc<RateLimiter>>,
+    /// Set when a shutdown signal arrives; `/readyz` then answers 503.
+    pub shutting_down: Arc<AtomicBool>,
+}
+
+impl AppState {
+    pub fn is_shutting_down(&self) -> bool {
+        self.shutting_down.load(Ordering::Relaxed)
+    }
+}

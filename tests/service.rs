@@ -1,0 +1,564 @@
+//! The HTTP service end to end: the real app on 127.0.0.1, a local origin server, real HTTP. Every
+//! answer to a documented endpoint is checked against `openapi.yaml` by `TestApp::send`.
+
+mod common;
+
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+use common::{Origin, TestApp, article_html, origin::GBK_TEXT, spec};
+use serde_json::{Value, json};
+
+const TIMEOUT: Duration = Duration::from_secs(15);
+
+/// The decoder may report GBK as its superset gb18030 (as the WHATWG encoding standard decodes it).
+fn is_gbk_family(charset: &Value) -> bool {
+    charset.as_str().is_some_and(|c| c.eq_ignore_ascii_case("gbk") || c.eq_ignore_ascii_case("gb18030"))
+}
+
+// ---------- extract: HTML in ----------
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn extract_json_html() {
+    let app = TestApp::spawn(|_| {}).await;
+    let r = app.extract(json!({ "html": article_html("Budget agreed") })).await;
+    assert_eq!(r.status, 200, "{r:?}");
+    let v = r.json();
+    assert!(v["content"]["text"].as_str().unwrap().contains("agreed on a plan"));
+    assert!(v["content"]["html"].as_str().unwrap().contains("<p>"));
+    assert_eq!(v["title"], "Budget agreed");
+    assert_eq!(v["algorithm"], "auto");
+    assert_eq!(v["cache"], "miss");
+    assert!(v.get("fetch").is_none());
+    assert!(!v["blocks"].as_array().unwrap().is_empty());
+    assert!(r.header("x-request-id").is_some_and(|id| id.len() >= 16));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn extract_options_and_request_id() {
+    let app = TestApp::spawn(|_| {}).await;
+    let body = json!({ "html": article_html("T"), "url": "https://news.example.net/a/b", "algorithm": "cetd-ds",
+                       "formats": ["html"], "blocks": false });
+    let r = app
+        .send(
+            app.client
+                .post(app.url("/v1/extract"))
+                .header("content-type", "application/json")
+                .header("x-request-id", "crawler-42")
+                .body(body.to_string()),
+        )
+        .await;
+    assert_eq!(r.status, 200);
+    assert_eq!(r.header("x-request-id"), Some("crawler-42"));
+    let v = r.json();
+    assert_eq!(v["algorithm"], "cetd-ds");
+    assert_eq!(v["url"], "https://news.example.net/a/b");
+    assert_eq!(v["content"]["text"], "");
+    assert!(!v["content"]["html"].as_str().unwrap().is_empty());
+    assert_eq!(v["blocks"], json!([]));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn extract_raw_html_with_charset_and_query() {
+    let app = TestApp::spawn(|_| {}).await;
+    let page = format!("<html><body><article><p>{GBK_TEXT}</p><p>{GBK_TEXT}</p></article></body></html>");
+    let (bytes, _, _) = encoding_rs::GBK.encode(&page);
+    let r = app
+        .post_raw(
+            "/v1/extract?algorithm=auto&blocks=false&url=https://example.cn/n",
+            "text/html; charset=GBK",
+            bytes.into_owned(),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{r:?}");
+    let v = r.json();
+    assert!(is_gbk_family(&v["charset"]), "{v}");
+    assert!(v["content"]["text"].as_str().unwrap().contains("北京市"));
+    assert_eq!(v["blocks"], json!([]));
+    assert_eq!(v["url"], "https://example.cn/n");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn extract_client_errors() {
+    let app = TestApp::spawn(|c| {
+        c.server.body_limit_bytes = 64 * 1024;
+    })
+    .await;
+    let page = article_html("x");
+    let cases: Vec<(Resp, u16, &str)> = vec![
+        (app.post_raw("/v1/extract", "application/json", "{not json").await, 400, "malformed-json"),
+        (app.extract(json!({ "algorithm": "auto" })).await, 400, "missing-input"),
+        (app.extract(json!({ "html": page, "surprise": 1 })).await, 400, "malformed-json"),
+        (app.extract(json!({ "url": "not a url" })).await, 400, "bad-url"),
+        (app.extract(json!({ "html": page, "charset": "klingon" })).await, 400, "unknown-charset"),
+        (app.extract(json!({ "html": "  \n " })).await, 400, "empty-input"),
+        (app.extract(json!({ "html": page, "formats": [] })).await, 400, "bad-formats"),
+        (app.post_raw("/v1/extract?colour=red", "text/html", page.clone()).await, 400, "bad-query"),
+        (app.extract(json!({ "html": page, "algorithm": "magic" })).await, 422, "unknown-algorithm"),
+        (app.extract(json!({ "html": page, "algorithm": "template" })).await, 422, "no-template"),
+        (app.post_raw("/v1/extract", "text/html", b"%PDF-1.7 binary".to_vec()).await, 422, "not-html"),
+        (app.post_raw("/v1/extract", "text/plain", page.clone()).await, 415, "unsupported-media-type"),
+        (app.send(app.client.post(app.url("/v1/extract")).body(page.clone())).await, 415, "unsupported-media-type"),
+        (app.post_raw("/v1/extract", "text/html", "x".repeat(100 * 1024)).await, 413, "too-large"),
+        (app.extract(json!({ "html": "x".repeat(100 * 1024) })).await, 413, "too-large"),
+        (app.extract(json!({ "url": "file:///etc/passwd" })).await, 403, "url-refused"),
+        (app.extract(json!({ "url": "gopher://example.com/" })).await, 403, "url-refused"),
+    ];
+    for (i, (r, status, code)) in cases.into_iter().enumerate() {
+        assert_eq!(r.status, status, "case {i}: {r:?}");
+        assert_eq!(r.problem_code(), code, "case {i}");
+        let detail = r.json()["detail"].as_str().unwrap().to_string();
+        assert!(!detail.contains("src/") && !detail.contains("panicked"), "case {i}: {detail}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn engine_input_limit_is_413() {
+    let app = TestApp::spawn(|c| c.extract.max_input_bytes = 1000).await;
+    let r = app.extract(json!({ "html": article_html("long") })).await;
+    assert_eq!(r.status, 413);
+    assert_eq!(r.problem_code(), "too-large");
+}
+
+use common::Resp;
+
+// ---------- extract: URL in ----------
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn fetch_page_with_private_networks_allowed() {
+    let origin = Origin::start().await;
+    let app = TestApp::spawn_private(|_| {}).await;
+    let r = app.extract(json!({ "url": origin.url("/redirect") })).await;
+    assert_eq!(r.status, 200, "{r:?}");
+    let v = r.json();
+    assert!(v["content"]["text"].as_str().unwrap().contains("agreed on a plan"));
+    let f = &v["fetch"];
+    assert_eq!(f["status"], 200);
+    assert_eq!(f["final_url"], origin.url("/article"));
+    assert_eq!(v["url"], origin.url("/article"));
+    assert!(f["content_type"].as_str().unwrap().starts_with("text/html"));
+    assert!(f["bytes"].as_u64().unwrap() > 500);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn fetch_gbk_page_decoded_by_header_charset() {
+    let origin = Origin::start().await;
+    let app = TestApp::spawn_private(|_| {}).await;
+    let r = app.extract(json!({ "url": origin.url("/gbk") })).await;
+    assert_eq!(r.status, 200, "{r:?}");
+    let v = r.json();
+    assert!(is_gbk_family(&v["charset"]), "{v}");
+    assert!(v["content"]["text"].as_str().unwrap().contains(GBK_TEXT), "{v}");
+    assert_eq!(v["title"], "新闻");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn fetch_failures_map_to_statuses() {
+    let origin = Origin::start().await;
+    let app = TestApp::spawn_private(|c| {
+        c.fetch.max_bytes = 1024 * 1024;
+        c.fetch.total_timeout_ms = 700;
+        c.fetch.max_redirects = 3;
+    })
+    .await;
+    let cases = [
+        ("/missing", 502, "origin-status", Some("404")),
+        ("/doc.pdf", 422, "not-html", Some("application/pdf")),
+        ("/endless", 502, "origin-too-large", None),
+        ("/bomb", 502, "origin-too-large", None),
+        ("/redirect-loop", 502, "too-many-redirects", None),
+        ("/slow", 504, "origin-timeout", None),
+    ];
+    for (path, status, code, detail) in cases {
+        let r = app.extract(json!({ "url": origin.url(path) })).await;
+        assert_eq!(r.status, status, "{path}: {r:?}");
+        assert_eq!(r.problem_code(), code, "{path}");
+        if let Some(d) = detail {
+            assert!(r.json()["detail"].as_str().unwrap().contains(d), "{path}: {r:?}");
+        }
+    }
+    // Nothing listens on port 9 of the loopback interface.
+    let r = app.extract(json!({ "url": "http://127.0.0.1:9/" })).await;
+    assert_eq!((r.status, r.problem_code().as_str()), (502, "origin-unreachable"));
+    let text = String::from_utf8(app.get("/metrics").await.body.to_vec()).unwrap();
+    for outcome in ["origin_status", "not_html", "too_large", "redirects", "timeout", "error"] {
+        assert!(text.contains(&format!("pith_fetches_total{{outcome=\"{outcome}\"}}")), "{outcome}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ssrf_refused_with_default_config() {
+    let origin = Origin::start().await;
+    let app = TestApp::spawn(|_| {}).await;
+    for url in [
+        origin.url("/article"),                            // IP literal, loopback
+        origin.localhost_url("/article"),                  // a name resolving to loopback (resolver hook)
+        "http://169.254.169.254/latest/meta-data/".into(), // cloud metadata
+        "http://[::1]:80/".into(),
+        "http://[::ffff:127.0.0.1]/".into(),
+        "http://0x7f.1/".into(), // 127.0.0.1 spelt oddly
+        "http://10.0.0.1/".into(),
+    ] {
+        let r = app.extract(json!({ "url": url })).await;
+        assert_eq!(r.status, 403, "{url}: {r:?}");
+        assert_eq!(r.problem_code(), "url-refused");
+    }
+    assert_eq!(origin.state.counted.load(Ordering::SeqCst), 0);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ssrf_checked_again_on_every_redirect() {
+    let origin = Origin::start().await;
+    // `localhost` is allowed by name; anything it redirects to is checked on its own.
+    let app = TestApp::spawn(|c| c.fetch.allow_private_hosts = vec!["localhost".into()]).await;
+    let ok = app.extract(json!({ "url": origin.localhost_url("/redirect") })).await;
+    assert_eq!(ok.status, 200, "{ok:?}");
+    for path in ["/to-loopback", "/to-metadata"] {
+        let r = app.extract(json!({ "url": origin.localhost_url(path) })).await;
+        assert_eq!(r.status, 403, "{path}: {r:?}");
+        assert_eq!(r.problem_code(), "url-refused");
+    }
+}
+
+// ---------- cache ----------
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn cache_hits_on_second_call_and_no_cache_bypasses() {
+    let origin = Origin::start().await;
+    let app = TestApp::spawn_private(|_| {}).await;
+    let req = json!({ "url": origin.url("/counted#section") });
+    let first = app.extract(req.clone()).await;
+    assert_eq!(first.json()["cache"], "miss");
+    let second = app.extract(json!({ "url": origin.url("/counted") })).await;
+    assert_eq!(second.json()["cache"], "hit", "fragment dropped from the key");
+    assert_eq!(second.json()["fetch"], first.json()["fetch"]);
+    assert_eq!(origin.state.counted.load(Ordering::SeqCst), 1);
+    let other_options = app.extract(json!({ "url": origin.url("/counted"), "blocks": false })).await;
+    assert_eq!(other_options.json()["cache"], "miss");
+    let bypass = app
+        .send(
+            app.client
+                .post(app.url("/v1/extract"))
+                .header("content-type", "application/json")
+                .header("cache-control", "no-cache")
+                .body(req.to_string()),
+        )
+        .await;
+    assert_eq!(bypass.json()["cache"], "miss");
+    assert_eq!(origin.state.counted.load(Ordering::SeqCst), 3);
+
+    let html = json!({ "html": article_html("cached") });
+    assert_eq!(app.extract(html.clone()).await.json()["cache"], "miss");
+    assert_eq!(app.extract(html).await.json()["cache"], "hit");
+    assert_eq!(app.metric("pith_cache_hits_total").await, 2.0);
+    assert!(app.metric("pith_cache_size_bytes").await > 0.0);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn cache_can_be_disabled() {
+    let app = TestApp::spawn(|c| c.cache.enabled = false).await;
+    let html = json!({ "html": article_html("uncached") });
+    assert_eq!(app.extract(html.clone()).await.json()["cache"], "miss");
+    assert_eq!(app.extract(html).await.json()["cache"], "miss");
+}
+
+// ---------- batch ----------
+
+fn mixed_batch(origin: &Origin) -> Value {
+    json!({ "items": [
+        { "html": article_html("first") },
+        { "html": article_html("second"), "algorithm": "magic" },
+        { "url": origin.url("/missing") },
+        { "colour": "red" },
+        { "url": origin.url("/article"), "blocks": false },
+        {},
+    ]})
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn batch_mixed_items_in_order() {
+    let origin = Origin::start().await;
+    let app = TestApp::spawn_private(|_| {}).await;
+    let r = app.post_json("/v1/extract/batch", &mixed_batch(&origin)).await;
+    assert_eq!(r.status, 200, "{r:?}");
+    let results = r.json()["results"].as_array().unwrap().clone();
+    assert_eq!(results.len(), 6);
+    for (i, item) in results.iter().enumerate() {
+        assert_eq!(item["index"], i);
+    }
+    assert_eq!(results[0]["ok"]["title"], "first");
+    assert_eq!(results[1]["error"]["status"], 422);
+    assert_eq!(results[2]["error"]["status"], 502);
+    assert_eq!(results[3]["error"]["status"], 400);
+    assert!(results[4]["ok"]["fetch"]["final_url"].is_string());
+    assert_eq!(results[5]["error"]["type"], "urn:pith:problem:missing-input");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn batch_limits_and_errors() {
+    let app = TestApp::spawn(|c| c.server.max_batch_items = 2).await;
+    let too_many = json!({ "items": [{ "html": "a" }, { "html": "b" }, { "html": "c" }] });
+    let r = app.post_json("/v1/extract/batch", &too_many).await;
+    assert_eq!((r.status, r.problem_code().as_str()), (413, "too-large"));
+    let r = app.post_json("/v1/extract/batch", &json!({ "things": [] })).await;
+    assert_eq!((r.status, r.problem_code().as_str()), (400, "malformed-json"));
+    let r = app.post_raw("/v1/extract/batch", "text/html", "<p>x</p>").await;
+    assert_eq!((r.status, r.problem_code().as_str()), (415, "unsupported-media-type"));
+    let r = app.post_json("/v1/extract/batch", &json!({ "items": [] })).await;
+    assert_eq!(r.json(), json!({ "results": [] }));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn batch_ndjson_streams_each_result_when_ready() {
+    let origin = Origin::start().await;
+    let app = TestApp::spawn_private(|_| {}).await;
+    let body = json!({ "items": [ { "url": origin.url("/held") }, { "html": article_html("quick") } ] });
+    let mut res = app
+        .client
+        .post(app.url("/v1/extract/batch"))
+        .header("content-type", "application/json")
+        .header("accept", "application/x-ndjson")
+        .body(body.to_string())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 200);
+    assert_eq!(res.headers()["content-type"], "application/x-ndjson");
+    // Item 0 waits on the origin, so item 1's line must arrive first, while item 0 is still open.
+    let mut buf = Vec::new();
+    let first_line = tokio::time::timeout(TIMEOUT, async {
+        loop {
+            if let Some(n) = buf.iter().position(|&b| b == b'\n') {
+                let line: Vec<u8> = buf.drain(..=n).collect();
+                return serde_json::from_slice::<Value>(&line).unwrap();
+            }
+            buf.extend_from_slice(&res.chunk().await.unwrap().expect("a line before the end"));
+        }
+    })
+    .await
+    .expect("the quick item streams before the held one finishes");
+    assert_eq!(first_line["index"], 1);
+    assert_eq!(first_line["ok"]["title"], "quick");
+    spec().assert_valid(spec().schema("BatchItem"), &first_line, "first NDJSON line");
+    origin.state.release.notify_one();
+    while let Some(chunk) = tokio::time::timeout(TIMEOUT, res.chunk()).await.unwrap().unwrap() {
+        buf.extend_from_slice(&chunk);
+    }
+    let rest: Vec<Value> =
+        buf.split(|&b| b == b'\n').filter(|l| !l.is_empty()).map(|l| serde_json::from_slice(l).unwrap()).collect();
+    assert_eq!(rest.len(), 1);
+    assert_eq!(rest[0]["index"], 0);
+    assert_eq!(rest[0]["ok"]["title"], "Held page");
+    spec().check_response("POST", "/v1/extract/batch", 200, "application/x-ndjson", &buf);
+}
+
+// ---------- the small endpoints ----------
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn algorithms_health_ready_openapi_metrics() {
+    let app = TestApp::spawn(|_| {}).await;
+    let r = app.get("/v1/algorithms").await;
+    assert_eq!(r.status, 200);
+    let v = r.json();
+    assert_eq!(v["default"], "auto");
+    let names: Vec<&str> = v["algorithms"].as_array().unwrap().iter().map(|a| a["name"].as_str().unwrap()).collect();
+    assert_eq!(names.len(), pith::algorithms::ALGORITHMS.len());
+    assert!(names.contains(&"auto") && names.contains(&"bayes"));
+
+    assert_eq!(app.get("/healthz").await.json(), json!({ "status": "ok" }));
+    assert_eq!(app.get("/readyz").await.json(), json!({ "status": "ready" }));
+
+    let r = app.get("/openapi.yaml").await;
+    assert_eq!(r.header("content-type"), Some("application/yaml"));
+    let doc: serde_yaml::Value = serde_yaml::from_slice(&r.body).unwrap();
+    assert_eq!(doc["openapi"].as_str(), Some("3.1.0"));
+
+    app.extract(json!({ "html": article_html("m") })).await;
+    let r = app.get("/metrics").await;
+    assert!(r.header("content-type").unwrap().starts_with("text/plain"));
+    let text = String::from_utf8(r.body.to_vec()).unwrap();
+    for needle in [
+        "pith_http_requests_total{route=\"/v1/extract\",status=\"200\"} 1",
+        "pith_http_request_duration_seconds_bucket{route=\"/v1/extract\",le=\"+Inf\"} 1",
+        "pith_extraction_duration_seconds_count 1",
+        "pith_cache_misses_total 1",
+        "pith_pool_queue_depth 0",
+        "pith_pool_workers 2",
+        "# TYPE pith_fetch_duration_seconds histogram",
+    ] {
+        assert!(text.contains(needle), "missing {needle:?} in\n{text}");
+    }
+
+    let r = app.get("/no/such/thing").await;
+    assert_eq!((r.status, r.problem_code().as_str()), (404, "not-found"));
+    let r = app.send(app.client.delete(app.url("/v1/extract"))).await;
+    assert_eq!((r.status, r.problem_code().as_str()), (405, "method-not-allowed"));
+}
+
+// ---------- runtime ----------
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn rate_limit_per_client_ip() {
+    let app = TestApp::spawn(|c| {
+        c.rate_limit.enabled = true;
+        c.rate_limit.per_second = 0.01;
+        c.rate_limit.burst = 2;
+    })
+    .await;
+    let html = json!({ "html": article_html("r") });
+    assert_eq!(app.extract(html.clone()).await.status, 200);
+    assert_eq!(app.extract(html.clone()).await.status, 200);
+    let r = app.extract(html).await;
+    assert_eq!((r.status, r.problem_code().as_str()), (429, "rate-limited"));
+    assert!(r.header("retry-after").unwrap().parse::<u64>().unwrap() >= 1);
+    assert_eq!(app.get("/healthz").await.status, 200, "probes are not limited");
+}
+
+/// A page big enough to keep the only worker busy for a while.
+fn big_page() -> String {
+    let row = "<div class=row><p>Some words in a paragraph that goes on for a while <a href=/x>a link</a> \
+               and then some more words.</p><span>side</span></div>";
+    format!("<html><body>{}</body></html>", row.repeat(30_000))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn saturated_pool_answers_503_with_retry_after() {
+    let app = TestApp::spawn(|c| {
+        c.pool.workers = 1;
+        c.pool.queue_depth = 0;
+        c.pool.retry_after_secs = 3;
+        c.cache.enabled = false;
+    })
+    .await;
+    let big = json!({ "html": big_page(), "blocks": false, "formats": ["text"] });
+    let small = json!({ "html": article_html("small") });
+    let mut saw_503 = false;
+    for _attempt in 0..5 {
+        let client = common::client();
+        let url = app.url("/v1/extract");
+        let body = big.to_string();
+        let busy = tokio::spawn(async move {
+            client.post(url).header("content-type", "application/json").body(body).send().await.unwrap().status()
+        });
+        // Wait until the big page is on the worker, then ask for more.
+        let running = tokio::time::timeout(TIMEOUT, async {
+            while !busy.is_finished() {
+                if app.metric("pith_pool_running").await == 1.0 {
+                    return true;
+                }
+                tokio::time::sleep(Duration::from_millis(5)).await;
+            }
+            false
+        })
+        .await
+        .unwrap();
+        if running {
+            let r = app.extract(small.clone()).await;
+            if r.status == 503 {
+                assert_eq!(r.problem_code(), "unavailable");
+                assert_eq!(r.header("retry-after"), Some("3"));
+                saw_503 = true;
+            }
+        }
+        assert_eq!(busy.await.unwrap(), 200);
+        if saw_503 {
+            break;
+        }
+    }
+    assert!(saw_503, "the pool never looked full");
+    assert_eq!(app.extract(small).await.status, 200, "free again once the big page is done");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn shutdown_finishes_in_flight_request() {
+    let origin = Origin::start().await;
+    let mut app = TestApp::spawn_private(|c| {
+        c.server.drain_delay_ms = 1000;
+        c.server.shutdown_grace_ms = 10_000;
+    })
+    .await;
+    let client = common::client();
+    let url = app.url("/v1/extract");
+    let body = json!({ "url": origin.url("/held") }).to_string();
+    let in_flight = tokio::spawn(async move {
+        let r = client.post(url).header("content-type", "application/json").body(body).send().await.unwrap();
+        (r.status().as_u16(), r.text().await.unwrap())
+    });
+    tokio::time::timeout(TIMEOUT, origin.state.held_entered.notified()).await.expect("request reached the origin");
+    app.shutdown();
+    // Draining: not ready, but still answering.
+    let not_ready = tokio::time::timeout(TIMEOUT, async {
+        loop {
+            let r = app.get("/readyz").await;
+            if r.status == 503 {
+                return r;
+            }
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+    })
+    .await
+    .unwrap();
+    assert_eq!(not_ready.problem_code(), "unavailable");
+    assert!(not_ready.header("retry-after").is_some());
+    origin.state.release.notify_one();
+    let (status, text) = tokio::time::timeout(TIMEOUT, in_flight).await.unwrap().unwrap();
+    assert_eq!(status, 200, "{text}");
+    assert!(text.contains("Held page"));
+    let server = app.server.take().unwrap();
+    tokio::time::timeout(TIMEOUT, server).await.expect("server stops").unwrap().unwrap();
+    assert!(common::client().get(app.url("/healthz")).send().await.is_err(), "listener closed");
+}
+
+// ---------- the binary ----------
+
+/// `pith serve` as deployed: settings from `PITH_*` variables, JSON logs, SIGTERM ends it cleanly.
+#[cfg(unix)]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pith_serve_binary_reads_env_and_stops_on_sigterm() {
+    use std::io::{BufRead, BufReader};
+    use std::process::{Command, Stdio};
+
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pith"))
+        .args(["serve", "--listen", "127.0.0.1:0"])
+        .env("PITH_LOG__FORMAT", "json")
+        .env("PITH_LOG__LEVEL", "info")
+        .env("PITH_POOL__WORKERS", "1")
+        .env_remove("RUST_LOG")
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stderr = child.stderr.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel::<Value>();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+            let v: Value = serde_json::from_str(&line).unwrap_or_else(|_| panic!("log line is not JSON: {line}"));
+            if tx.send(v).is_err() {
+                break;
+            }
+        }
+    });
+    let next_log = |what: &str| {
+        let deadline = std::time::Instant::now() + TIMEOUT;
+        loop {
+            let left = deadline.saturating_duration_since(std::time::Instant::now());
+            let v = rx.recv_timeout(left).unwrap_or_else(|_| panic!("no log line for {what}"));
+            if v["message"] == what {
+                return v;
+            }
+        }
+    };
+    let started = next_log("pith serve listening");
+    assert_eq!(started["workers"], 1, "PITH_POOL__WORKERS applies");
+    let addr = started["addr"].as_str().unwrap().to_string();
+    let r = common::client().get(format!("http://{addr}/healthz")).send().await.unwrap();
+    assert_eq!(r.status(), 200);
+    let logged = next_log("request");
+    assert_eq!((logged["route"].as_str(), logged["status"].as_u64()), (Some("/healthz"), Some(200)));
+    assert!(logged["request_id"].is_string() && logged["ms"].is_number());
+
+    let killed = Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap();
+    assert!(killed.success());
+    next_log("shutdown complete");
+    let status = child.wait().unwrap();
+    assert!(status.success(), "{status:?}");
+}
