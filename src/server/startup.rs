@@ -124,20 +124,24 @@ impl Application {
         let app = router(state).into_make_service_with_connect_info::<SocketAddr>();
         let serve = axum::serve(self.listener, app).with_graceful_shutdown(begin_shutdown).into_future();
         tokio::pin!(serve);
-        tokio::select! {
-            r = &mut serve => return r,
-            _ = closed_rx => {}
-        }
-        match tokio::time::timeout(grace, serve).await {
-            Ok(r) => {
-                tracing::info!("shutdown complete");
-                r
-            }
-            Err(_) => {
-                tracing::warn!("in-flight requests still running at the shutdown deadline; exiting anyway");
-                Ok(())
-            }
-        }
+        // Either the server ends by itself (no request in flight when the listener closed) or the
+        // listener closes first and in-flight requests get the grace period. Both end in one log line.
+        let ended = tokio::select! {
+            r = &mut serve => Some(r),
+            _ = closed_rx => None,
+        };
+        let result = match ended {
+            Some(r) => r,
+            None => match tokio::time::timeout(grace, serve).await {
+                Ok(r) => r,
+                Err(_) => {
+                    tracing::warn!("in-flight requests still running at the shutdown deadline; exiting anyway");
+                    return Ok(());
+                }
+            },
+        };
+        tracing::info!("shutdown complete");
+        result
     }
 }
 
