@@ -68,6 +68,8 @@ fn every_algorithm_runs_and_auto_finds_the_article() {
     assert!(auto.content.text.contains("two hundred farmers"));
     assert!(auto.content.text.contains("young farmers returning"));
     assert!(!auto.content.text.contains("Agriculture"));
+    assert!(!auto.content.text.contains("Privacy"));
+    assert!(!auto.content.text.contains("Wheat prices"));
     assert_eq!(auto.title.as_deref(), Some("Farmers learn new rice methods"));
     assert_eq!(auto.lang.as_deref(), Some("en"));
     assert!(auto.content.html.contains("<p>"));
@@ -87,6 +89,13 @@ fn the_probability_separates_article_from_listing() {
         l.has_article.probability
     );
     assert!(a.has_article.is_article);
+}
+
+#[test]
+fn auto_judges_a_listing_page_as_no_article_and_returns_no_link_soup() {
+    let l = extract(LISTING, "auto").unwrap();
+    assert!(!l.has_article.is_article, "{}", l.has_article.probability);
+    assert!(l.content.text.len() < 100, "{:?}", l.content.text);
 }
 
 #[test]
