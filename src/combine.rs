@@ -15,11 +15,39 @@
 //! 4. **Has-article.** The page's P value (Lv et al.) and the region's own text measures combine into
 //!    the probability.
 
+use serde::{Deserialize, Serialize};
+
 use crate::algorithms::anchor_ratio::{anchor_ratio, is_footer};
 use crate::algorithms::cetd::{Density, density_sum_select, score_blocks};
 use crate::algorithms::pvalue::p_values;
 use crate::algorithms::{Content, Context, Outcome};
 use crate::dom::{Document, NONE, NodeId, Tag};
+
+/// What `auto` returns as text for a page it judges to have no article.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum NoArticleText {
+    /// Only the page's first paragraph, when it is short (a listing's intro): a search index must not
+    /// ingest a home page's link soup as an article.
+    Lead,
+    /// The region's text as for an article.
+    Full,
+}
+
+/// Parameters of `auto`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct AutoParams {
+    pub no_article_text: NoArticleText,
+    /// The longest lead kept under `Lead` (characters).
+    pub lead_chars: u32,
+}
+
+impl Default for AutoParams {
+    fn default() -> Self {
+        AutoParams { no_article_text: NoArticleText::Lead, lead_chars: 300 }
+    }
+}
 
 /// Class/id words of containers that are never main content when they sit inside the article region.
 const NOISE_NAMES: &[&str] = &[
@@ -75,9 +103,21 @@ pub fn run(ctx: &Context<'_>) -> Outcome {
         let k = i as usize;
         (vec![("ctd", ds.density[k]), ("density_sum", ds.density_sum[k]), ("p", p[k])], ds.density_sum[k])
     });
-    let kept: u32 = roots.iter().map(|&r| doc.node(r).stats.non_link_chars()).sum();
-    let probability = has_article(doc, p[best_p as usize], kept);
-    Outcome { content: Content::Nodes(roots), probability, blocks }
+    let signals = signals(doc, &roots, p[best_p as usize]);
+    let probability = if ctx.article.is_trained() {
+        ctx.article.probability(&signals)
+    } else {
+        // Untrained (a fresh checkout before `pith train`): page P and text amount, half each.
+        let kept = signals.iter().find(|(n, _)| *n == "text_chars").map_or(0.0, |s| s.1);
+        0.5 * p[best_p as usize] + 0.5 * (1.0 - (-(kept.exp_m1()) / 400.0).exp())
+    };
+    let is_article = probability >= ctx.params.pvalue.article_threshold;
+    let roots = if is_article || ctx.params.auto.no_article_text == NoArticleText::Full {
+        roots
+    } else {
+        lead(doc, &roots, ctx.params.auto.lead_chars)
+    };
+    Outcome { content: Content::Nodes(roots), probability, blocks, signals }
 }
 
 /// Among the nodes the CETD ExtractContent marks, the one holding the most sentence text. The
@@ -216,9 +256,134 @@ fn prune(doc: &Document, ctx: &Context<'_>, region: &[NodeId]) -> Vec<NodeId> {
     out
 }
 
-/// Has-article probability from the page's P value and the amount of clean text found.
-fn has_article(doc: &Document, page_p: f64, kept_chars: u32) -> f64 {
-    let _ = doc;
-    let size = 1.0 - (-(kept_chars as f64) / 400.0).exp();
-    (0.5 * page_p + 0.5 * size).clamp(0.0, 1.0)
+/// The first paragraph-like block of the region (a sentence mark, 25 characters or more) as text
+/// nodes, if it is at most `max_chars` long; nothing otherwise.
+fn lead(doc: &Document, roots: &[NodeId], max_chars: u32) -> Vec<NodeId> {
+    let owner_of = |t: NodeId| doc.ancestors(t).find(|&a| doc.node(a).tag().is_some_and(|g| g.is_block()));
+    let texts: Vec<NodeId> = roots.iter().flat_map(|&r| doc.text_nodes(r)).collect();
+    let mut k = 0;
+    while k < texts.len() {
+        let owner = owner_of(texts[k]);
+        let mut j = k;
+        let (mut chars, mut punct) = (0u32, 0u32);
+        while j < texts.len() && owner_of(texts[j]) == owner {
+            chars += doc.node(texts[j]).stats.chars;
+            punct += doc.node(texts[j]).stats.punct;
+            j += 1;
+        }
+        if chars >= 25 && punct >= 1 {
+            return if chars <= max_chars { texts[k..j].to_vec() } else { Vec::new() };
+        }
+        k = j;
+    }
+    Vec::new()
+}
+
+/// Listing and collection pages repeat a "card": sibling elements with the same tag and class, each
+/// holding a heading or a link and a little text. Returns the largest such group's size and the
+/// characters in all groups of three or more.
+fn card_structure(doc: &Document) -> (u32, u32) {
+    let mut best = 0u32;
+    let mut chars = 0u32;
+    let mut group: Vec<NodeId> = Vec::new();
+    for parent in doc.body..doc.node(doc.body).end {
+        if doc.node(parent).is_text() || doc.node(parent).stats.tags < 3 {
+            continue;
+        }
+        group.clear();
+        group.extend(doc.children(parent).filter(|&c| !doc.node(c).is_text()));
+        if group.len() < 3 {
+            continue;
+        }
+        // Sort the children by signature so equal ones sit together (ids keep the order stable).
+        let sig = |c: NodeId| {
+            let e = doc.node(c).element();
+            (e.map(|e| e.tag as u8), e.and_then(|e| e.id_class.as_deref()).map(|s| s.split(' ').next().unwrap_or("")))
+        };
+        group.sort_by(|&a, &b| sig(a).cmp(&sig(b)).then(a.cmp(&b)));
+        let mut k = 0;
+        while k < group.len() {
+            let mut j = k;
+            while j < group.len() && sig(group[j]) == sig(group[k]) {
+                j += 1;
+            }
+            let is_card = |c: NodeId| {
+                let s = doc.node(c).stats;
+                s.chars >= 20
+                    && (s.link_tags > 0 || (c..doc.node(c).end).any(|i| doc.node(i).tag().is_some_and(Tag::is_heading)))
+            };
+            let n = group[k..j].iter().filter(|&&c| is_card(c)).count() as u32;
+            if n >= 3 {
+                best = best.max(n);
+                chars += group[k..j].iter().map(|&c| doc.node(c).stats.chars).sum::<u32>();
+            }
+            k = j;
+        }
+    }
+    (best, chars.min(doc.node(doc.body).stats.chars))
+}
+
+/// The measures the has-article model weighs. Counts enter as logarithms: the difference between 50
+/// and 500 characters of text matters, between 5,000 and 5,500 it does not.
+fn signals(doc: &Document, roots: &[NodeId], page_p: f64) -> Vec<(&'static str, f64)> {
+    let body = doc.node(doc.body).stats;
+    let mut text = 0u32;
+    let mut punct = 0u32;
+    // Paragraph-like blocks: text grouped by nearest block ancestor, with a sentence mark and some length.
+    let mut owners: Vec<(NodeId, u32, u32)> = Vec::new();
+    for &r in roots {
+        for t in doc.text_nodes(r) {
+            let n = doc.node(t);
+            if n.in_link {
+                continue;
+            }
+            text += n.stats.chars;
+            punct += n.stats.punct;
+            let owner = doc.ancestors(t).find(|&a| doc.node(a).tag().is_some_and(|g| g.is_block())).unwrap_or(doc.body);
+            match owners.last_mut() {
+                Some(o) if o.0 == owner => {
+                    o.1 += n.stats.chars;
+                    o.2 += n.stats.punct;
+                }
+                _ => owners.push((owner, n.stats.chars, n.stats.punct)),
+            }
+        }
+    }
+    let paragraphs = owners.iter().filter(|o| o.1 >= 25 && o.2 >= 1).count();
+    let para_chars: u32 = owners.iter().filter(|o| o.1 >= 25 && o.2 >= 1).map(|o| o.1).sum();
+    // Listing pages are made of headline links: anchors long enough to be a title.
+    let (mut headline_links, mut headline_chars) = (0u32, 0u32);
+    let body_range = doc.body..doc.node(doc.body).end;
+    for i in body_range {
+        if doc.node(i).tag() == Some(Tag::A) && doc.node(i).stats.chars >= 20 {
+            headline_links += 1;
+            headline_chars += doc.node(i).stats.chars;
+        }
+    }
+    let (mut region_chars, mut region_links, mut headings) = (0u32, 0u32, 0u32);
+    for &r in roots {
+        region_chars += doc.node(r).stats.chars;
+        region_links += doc.node(r).stats.link_chars;
+        headings += (r..doc.node(r).end).filter(|&i| doc.node(i).tag().is_some_and(Tag::is_heading)).count() as u32;
+    }
+    let longest = owners.iter().map(|o| o.1).max().unwrap_or(0);
+    let (cards, card_chars) = card_structure(doc);
+    let ln = |x: f64| (1.0 + x).ln();
+    vec![
+        ("cards", ln(cards as f64)),
+        ("card_text_share", card_chars as f64 / body.chars.max(1) as f64),
+        ("p_value", page_p),
+        ("text_chars", ln(text as f64)),
+        ("text_share", text as f64 / body.non_link_chars().max(1) as f64),
+        ("page_link_density", body.link_chars as f64 / body.chars.max(1) as f64),
+        ("punct", ln(punct as f64)),
+        ("paragraphs", ln(paragraphs as f64)),
+        ("longest_paragraph", ln(longest as f64)),
+        ("page_chars", ln(body.chars as f64)),
+        ("headline_links", ln(headline_links as f64)),
+        ("headline_link_share", headline_chars as f64 / body.chars.max(1) as f64),
+        ("region_link_density", region_links as f64 / region_chars.max(1) as f64),
+        ("headings", ln(headings as f64)),
+        ("mean_paragraph", ln(para_chars as f64 / paragraphs.max(1) as f64)),
+    ]
 }

@@ -31,10 +31,13 @@ pub struct ContentOut {
 }
 
 /// The has-article judgement.
-#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct HasArticle {
     pub probability: f64,
     pub is_article: bool,
+    /// The measures the probability was computed from (`auto` only).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub signals: BTreeMap<String, f64>,
 }
 
 /// One scored block as reported.

@@ -9,6 +9,7 @@ use std::time::Instant;
 use scraper::Html;
 
 use crate::algorithms::{self, Content, Context, Outcome, Params, bayes::BayesModel, template::Templates};
+use crate::article::ArticleModel;
 use crate::dom::{Document, DomLimits};
 use crate::output::{self, ContentOut, Extraction, HasArticle, Timings};
 use crate::{Error, combine, decode, prestrip};
@@ -56,12 +57,23 @@ impl<'a> Request<'a> {
 pub struct Engine {
     pub params: Params,
     pub bayes: BayesModel,
+    pub article: ArticleModel,
     pub templates: Templates,
     pub limits: Limits,
 }
 
 /// The trained Naive Bayes model shipped in `config/`, embedded so the binary needs no files.
 const EMBEDDED_BAYES: &str = include_str!("../config/bayes-model.json");
+/// The has-article model shipped in `config/`, embedded likewise.
+const EMBEDDED_ARTICLE: &str = include_str!("../config/article-model.json");
+
+/// Parse the embedded has-article model.
+pub fn embedded_article() -> Result<ArticleModel, Error> {
+    let m: ArticleModel =
+        serde_json::from_str(EMBEDDED_ARTICLE).map_err(|e| Error::Config(format!("article model: {e}")))?;
+    m.validate()?;
+    Ok(m)
+}
 
 impl Engine {
     /// An engine with the embedded model, the embedded site rules and the papers' parameters.
@@ -69,6 +81,7 @@ impl Engine {
         Ok(Engine {
             params: Params::default(),
             bayes: embedded_bayes()?,
+            article: embedded_article()?,
             templates: Templates::embedded()?,
             limits: Limits::default(),
         })
@@ -104,7 +117,13 @@ impl Engine {
         };
         drop(parsed);
         let t_parse = Instant::now();
-        let ctx = Context { doc: &doc, html: &stripped.html, params: &self.params, bayes: &self.bayes };
+        let ctx = Context {
+            doc: &doc,
+            html: &stripped.html,
+            params: &self.params,
+            bayes: &self.bayes,
+            article: &self.article,
+        };
         let mut outcome = self.run_algorithm(req.algorithm, &ctx);
         // A matching site rule wins over the generic algorithms in `auto`, and is all `template` uses.
         if let Some(r) = rule {
@@ -143,7 +162,11 @@ impl Engine {
             charset: decoded.charset.to_string(),
             algorithm: req.algorithm.to_string(),
             content: ContentOut { text, html },
-            has_article: HasArticle { probability, is_article: probability >= self.params.pvalue.article_threshold },
+            has_article: HasArticle {
+                probability,
+                is_article: probability >= self.params.pvalue.article_threshold,
+                signals: outcome.signals.iter().map(|(k, v)| (k.to_string(), *v)).collect(),
+            },
             blocks,
             timings_ms: Timings {
                 decode: ms(t0, t_decode),
@@ -171,7 +194,12 @@ impl Engine {
             "anchor-ratio" => anchor_ratio::run(ctx),
             "line-density" => line_density::run(ctx),
             "dom-stats" => dom_stats::run(ctx),
-            "template" => Outcome { content: Content::Nodes(Vec::new()), probability: 0.0, blocks: Vec::new() },
+            "template" => Outcome {
+                content: Content::Nodes(Vec::new()),
+                probability: 0.0,
+                blocks: Vec::new(),
+                signals: Vec::new(),
+            },
             _ => combine::run(ctx),
         }
     }

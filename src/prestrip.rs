@@ -15,7 +15,7 @@ use lol_html::{RewriteStrSettings, doc_comments, element, rewrite_str};
 
 /// Elements removed with everything inside them.
 const DROP: &str = "script, style, noscript, template, iframe, object, embed, svg, canvas, \
-                    input, select, textarea, button, option, datalist, link, [hidden]";
+                    input, select, textarea, button, option, datalist, link, [hidden], [aria-hidden=\"true\"]";
 
 /// Elements nested deeper than this are flattened (tags removed, text kept). html5ever checks the
 /// stack of open elements on every block start tag, so 100,000 nested `<div>`s cost it O(n²) — about

@@ -67,6 +67,46 @@ pub fn train(datasets: &[Dataset], merge_siblings: bool, label_threshold: f64) -
     Ok(model)
 }
 
+/// Learn the has-article model from every page whose `has_article` is labelled: run `auto` on it,
+/// read the signals it reports, and fit the logistic regression (see [`crate::article`]).
+pub fn train_article(datasets: &[Dataset], engine: &crate::Engine) -> Result<crate::article::ArticleModel, Error> {
+    let mut names: Vec<String> = Vec::new();
+    let mut rows: Vec<Vec<f64>> = Vec::new();
+    let mut labels: Vec<bool> = Vec::new();
+    let mut trained_on = Vec::new();
+    for ds in datasets {
+        let pages: Vec<_> = ds.pages.iter().filter(|p| p.has_article.is_some()).collect();
+        let got: Vec<Option<(std::collections::BTreeMap<String, f64>, bool)>> = pages
+            .par_iter()
+            .map(|p| -> Result<_, Error> {
+                let bytes = ds.html(p)?;
+                let req = crate::Request {
+                    url: p.url.as_deref(),
+                    want_html: false,
+                    want_blocks: false,
+                    ..crate::Request::new(&bytes)
+                };
+                Ok(engine.extract(&req).ok().map(|r| (r.has_article.signals, p.has_article == Some(true))))
+            })
+            .collect::<Result<_, _>>()?;
+        for (signals, label) in got.into_iter().flatten() {
+            if names.is_empty() {
+                names = signals.keys().cloned().collect();
+            }
+            rows.push(names.iter().map(|n| signals.get(n).copied().unwrap_or(0.0)).collect());
+            labels.push(label);
+        }
+        let pos = pages.iter().filter(|p| p.has_article == Some(true)).count();
+        trained_on.push(format!("{} ({} article, {} not)", ds.name, pos, pages.len() - pos));
+    }
+    if names.is_empty() {
+        return Err(Error::Config("no page with a has_article label to learn from".into()));
+    }
+    let mut model = crate::article::ArticleModel::fit(&names, &rows, &labels, 1e-3, 3000);
+    model.trained_on = trained_on;
+    Ok(model)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

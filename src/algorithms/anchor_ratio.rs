@@ -121,7 +121,7 @@ pub fn run(ctx: &Context<'_>) -> Outcome {
         })
         .collect();
     let probability = coverage_probability(doc, &blocks);
-    Outcome { content: Content::Nodes(topmost(doc, keep)), probability, blocks }
+    Outcome { content: Content::Nodes(topmost(doc, keep)), probability, blocks, signals: Vec::new() }
 }
 
 #[cfg(test)]
@@ -150,7 +150,8 @@ mod tests {
         );
         let bayes = super::super::bayes::BayesModel::default();
         let params = super::super::Params::default();
-        let ctx = Context { doc: &doc, html: "", params: &params, bayes: &bayes };
+        let article = crate::article::ArticleModel::default();
+        let ctx = Context { doc: &doc, html: "", params: &params, bayes: &bayes, article: &article };
         let Content::Nodes(nodes) = run(&ctx).content else { panic!("nodes expected") };
         let texts: Vec<&str> = nodes.iter().map(|&n| doc.text(n)).collect();
         assert!(texts.contains(&"A paragraph of the article."));

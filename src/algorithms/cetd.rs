@@ -183,7 +183,12 @@ pub fn run_density_sum(ctx: &Context<'_>, kind: Density) -> Outcome {
             run.density_sum[i as usize],
         )
     });
-    Outcome { content: Content::Nodes(run.marked), probability: coverage_probability(doc, &blocks), blocks }
+    Outcome {
+        content: Content::Nodes(run.marked),
+        probability: coverage_probability(doc, &blocks),
+        blocks,
+        signals: Vec::new(),
+    }
 }
 
 /// `cectd-s`: smooth CTD over siblings, threshold from the max smoothed node's path, and keep the direct
@@ -239,7 +244,12 @@ pub fn run_smoothed(ctx: &Context<'_>) -> Outcome {
     let blocks = score_blocks(doc, &marked, |i| {
         (vec![("ctd", density[i as usize]), ("ctd_smoothed", smooth[i as usize])], smooth[i as usize])
     });
-    Outcome { content: Content::Nodes(marked), probability: coverage_probability(doc, &blocks), blocks }
+    Outcome {
+        content: Content::Nodes(marked),
+        probability: coverage_probability(doc, &blocks),
+        blocks,
+        signals: Vec::new(),
+    }
 }
 
 /// Blocks for the answer: every element under body with text, scored by `score`, flagged when inside a

@@ -27,6 +27,7 @@ pub struct Params {
     pub anchor_ratio: anchor_ratio::AnchorRatioParams,
     pub line_density: line_density::LineDensityParams,
     pub dom_stats: dom_stats::DomStatsParams,
+    pub auto: crate::combine::AutoParams,
 }
 
 /// What an algorithm sees: the parsed page and everything loaded at start-up.
@@ -36,6 +37,7 @@ pub struct Context<'a> {
     pub html: &'a str,
     pub params: &'a Params,
     pub bayes: &'a bayes::BayesModel,
+    pub article: &'a crate::article::ArticleModel,
 }
 
 /// The main content an algorithm chose.
@@ -65,6 +67,9 @@ pub struct Outcome {
     /// Probability that the page has an article at all.
     pub probability: f64,
     pub blocks: Vec<Block>,
+    /// The measures behind `probability`, reported so a user can see why (empty for methods whose
+    /// probability is a single formula).
+    pub signals: Vec<(&'static str, f64)>,
 }
 
 /// Names and one-line descriptions of every selectable algorithm, `auto` first.

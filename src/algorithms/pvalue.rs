@@ -64,7 +64,7 @@ pub fn run(ctx: &Context<'_>) -> Outcome {
     let probability = p[best as usize];
     let content = if doc.node(best).stats.chars > 0 { vec![best] } else { Vec::new() };
     let blocks = score_blocks(doc, &content, |i| (vec![("p", p[i as usize])], p[i as usize]));
-    Outcome { content: Content::Nodes(content), probability, blocks }
+    Outcome { content: Content::Nodes(content), probability, blocks, signals: Vec::new() }
 }
 
 #[cfg(test)]

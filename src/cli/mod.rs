@@ -31,9 +31,12 @@ pub enum Command {
         /// A dataset directory (pages.jsonl + html/); repeat for several.
         #[arg(long = "dataset", required = true)]
         datasets: Vec<PathBuf>,
-        /// Where to write the model.
+        /// Where to write the Naive Bayes block model.
         #[arg(long, default_value = "config/bayes-model.json")]
         out: PathBuf,
+        /// Where to write the has-article model (learned from pages with a has_article label).
+        #[arg(long, default_value = "config/article-model.json")]
+        article_out: PathBuf,
     },
     /// Score algorithms on labelled datasets with the seed papers' and the industry benchmark's metrics.
     Eval(eval::EvalArgs),
@@ -50,7 +53,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, pith::Error> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        Command::Train { datasets, out } => train::run(&datasets, &out),
+        Command::Train { datasets, out, article_out } => train::run(&datasets, &out, &article_out),
         Command::Eval(a) => eval::run(a),
     }
 }

@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-pub fn run(datasets: &[PathBuf], out: &Path) -> Result<ExitCode, pith::Error> {
+pub fn run(datasets: &[PathBuf], out: &Path, article_out: &Path) -> Result<ExitCode, pith::Error> {
     let sets = datasets.iter().map(|d| pith::dataset::Dataset::open(d)).collect::<Result<Vec<_>, _>>()?;
     let params = pith::algorithms::Params::default();
     let model = pith::train::train(&sets, params.bayes.merge_siblings, 0.5)?;
@@ -17,5 +17,11 @@ pub fn run(datasets: &[PathBuf], out: &Path) -> Result<ExitCode, pith::Error> {
         sets.len(),
         out.display()
     );
+    let engine = pith::Engine::with_defaults()?;
+    let article = pith::train::train_article(&sets, &engine)?;
+    let mut text = serde_json::to_string_pretty(&article).map_err(|e| pith::Error::Config(e.to_string()))?;
+    text.push('\n');
+    std::fs::write(article_out, text)?;
+    eprintln!("pith: has-article model over {} signals; wrote {}", article.signals.len(), article_out.display());
     Ok(ExitCode::SUCCESS)
 }
