@@ -22,6 +22,7 @@
 //! ```
 
 pub mod algorithms;
+pub mod bench;
 pub mod combine;
 pub mod dataset;
 pub mod decode;
