@@ -462,28 +462,27 @@ impl Document {
     /// The element's XPath from the root, e.g. `/html/body/div[2]/p`. Indexes are written where a
     /// same-name sibling exists.
     pub fn xpath(&self, id: NodeId) -> String {
-        let mut parts: Vec<String> = Vec::new();
+        use std::fmt::Write;
+        // Ancestors first (root at the end), then written root-first into one buffer: no per-step string.
+        let mut chain: Vec<NodeId> = Vec::with_capacity(self.nodes[id as usize].depth as usize + 1);
         let mut cur = id;
         while cur != NONE {
-            let n = &self.nodes[cur as usize];
-            if let Some(e) = n.element() {
-                let idx = e.xpath_index;
-                let many = idx > 1 || self.has_later_namesake(cur);
-                if many {
-                    parts.push(format!("{}[{}]", e.name, idx));
-                } else {
-                    parts.push(e.name.to_string());
-                }
-            } else {
-                parts.push("text()".to_string());
-            }
-            cur = n.parent;
+            chain.push(cur);
+            cur = self.nodes[cur as usize].parent;
         }
-        parts.reverse();
-        let mut s = String::new();
-        for p in parts {
+        let mut s = String::with_capacity(chain.len() * 6);
+        for &c in chain.iter().rev() {
             s.push('/');
-            s.push_str(&p);
+            match self.nodes[c as usize].element() {
+                Some(e) => {
+                    s.push_str(&e.name);
+                    let idx = e.xpath_index;
+                    if idx > 1 || self.has_later_namesake(c) {
+                        let _ = write!(s, "[{idx}]");
+                    }
+                }
+                None => s.push_str("text()"),
+            }
         }
         s
     }
@@ -569,7 +568,8 @@ impl Iterator for Ancestors<'_> {
 struct Frame {
     id: NodeId,
     last_child: NodeId,
-    names: Vec<(LocalName, u32)>,
+    /// Where this element's child-name counts start in [`Builder::names`].
+    names_start: usize,
 }
 
 struct Builder {
@@ -577,6 +577,9 @@ struct Builder {
     nodes: Vec<Node>,
     text_buf: String,
     stack: Vec<Frame>,
+    /// Same-name child counts of every open element, stacked (one shared buffer instead of a `Vec` per
+    /// element): the open element's children's counts are `names[top.names_start..]`.
+    names: Vec<(LocalName, u32)>,
     title: Option<String>,
     lang: Option<String>,
     body: NodeId,
@@ -590,6 +593,7 @@ impl Builder {
             nodes: Vec::new(),
             text_buf: String::new(),
             stack: Vec::new(),
+            names: Vec::new(),
             title: None,
             lang: None,
             body: NONE,
@@ -702,14 +706,14 @@ impl Builder {
         let name = el.name.local.clone();
         let tag = Tag::from_name(&name);
         let id = self.nodes.len() as NodeId;
-        let xpath_index = match self.stack.last_mut() {
-            Some(top) => match top.names.iter_mut().find(|(n, _)| *n == name) {
+        let xpath_index = match self.stack.last() {
+            Some(top) => match self.names[top.names_start..].iter_mut().find(|(n, _)| *n == name) {
                 Some((_, c)) => {
                     *c += 1;
                     *c
                 }
                 None => {
-                    top.names.push((name.clone(), 1));
+                    self.names.push((name.clone(), 1));
                     1
                 }
             },
@@ -731,7 +735,7 @@ impl Builder {
                     if !id_class.is_empty() {
                         id_class.push(' ');
                     }
-                    id_class.push_str(&v.to_ascii_lowercase());
+                    id_class.extend(v.chars().map(|c| c.to_ascii_lowercase()));
                     continue;
                 }
                 "style" => continue,
@@ -771,11 +775,12 @@ impl Builder {
             stats,
         });
         self.link(id);
-        self.stack.push(Frame { id, last_child: NONE, names: Vec::new() });
+        self.stack.push(Frame { id, last_child: NONE, names_start: self.names.len() });
     }
 
     fn close_element(&mut self) {
         if let Some(f) = self.stack.pop() {
+            self.names.truncate(f.names_start);
             self.nodes[f.id as usize].end = self.nodes.len() as NodeId;
         }
     }

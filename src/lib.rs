@@ -23,6 +23,7 @@
 
 pub mod algorithms;
 pub mod article;
+pub mod bench;
 pub mod combine;
 pub mod dataset;
 pub mod decode;

@@ -91,32 +91,14 @@ pub fn nesting_estimate(html: &str) -> usize {
     let b = html.as_bytes();
     let (mut depth, mut max) = (0usize, 0usize);
     let mut i = 0;
-    while let Some(off) = b[i..].iter().position(|&c| c == b'<') {
+    // `str::find` with a one-byte pattern runs memchr, several times faster than a byte-by-byte loop.
+    while let Some(off) = html[i..].find('<') {
         i += off + 1;
         match b.get(i) {
             Some(b'/') => depth = depth.saturating_sub(1),
             Some(c) if c.is_ascii_alphabetic() => {
                 let name_end = b[i..].iter().position(|c| !c.is_ascii_alphanumeric()).map_or(b.len(), |e| i + e);
-                let name = &b[i..name_end];
-                let void = [
-                    &b"br"[..],
-                    b"img",
-                    b"hr",
-                    b"meta",
-                    b"link",
-                    b"input",
-                    b"wbr",
-                    b"area",
-                    b"base",
-                    b"col",
-                    b"source",
-                    b"embed",
-                    b"track",
-                    b"param",
-                ]
-                .iter()
-                .any(|v| name.eq_ignore_ascii_case(v));
-                if !void {
+                if !is_void_name(&b[i..name_end]) {
                     depth += 1;
                     max = max.max(depth);
                 }
@@ -125,6 +107,34 @@ pub fn nesting_estimate(html: &str) -> usize {
         }
     }
     max
+}
+
+/// Void element names, any case (the names are ASCII alphanumeric, at most 6 bytes long).
+fn is_void_name(name: &[u8]) -> bool {
+    if name.len() < 2 || name.len() > 6 {
+        return false;
+    }
+    let mut buf = [0u8; 6];
+    for (d, s) in buf.iter_mut().zip(name) {
+        *d = s.to_ascii_lowercase();
+    }
+    matches!(
+        &buf[..name.len()],
+        b"br"
+            | b"img"
+            | b"hr"
+            | b"meta"
+            | b"link"
+            | b"input"
+            | b"wbr"
+            | b"area"
+            | b"base"
+            | b"col"
+            | b"source"
+            | b"embed"
+            | b"track"
+            | b"param"
+    )
 }
 
 /// True for inline styles that hide the element: `display:none` or `visibility:hidden`, any spacing or case.

@@ -1,5 +1,6 @@
 //! Command-line interface: argument definitions and dispatch.
 
+mod bench;
 mod eval;
 mod extract;
 mod serve;
@@ -40,6 +41,8 @@ pub enum Command {
     },
     /// Score algorithms on labelled datasets with the seed papers' and the industry benchmark's metrics.
     Eval(eval::EvalArgs),
+    /// Time every algorithm against the bare html5ever parse of the same pages (one thread).
+    Bench(bench::BenchArgs),
 }
 
 /// Run a parsed command line.
@@ -55,5 +58,6 @@ pub fn run(cli: Cli) -> Result<ExitCode, pith::Error> {
         }
         Command::Train { datasets, out, article_out } => train::run(&datasets, &out, &article_out),
         Command::Eval(a) => eval::run(a),
+        Command::Bench(a) => bench::run(a),
     }
 }
