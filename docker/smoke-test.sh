@@ -133,17 +133,19 @@ echo "build took $((SECONDS - bstart))s"
 
 say "image"
 "${B[@]}" images "$IMAGE"
-"${B[@]}" inspect --type image --format 'user={{.Docker.Config.User}} entrypoint={{.Docker.Config.Entrypoint}} cmd={{.Docker.Config.Cmd}} stopsignal={{.Docker.Config.StopSignal}} exposed={{.Docker.Config.ExposedPorts}}' "$IMAGE"
-"${B[@]}" inspect --type image --format 'healthcheck={{.Docker.Config.Healthcheck}}' "$IMAGE"
+"${B[@]}" inspect --type image --format 'user={{.Docker.Config.User}} entrypoint={{.Docker.Config.Entrypoint}} cmd={{.Docker.Config.Cmd}} stopsignal={{.Docker.Config.StopSignal}} exposed={{.Docker.Config.ExposedPorts}}' "$IMAGE"; echo
+"${B[@]}" inspect --type image --format 'healthcheck={{.Docker.Config.Healthcheck}}' "$IMAGE"; echo
 
 # ---------- run it ----------
 say "pith serve inside the image on 127.0.0.1:$PORT ($(elapsed))"
 if ss -ltn "sport = :$PORT" | grep -q LISTEN; then echo "port $PORT is busy; set PITH_SMOKE_PORT"; exit 1; fi
 c=$("${B[@]}" from "$IMAGE"); CTRS+=("$c")
-# The image's ENTRYPOINT/CMD are run as-is (`pith serve`), as the image's user, host network.
+# The image's own ENTRYPOINT + CMD (`pith serve`), as the image's user, on the host's network.
+read -r -a cmd <<<"$("${B[@]}" inspect --type image --format '{{range .Docker.Config.Entrypoint}}{{.}} {{end}}{{range .Docker.Config.Cmd}}{{.}} {{end}}' "$IMAGE")"
+echo "command: ${cmd[*]}"
 "${B[@]}" run --isolation chroot --network host --user 10001:10001 \
     --env PITH_SERVER__LISTEN="127.0.0.1:$PORT" --env PITH_SERVER__DRAIN_DELAY_MS=500 \
-    "$c" >"$WORK/serve.log" 2>&1 &
+    "$c" -- "${cmd[@]}" >"$WORK/serve.log" 2>&1 &
 RUN_PID=$!
 for _ in $(seq 1 100); do
     curl -fsS "http://127.0.0.1:$PORT/healthz" >/dev/null 2>&1 && break
@@ -175,6 +177,8 @@ echo "extract ok"
 
 say "SIGTERM -> graceful shutdown"
 kill -TERM "$SERVE_PID"
+sleep 0.1
+echo "during the 500 ms drain: /readyz -> $(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$PORT/readyz"), /healthz -> $(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$PORT/healthz")"
 code=0
 for _ in $(seq 1 150); do kill -0 "$SERVE_PID" 2>/dev/null || break; sleep 0.2; done
 if kill -0 "$SERVE_PID" 2>/dev/null; then echo "pith did not exit within 30 s of SIGTERM"; exit 1; fi
