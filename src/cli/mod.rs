@@ -3,6 +3,7 @@
 mod bench;
 mod eval;
 mod extract;
+mod health;
 mod serve;
 mod train;
 
@@ -25,6 +26,8 @@ pub enum Command {
     Extract(extract::ExtractArgs),
     /// Run the HTTP service (see openapi.yaml; settings in config/default.toml).
     Serve(serve::ServeArgs),
+    /// Probe a running service (GET /healthz): exit 0 on 2xx, 1 otherwise. For container health checks.
+    Health(health::HealthArgs),
     /// List the algorithms with one line each.
     Algorithms,
     /// Learn the Naive Bayes block model from labelled datasets.
@@ -50,6 +53,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, pith::Error> {
     match cli.command {
         Command::Extract(a) => extract::run(a),
         Command::Serve(a) => serve::run(a),
+        Command::Health(a) => health::run(a),
         Command::Algorithms => {
             for (name, what) in pith::algorithms::ALGORITHMS {
                 println!("{name:<14} {what}");
