@@ -8,8 +8,10 @@
 //!
 //! The paper's condition "text length is less than 2 characters" would keep only one-character
 //! leaves and contradicts its own 100% recall; we read it as "at least 2": a leaf of one character is a
-//! separator ("|", "·", "»") far more often than content. On the developers' datasets the `min_chars`
-//! setting of 2 keeps every gold paragraph that 1 keeps (see docs/EVALUATION.md for the figures).
+//! separator ("|", "·", "»") far more often than content. Measured over the eight developer datasets
+//! with gold (`pith eval --algorithm anchor-ratio`, macro averages): `min_chars` 2 gives LCS precision
+//! 0.7601 and recall 0.9457, 1 gives 0.7597 and 0.9461, 0 the same as 1; the literal reading would keep
+//! only one-character leaves and extract almost nothing. 2 is kept for the cleaner output.
 //! XPath prefixes are ancestor elements here: the same grouping without building path strings.
 
 use serde::{Deserialize, Serialize};
