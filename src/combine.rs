@@ -143,7 +143,15 @@ fn core_node(doc: &Document, marked: &[NodeId], max_node: NodeId) -> NodeId {
         }
         w
     };
-    marked.iter().copied().chain([max_node]).max_by(|&a, &b| weight(a).total_cmp(&weight(b))).unwrap_or(max_node)
+    // Each candidate's weight once (it tokenises text); the first of equal weights wins, as before.
+    let mut best = (f64::NEG_INFINITY, max_node);
+    for c in marked.iter().copied().chain([max_node]) {
+        let w = weight(c);
+        if w >= best.0 {
+            best = (w, c);
+        }
+    }
+    best.1
 }
 
 /// Container names of comment threads.
@@ -337,10 +345,41 @@ fn lead(doc: &Document, roots: &[NodeId], max_chars: u32) -> Vec<NodeId> {
     Vec::new()
 }
 
+/// Per node: headings in its subtree (itself included), summed bottom-up in one reverse sweep.
+fn heading_counts(doc: &Document) -> Vec<u32> {
+    let mut h = vec![0u32; doc.len()];
+    for i in (0..doc.len() as NodeId).rev() {
+        if doc.node(i).tag().is_some_and(Tag::is_heading) {
+            h[i as usize] += 1;
+        }
+        let p = doc.node(i).parent;
+        if p != NONE {
+            h[p as usize] += h[i as usize];
+        }
+    }
+    h
+}
+
+/// Per node: the nearest block-level element at or above it (`NONE` above `<body>`), top-down.
+fn block_owners(doc: &Document) -> Vec<NodeId> {
+    let mut o = vec![NONE; doc.len()];
+    for i in 0..doc.len() as NodeId {
+        let n = doc.node(i);
+        o[i as usize] = if n.tag().is_some_and(|t| t.is_block()) {
+            i
+        } else if n.parent != NONE {
+            o[n.parent as usize]
+        } else {
+            NONE
+        };
+    }
+    o
+}
+
 /// Listing and collection pages repeat a "card": sibling elements with the same tag and class, each
 /// holding a heading or a link and a little text. Returns the largest such group's size and the
 /// characters in all groups of three or more.
-fn card_structure(doc: &Document) -> (u32, u32) {
+fn card_structure(doc: &Document, headings: &[u32]) -> (u32, u32) {
     let mut best = 0u32;
     let mut chars = 0u32;
     let mut group: Vec<NodeId> = Vec::new();
@@ -367,8 +406,7 @@ fn card_structure(doc: &Document) -> (u32, u32) {
             }
             let is_card = |c: NodeId| {
                 let s = doc.node(c).stats;
-                s.chars >= 20
-                    && (s.link_tags > 0 || (c..doc.node(c).end).any(|i| doc.node(i).tag().is_some_and(Tag::is_heading)))
+                s.chars >= 20 && (s.link_tags > 0 || headings[c as usize] > 0)
             };
             let n = group[k..j].iter().filter(|&&c| is_card(c)).count() as u32;
             if n >= 3 {
@@ -385,6 +423,8 @@ fn card_structure(doc: &Document) -> (u32, u32) {
 /// and 500 characters of text matters, between 5,000 and 5,500 it does not.
 fn signals(doc: &Document, roots: &[NodeId], page_p: f64) -> Vec<(&'static str, f64)> {
     let body = doc.node(doc.body).stats;
+    let owners_of = block_owners(doc);
+    let heads = heading_counts(doc);
     let mut text = 0u32;
     let mut punct = 0u32;
     // Paragraph-like blocks: text grouped by nearest block ancestor, with a sentence mark and some length.
@@ -397,7 +437,8 @@ fn signals(doc: &Document, roots: &[NodeId], page_p: f64) -> Vec<(&'static str, 
             }
             text += n.stats.chars;
             punct += n.stats.punct;
-            let owner = doc.ancestors(t).find(|&a| doc.node(a).tag().is_some_and(|g| g.is_block())).unwrap_or(doc.body);
+            let parent = doc.node(t).parent;
+            let owner = if parent == NONE { doc.body } else { owners_of[parent as usize] };
             match owners.last_mut() {
                 Some(o) if o.0 == owner => {
                     o.1 += n.stats.chars;
@@ -422,10 +463,10 @@ fn signals(doc: &Document, roots: &[NodeId], page_p: f64) -> Vec<(&'static str, 
     for &r in roots {
         region_chars += doc.node(r).stats.chars;
         region_links += doc.node(r).stats.link_chars;
-        headings += (r..doc.node(r).end).filter(|&i| doc.node(i).tag().is_some_and(Tag::is_heading)).count() as u32;
+        headings += heads[r as usize];
     }
     let longest = owners.iter().map(|o| o.1).max().unwrap_or(0);
-    let (cards, card_chars) = card_structure(doc);
+    let (cards, card_chars) = card_structure(doc, &heads);
     let ln = |x: f64| (1.0 + x).ln();
     vec![
         ("cards", ln(cards as f64)),
