@@ -445,8 +445,8 @@ impl Document {
     }
 
     /// Element children of `id`, in order.
-    pub fn children(&self, id: NodeId) -> Children<'_> {
-        Children { doc: self, next: self.nodes[id as usize].first_child }
+    pub fn children(&self, id: NodeId) -> Walk<'_> {
+        Walk { doc: self, next: self.nodes[id as usize].first_child, step: |n| n.next_sibling }
     }
 
     /// True when `anc` is `id` or one of its ancestors.
@@ -455,8 +455,8 @@ impl Document {
     }
 
     /// Ancestors of `id`, nearest first, `id` excluded.
-    pub fn ancestors(&self, id: NodeId) -> Ancestors<'_> {
-        Ancestors { doc: self, next: self.nodes[id as usize].parent }
+    pub fn ancestors(&self, id: NodeId) -> Walk<'_> {
+        Walk { doc: self, next: self.nodes[id as usize].parent, step: |n| n.parent }
     }
 
     /// The element's XPath from the root, e.g. `/html/body/div[2]/p`. Indexes are written where a
@@ -528,38 +528,21 @@ impl Document {
     }
 }
 
-/// Iterator over a node's children.
-pub struct Children<'a> {
+/// Iterator following one link (next sibling, or parent) from node to node until `NONE`.
+pub struct Walk<'a> {
     doc: &'a Document,
     next: NodeId,
+    step: fn(&Node) -> NodeId,
 }
 
-impl Iterator for Children<'_> {
+impl Iterator for Walk<'_> {
     type Item = NodeId;
     fn next(&mut self) -> Option<NodeId> {
         if self.next == NONE {
             return None;
         }
         let id = self.next;
-        self.next = self.doc.nodes[id as usize].next_sibling;
-        Some(id)
-    }
-}
-
-/// Iterator over a node's ancestors.
-pub struct Ancestors<'a> {
-    doc: &'a Document,
-    next: NodeId,
-}
-
-impl Iterator for Ancestors<'_> {
-    type Item = NodeId;
-    fn next(&mut self) -> Option<NodeId> {
-        if self.next == NONE {
-            return None;
-        }
-        let id = self.next;
-        self.next = self.doc.nodes[id as usize].parent;
+        self.next = (self.step)(&self.doc.nodes[id as usize]);
         Some(id)
     }
 }

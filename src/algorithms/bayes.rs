@@ -307,8 +307,7 @@ pub fn run(ctx: &Context<'_>) -> Outcome {
         out_blocks.push(Block { node: b.nodes[0], scores: vec![("bayes_p", p)], content: is_theme, rank: p });
     }
     let total = u64::from(doc.node(doc.body).stats.non_link_chars().max(1));
-    let share = theme_chars as f64 / total as f64;
-    let probability = (share * (1.0 - (-(theme_chars as f64) / 500.0).exp())).clamp(0.0, 1.0);
+    let probability = super::cetd::coverage(theme_chars as f64, total as f64);
     Outcome { content: Content::Nodes(topmost(doc, content)), probability, blocks: out_blocks, signals: Vec::new() }
 }
 

@@ -115,6 +115,18 @@ fn subtree_argmax(doc: &Document, value: &[f64]) -> Vec<NodeId> {
     best
 }
 
+/// Seed 004's threshold: the smallest value on the path from `from` up to `<body>`, both included.
+fn path_min(doc: &Document, value: &[f64], from: NodeId) -> f64 {
+    let mut min = value[from as usize];
+    for a in std::iter::once(from).chain(doc.ancestors(from)) {
+        min = min.min(value[a as usize]);
+        if a == doc.body {
+            break;
+        }
+    }
+    min
+}
+
 /// The result of the DensitySum selection, shared with `auto`.
 pub struct DensitySumRun {
     pub density: Vec<f64>,
@@ -147,15 +159,7 @@ pub fn density_sum_select(doc: &Document, kind: Density) -> DensitySumRun {
             max_node = b;
         }
     }
-    let mut threshold = density[max_node as usize];
-    let mut cur = max_node;
-    while cur != NONE {
-        threshold = threshold.min(density[cur as usize]);
-        if cur == body {
-            break;
-        }
-        cur = doc.node(cur).parent;
-    }
+    let threshold = path_min(doc, &density, max_node);
     let mut marked = Vec::new();
     let mut stack = vec![body];
     while let Some(n) = stack.pop() {
@@ -218,17 +222,7 @@ pub fn run_smoothed(ctx: &Context<'_>) -> Outcome {
     smooth[body as usize] = density[body as usize];
     let max_node =
         elements(doc).filter(|&i| i != body).max_by(|&a, &b| smooth[a as usize].total_cmp(&smooth[b as usize]));
-    let mut threshold = smooth[body as usize];
-    if let Some(m) = max_node {
-        let mut cur = m;
-        while cur != NONE {
-            threshold = threshold.min(smooth[cur as usize]);
-            if cur == body {
-                break;
-            }
-            cur = doc.node(cur).parent;
-        }
-    }
+    let threshold = max_node.map_or(smooth[body as usize], |m| path_min(doc, &smooth, m));
     // Label nodes top-down; a node counts only if its whole path from body passes.
     let mut passes = vec![false; doc.len()];
     let mut keep = Vec::new();
@@ -284,9 +278,14 @@ pub(crate) fn coverage_probability(doc: &Document, blocks: &[Block]) -> f64 {
         .filter(|b| b.content && !blocks.iter().any(|o| o.content && o.node != b.node && doc.contains(o.node, b.node)))
         .map(|b| doc.node(b.node).stats.non_link_chars())
         .sum();
-    let share = content as f64 / total;
-    let size = 1.0 - (-(content as f64) / 500.0).exp();
-    (share * size).clamp(0.0, 1.0)
+    coverage(content as f64, total)
+}
+
+/// Share of the page's text that is content, squashed by the content's size (500 characters give
+/// 0.63): the has-article stand-in of the methods that have no model of their own.
+pub(crate) fn coverage(content_chars: f64, page_chars: f64) -> f64 {
+    let share = content_chars / page_chars.max(1.0);
+    (share * (1.0 - (-content_chars / 500.0).exp())).clamp(0.0, 1.0)
 }
 
 #[cfg(test)]

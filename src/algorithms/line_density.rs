@@ -138,8 +138,7 @@ pub fn run(ctx: &Context<'_>) -> Outcome {
             kept.extend(b);
         }
     }
-    let share = kept_chars as f64 / all_chars.max(1) as f64;
-    let probability = (share * (1.0 - (-(kept_chars as f64) / 500.0).exp())).clamp(0.0, 1.0);
+    let probability = super::cetd::coverage(kept_chars as f64, all_chars as f64);
     Outcome { content: Content::Text(kept), probability, blocks: out_blocks, signals: Vec::new() }
 }
 
