@@ -16,8 +16,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::dom::{Document, NodeId};
 
-/// Every algorithm's parameters, defaulting to the papers' values. Loaded from the `[params]` table of
-/// the configuration, so each can be overridden without a rebuild.
+/// Every algorithm's parameters, defaulting to the papers' values. `pith serve` reads them from the
+/// `[params]` table of its configuration (file or `PITH_PARAMS__<ALGORITHM>__<KEY>`), so each can be
+/// overridden without a rebuild.
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Params {

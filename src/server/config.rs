@@ -28,6 +28,9 @@ pub struct Config {
     pub cache: CacheConfig,
     pub rate_limit: RateLimitConfig,
     pub log: LogConfig,
+    /// Every algorithm's parameters (the `[params]` table); absent keys keep the papers' values.
+    #[serde(default)]
+    pub params: crate::algorithms::Params,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -207,6 +210,18 @@ fn set_path(table: &mut toml::Table, path: &[String], value: toml::Value) -> Res
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn algorithm_params_come_from_the_params_table_and_the_environment() {
+        use crate::combine::NoArticleText;
+        let c = Config::from_layers(None, std::iter::empty()).unwrap();
+        assert_eq!(c.params.auto.no_article_text, NoArticleText::Lead);
+        let env = [("PITH_PARAMS__AUTO__NO_ARTICLE_TEXT".to_string(), "full".to_string())];
+        let c = Config::from_layers(Some("[params.anchor_ratio]\nmin_chars = 3\n"), env).unwrap();
+        assert_eq!(c.params.auto.no_article_text, NoArticleText::Full);
+        assert_eq!(c.params.anchor_ratio.min_chars, 3);
+        assert!(Config::from_layers(Some("[params.auto]\nno_such_key = 1\n"), std::iter::empty()).is_err());
+    }
     use super::*;
 
     fn env(pairs: &[(&str, &str)]) -> Vec<(String, String)> {

@@ -50,6 +50,7 @@ pub struct Application {
 pub fn build_state(config: Config) -> Result<AppState, StartupError> {
     let mut engine = Engine::with_defaults()?;
     engine.limits.max_input_bytes = config.extract.max_input_bytes;
+    engine.params = config.params.clone();
     let fetcher = Fetcher::new(&config.fetch)?;
     let pool = Pool::new(config.pool.worker_count(), config.pool.queue_depth, config.pool.retry_after_secs);
     Ok(AppState {
