@@ -77,18 +77,36 @@ pub struct Gauges {
 
 impl Metrics {
     pub fn request(&self, route: &str, status: u16, seconds: f64) {
-        *self.requests.lock().unwrap().entry((route.to_string(), status)).or_default() += 1;
-        self.request_duration.lock().unwrap().entry(route.to_string()).or_insert_with(Histogram::new).observe(seconds);
+        *self
+            .requests
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .entry((route.to_string(), status))
+            .or_default() += 1;
+        self.request_duration
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .entry(route.to_string())
+            .or_insert_with(Histogram::new)
+            .observe(seconds);
     }
 
     /// One fetch; `outcome` is `ok` or a [`super::fetch::FetchError::outcome`] label.
     pub fn fetch(&self, outcome: &'static str, seconds: f64) {
-        *self.fetches.lock().unwrap().entry(outcome).or_default() += 1;
-        self.fetch_duration.lock().unwrap().get_or_insert_with(Histogram::new).observe(seconds);
+        *self.fetches.lock().unwrap_or_else(std::sync::PoisonError::into_inner).entry(outcome).or_default() += 1;
+        self.fetch_duration
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .get_or_insert_with(Histogram::new)
+            .observe(seconds);
     }
 
     pub fn extraction(&self, seconds: f64) {
-        self.extraction_duration.lock().unwrap().get_or_insert_with(Histogram::new).observe(seconds);
+        self.extraction_duration
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .get_or_insert_with(Histogram::new)
+            .observe(seconds);
     }
 
     pub fn render(&self, g: &Gauges) -> String {
@@ -97,29 +115,31 @@ impl Metrics {
             let _ = writeln!(out, "# HELP {name} {help}\n# TYPE {name} {kind}");
         };
         head(&mut out, "pith_http_requests_total", "counter", "HTTP requests by route and status.");
-        for ((route, status), n) in self.requests.lock().unwrap().iter() {
+        for ((route, status), n) in self.requests.lock().unwrap_or_else(std::sync::PoisonError::into_inner).iter() {
             let _ = writeln!(out, "pith_http_requests_total{{route=\"{route}\",status=\"{status}\"}} {n}");
         }
         head(&mut out, "pith_http_request_duration_seconds", "histogram", "HTTP request latency by route.");
-        for (route, h) in self.request_duration.lock().unwrap().iter() {
+        for (route, h) in self.request_duration.lock().unwrap_or_else(std::sync::PoisonError::into_inner).iter() {
             h.write(&mut out, "pith_http_request_duration_seconds", &format!("route=\"{route}\""));
         }
         head(&mut out, "pith_fetches_total", "counter", "Origin fetches by outcome.");
-        for (outcome, n) in self.fetches.lock().unwrap().iter() {
+        for (outcome, n) in self.fetches.lock().unwrap_or_else(std::sync::PoisonError::into_inner).iter() {
             let _ = writeln!(out, "pith_fetches_total{{outcome=\"{outcome}\"}} {n}");
         }
         head(&mut out, "pith_fetch_duration_seconds", "histogram", "Origin fetch time, redirects and body included.");
-        self.fetch_duration.lock().unwrap().clone().unwrap_or_else(Histogram::new).write(
-            &mut out,
-            "pith_fetch_duration_seconds",
-            "",
-        );
+        self.fetch_duration
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .clone()
+            .unwrap_or_else(Histogram::new)
+            .write(&mut out, "pith_fetch_duration_seconds", "");
         head(&mut out, "pith_extraction_duration_seconds", "histogram", "Engine time per extraction.");
-        self.extraction_duration.lock().unwrap().clone().unwrap_or_else(Histogram::new).write(
-            &mut out,
-            "pith_extraction_duration_seconds",
-            "",
-        );
+        self.extraction_duration
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .clone()
+            .unwrap_or_else(Histogram::new)
+            .write(&mut out, "pith_extraction_duration_seconds", "");
         let counters = [
             ("pith_cache_hits_total", "Results answered from the cache.", self.cache_hits.load(Ordering::Relaxed)),
             (

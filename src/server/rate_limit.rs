@@ -33,7 +33,7 @@ impl RateLimiter {
     /// Take a token for `ip`; on refusal, the seconds until one is available.
     pub fn check(&self, ip: IpAddr) -> Result<(), u64> {
         let now = Instant::now();
-        let mut buckets = self.buckets.lock().unwrap();
+        let mut buckets = self.buckets.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         if buckets.len() >= SWEEP_AT {
             let (rate, burst) = (self.per_second, self.burst);
             buckets.retain(|_, (t, at)| *t + now.duration_since(*at).as_secs_f64() * rate < burst);
