@@ -325,7 +325,8 @@ fn prune(doc: &Document, ctx: &Context<'_>, region: &[NodeId]) -> Vec<NodeId> {
 /// The first paragraph-like block of the region (a sentence mark, 25 characters or more) as text
 /// nodes, if it is at most `max_chars` long; nothing otherwise.
 fn lead(doc: &Document, roots: &[NodeId], max_chars: u32) -> Vec<NodeId> {
-    let owner_of = |t: NodeId| doc.ancestors(t).find(|&a| doc.node(a).tag().is_some_and(|g| g.is_block()));
+    let owners = block_owners(doc);
+    let owner_of = |t: NodeId| owners[doc.node(t).parent as usize];
     let texts: Vec<NodeId> = roots.iter().flat_map(|&r| doc.text_nodes(r)).collect();
     let mut k = 0;
     while k < texts.len() {

@@ -592,10 +592,9 @@ impl Builder {
     ) -> Vec<NodeId> {
         let mut watched = Vec::new();
         use ego_tree::iter::Edge;
-        // Depth of skipped subtrees (ignored elements, dropped by a template) and of elements flattened
-        // by the depth limit; each Close of such an element decrements the matching counter.
+        // Depth of skipped subtrees (ignored elements, dropped by a template); each Close of such an
+        // element decrements it. Elements flattened by a limit need no counter: `actions` remembers them.
         let mut skip_depth = 0usize;
-        let mut flat_depth = 0usize;
         // Per open scraper element: what we did with it, so Close can undo it.
         #[derive(Clone, Copy, PartialEq)]
         enum Action {
@@ -619,7 +618,6 @@ impl Builder {
                             || self.nodes.len() >= self.limits.max_nodes
                         {
                             self.truncated = true;
-                            flat_depth += 1;
                             actions.push(Action::Flattened);
                         } else {
                             if watch.contains(&node.id()) {
@@ -643,14 +641,12 @@ impl Builder {
                         match actions.pop() {
                             Some(Action::Pushed) => self.close_element(),
                             Some(Action::Skipped) => skip_depth -= 1,
-                            Some(Action::Flattened) => flat_depth -= 1,
-                            None => {}
+                            Some(Action::Flattened) | None => {}
                         }
                     }
                 }
             }
         }
-        let _ = flat_depth;
         while !self.stack.is_empty() {
             self.close_element();
         }

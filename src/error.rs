@@ -1,7 +1,5 @@
 //! One error type for the whole library. The CLI prints it, the HTTP layer maps it to a status code.
 
-use std::fmt;
-
 /// Everything that can go wrong turning bytes into an [`crate::Extraction`].
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
@@ -44,14 +42,5 @@ impl Error {
             Error::Config(_) => "config",
             Error::Io(_) => "io",
         }
-    }
-}
-
-/// Wrapper so `Error` can carry a list of names without allocating in the hot path.
-pub(crate) struct NameList<'a>(pub &'a [&'a str]);
-
-impl fmt::Display for NameList<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0.join(", "))
     }
 }

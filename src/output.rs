@@ -185,7 +185,7 @@ pub fn render_html(doc: &Document, roots: &[NodeId], base_url: Option<&str>) -> 
         if doc.node(r).is_text() {
             // Group consecutive chosen text nodes under the same block ancestor.
             let blk = block_ancestor(doc, r);
-            let tag = doc.node(blk).element().map_or("p", |e| wrapper_tag(e.tag, &e.name));
+            let tag = doc.node(blk).element().map_or("p", |e| wrapper_tag(e.tag));
             out.push('<');
             out.push_str(tag);
             out.push('>');
@@ -252,7 +252,7 @@ fn block_ancestor(doc: &Document, id: NodeId) -> NodeId {
     doc.body
 }
 
-fn wrapper_tag(tag: Tag, name: &str) -> &'static str {
+fn wrapper_tag(tag: Tag) -> &'static str {
     match tag {
         Tag::H1 => "h1",
         Tag::H2 => "h2",
@@ -266,10 +266,7 @@ fn wrapper_tag(tag: Tag, name: &str) -> &'static str {
         Tag::Dt => "dt",
         Tag::Dd => "dd",
         Tag::Figcaption => "figcaption",
-        _ => {
-            let _ = name;
-            "p"
-        }
+        _ => "p",
     }
 }
 

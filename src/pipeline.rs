@@ -93,7 +93,7 @@ impl Engine {
         if !algorithms::names().contains(&req.algorithm) {
             return Err(Error::UnknownAlgorithm {
                 name: req.algorithm.to_string(),
-                known: crate::error::NameList(&algorithms::names()).to_string(),
+                known: algorithms::names().join(", "),
             });
         }
         check_input(req.bytes, self.limits.max_input_bytes)?;
@@ -137,7 +137,6 @@ impl Engine {
                 }
             }
         }
-        let t_score = Instant::now();
         let probability = if outcome.probability.is_finite() { outcome.probability.clamp(0.0, 1.0) } else { 0.0 };
         let (text, html) = match &outcome.content {
             Content::Nodes(roots) => (
@@ -175,10 +174,6 @@ impl Engine {
                 score: ms(t_parse, t_end),
                 total: ms(t0, t_end),
             },
-        })
-        .map(|mut e| {
-            e.timings_ms.score = ms(t_parse, t_score) + ms(t_score, t_end);
-            e
         })
     }
 

@@ -273,11 +273,8 @@ pub(crate) fn score_blocks(
 pub(crate) fn coverage_probability(doc: &Document, blocks: &[Block]) -> f64 {
     let body = doc.node(doc.body).stats;
     let total = body.non_link_chars().max(1) as f64;
-    let content: u32 = blocks
-        .iter()
-        .filter(|b| b.content && !blocks.iter().any(|o| o.content && o.node != b.node && doc.contains(o.node, b.node)))
-        .map(|b| doc.node(b.node).stats.non_link_chars())
-        .sum();
+    let content_blocks = blocks.iter().filter(|b| b.content).map(|b| b.node).collect();
+    let content: u32 = topmost(doc, content_blocks).iter().map(|&b| doc.node(b).stats.non_link_chars()).sum();
     coverage(content as f64, total)
 }
 
