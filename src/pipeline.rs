@@ -99,23 +99,36 @@ impl Engine {
         check_input(req.bytes, self.limits.max_input_bytes)?;
         let decoded = decode::decode(req.bytes, req.charset)?;
         let t_decode = Instant::now();
-        let stripped = prestrip::prestrip(&decoded.text);
+        let mut stripped = if req.algorithm == "line-density" {
+            prestrip::prestrip_source(&decoded.text)
+        } else {
+            prestrip::prestrip(&decoded.text)
+        };
         drop(decoded.text);
         let t_prestrip = Instant::now();
         let rule = req.url.and_then(|u| self.templates.find(u));
         if req.algorithm == "template" && rule.is_none() {
             return Err(Error::NoTemplate(req.url.unwrap_or("a page without a URL").to_string()));
         }
-        let parsed = Html::parse_document(&stripped.html);
         let (doc, template_content) = match rule {
+            // Site rules are CSS selectors, which run on scraper's tree; then that tree is copied.
             Some(r) => {
+                let parsed = Html::parse_document(&stripped.html);
                 let noise = r.noise_nodes(&parsed);
                 let content = r.content_nodes(&parsed);
                 Document::from_html(&parsed, self.limits.dom, &|id| noise.contains(&id), &content)
             }
-            None => Document::from_html(&parsed, self.limits.dom, &|_| false, &[]),
+            None => {
+                // line-density reads the pre-stripped source; everything else needs only the tree, so
+                // the tendril is handed to the parser whole.
+                let html = if req.algorithm == "line-density" {
+                    stripped.html.clone()
+                } else {
+                    std::mem::take(&mut stripped.html)
+                };
+                (Document::parse_tendril(html, self.limits.dom), Vec::new())
+            }
         };
-        drop(parsed);
         let t_parse = Instant::now();
         let ctx = Context {
             doc: &doc,

@@ -1,21 +1,23 @@
 //! Stage 2: remove what can never be main content, in one streaming lol_html pass.
 //!
-//! Doing this before the DOM parse means html5ever never builds nodes for scripts, styles, SVG art and
-//! hidden menus: on script-heavy pages that halves the tree. The DOM stage still ignores these elements
-//! if they survive (for instance when lol_html refuses malformed input), so this pass is an
-//! optimisation and a noise filter, never a correctness requirement.
+//! Doing this before the DOM parse means html5ever never tokenizes or builds nodes for scripts,
+//! styles, SVG art and the like: on script-heavy pages that is half the bytes. The pass matches tag
+//! names only: an attribute selector makes lol_html lex every start tag in full, which cost more than
+//! it saved (see docs/PERFORMANCE.md), so hidden elements (`hidden`, `aria-hidden`, inline
+//! `display:none`) are dropped by the DOM stage, which reads attributes anyway. The DOM stage also
+//! skips any non-content element that survives (for instance when lol_html refuses malformed input),
+//! so this pass is an optimisation, never a correctness requirement.
 //!
-//! `<form>` itself is kept: many sites (ASP.NET among them) wrap the whole page in one form. Its
-//! controls go.
+//! `<form>` itself is kept: many sites (ASP.NET among them) wrap the whole page in one form.
 
 use std::cell::Cell;
 use std::rc::Rc;
 
-use lol_html::{RewriteStrSettings, doc_comments, element, rewrite_str};
+use html5ever::tendril::{ByteTendril, StrTendril};
+use lol_html::{HtmlRewriter, RewriteStrSettings, Settings, doc_comments, element};
 
-/// Elements removed with everything inside them.
-const DROP: &str = "script, style, noscript, template, iframe, object, embed, svg, canvas, \
-                    input, select, textarea, button, option, datalist, link, [hidden], [aria-hidden=\"true\"]";
+/// Elements removed with everything inside them: the ones whose content is bulky and never text.
+const DROP: &str = "script, style, noscript, template, iframe, svg, select";
 
 /// Elements nested deeper than this are flattened (tags removed, text kept). html5ever checks the
 /// stack of open elements on every block start tag, so 100,000 nested `<div>`s cost it O(n²) — about
@@ -24,37 +26,53 @@ pub const MAX_NESTING: usize = 1024;
 
 /// Result of the pass.
 pub struct Prestripped {
-    pub html: String,
+    /// The remaining HTML, in the tendril the parser takes without a copy.
+    pub html: StrTendril,
     /// False when lol_html rejected the input and the original text is passed through unchanged.
     pub applied: bool,
 }
 
-/// Remove comments, non-content elements and inline-hidden elements (`display:none`,
-/// `visibility:hidden`), as seed 003's rule R1 asks.
+/// Remove the non-content elements named in `DROP`, and flatten nesting past [`MAX_NESTING`].
 pub fn prestrip(html: &str) -> Prestripped {
+    run(html, false)
+}
+
+/// [`prestrip`], and also remove comments and hidden elements (`hidden`, `aria-hidden="true"`, inline
+/// `display:none` / `visibility:hidden`). For the line-based algorithm, which reads the source text
+/// rather than the DOM and so cannot rely on the DOM stage to skip them. About twice the cost.
+pub fn prestrip_source(html: &str) -> Prestripped {
+    run(html, true)
+}
+
+fn run(html: &str, hidden: bool) -> Prestripped {
     // Non-strict: a page with an ambiguous construct (text inside `<select>`, say) is rewritten on a
     // best-effort basis instead of refused.
-    let settings = RewriteStrSettings::new()
-        .with_strict(false)
-        .append_element_content_handler(element!(DROP, |el| {
-            el.remove();
-            Ok(())
-        }))
-        .append_element_content_handler(element!("[style]", |el| {
-            if let Some(style) = el.get_attribute("style")
-                && style_hides(&style)
-            {
-                el.remove();
-            }
-            Ok(())
-        }))
-        .append_document_content_handler(doc_comments!(|c| {
-            c.remove();
-            Ok(())
-        }));
+    let settings = RewriteStrSettings::new().with_strict(false).append_element_content_handler(element!(DROP, |el| {
+        el.remove();
+        Ok(())
+    }));
     // Depth tracking costs a handler call per element, so it runs only when a quick scan says the page
     // may nest past the limit. Implicitly closed elements (`<p>`, `<li>` without end tags) make the
     // count drift upwards; that can only flatten more, never lose text.
+    let settings = if hidden {
+        settings
+            .append_element_content_handler(element!("[hidden], [aria-hidden=\"true\"]", |el| {
+                el.remove();
+                Ok(())
+            }))
+            .append_element_content_handler(element!("[style]", |el| {
+                if el.get_attribute("style").is_some_and(|s| crate::dom::style_hides(&s)) {
+                    el.remove();
+                }
+                Ok(())
+            }))
+            .append_document_content_handler(doc_comments!(|c| {
+                c.remove();
+                Ok(())
+            }))
+    } else {
+        settings
+    };
     let settings = if nesting_estimate(html) > MAX_NESTING {
         let depth = Rc::new(Cell::new(0usize));
         settings.append_element_content_handler(element!("*", move |el| {
@@ -79,10 +97,15 @@ pub fn prestrip(html: &str) -> Prestripped {
     } else {
         settings
     };
-    match rewrite_str(html, settings) {
-        Ok(out) => Prestripped { html: out, applied: true },
-        Err(_) => Prestripped { html: html.to_string(), applied: false },
+    let settings: Settings<'_, '_> = settings.into();
+    // The output goes straight into the tendril html5ever will read: no second copy of the page.
+    let mut out = ByteTendril::with_capacity(u32::try_from(html.len()).unwrap_or(u32::MAX));
+    let mut rewriter = HtmlRewriter::new(settings, |chunk: &[u8]| out.push_slice(chunk));
+    let ok = rewriter.write(html.as_bytes()).is_ok() && rewriter.end().is_ok();
+    if ok && let Ok(text) = out.try_reinterpret() {
+        return Prestripped { html: text, applied: true };
     }
+    Prestripped { html: StrTendril::from_slice(html), applied: false }
 }
 
 /// Upper estimate of the page's element nesting from a byte scan of start and end tags (void elements
@@ -137,15 +160,6 @@ fn is_void_name(name: &[u8]) -> bool {
     )
 }
 
-/// True for inline styles that hide the element: `display:none` or `visibility:hidden`, any spacing or case.
-fn style_hides(style: &str) -> bool {
-    let compact: String = style.chars().filter(|c| !c.is_whitespace()).flat_map(char::to_lowercase).collect();
-    compact.split(';').any(|decl| {
-        let decl = decl.trim_end_matches("!important");
-        decl == "display:none" || decl == "visibility:hidden"
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -154,16 +168,26 @@ mod tests {
     fn drops_noise_and_keeps_content() {
         let out = prestrip(
             "<body><!-- c --><script>x()</script><style>p{}</style><p>keep <a href=/>link</a></p>\
-             <div style='DISPLAY: none'>gone</div><div hidden>gone too</div><svg><text>art</text></svg>\
-             <form><p>form text</p><input value=v></form></body>",
+             <svg><text>art</text></svg><form><p>form text</p><select><option>opt</select></form></body>",
         );
         assert!(out.applied);
-        let h = out.html;
+        let h = out.html.to_string();
         assert!(h.contains("keep <a href=/>link</a>"));
         assert!(h.contains("form text"));
-        for gone in ["x()", "p{}", "gone", "art", "<!--", "value=v"] {
+        for gone in ["x()", "p{}", "art", "opt"] {
             assert!(!h.contains(gone), "{gone} survived in {h}");
         }
+    }
+
+    #[test]
+    fn source_variant_drops_hidden_elements_and_comments() {
+        let page = "<p>keep</p><!-- c --><div style='DISPLAY: none'>gone</div><div hidden>gone</div>\
+                    <span aria-hidden=true>gone</span><p style='color:red'>kept too</p>";
+        let h = prestrip_source(page).html.to_string();
+        assert!(h.contains("keep") && h.contains("kept too"), "{h}");
+        assert!(!h.contains("gone") && !h.contains("<!--"), "{h}");
+        // The DOM-feeding variant leaves them to the DOM stage.
+        assert!(prestrip(page).html.contains("gone"));
     }
 
     #[test]
@@ -171,18 +195,10 @@ mod tests {
         let n = MAX_NESTING * 3;
         let html = format!("<body>{}deep text{}</body>", "<div>".repeat(n), "</div>".repeat(n));
         assert!(nesting_estimate(&html) >= n);
-        let out = prestrip(&html).html;
+        let out = prestrip(&html).html.to_string();
         assert!(out.contains("deep text"));
         assert!(nesting_estimate(&out) <= MAX_NESTING + 2, "{}", nesting_estimate(&out));
         // Ordinary pages are left alone.
-        assert_eq!(prestrip("<div><div>x</div></div>").html, "<div><div>x</div></div>");
-    }
-
-    #[test]
-    fn hiding_styles() {
-        assert!(style_hides("color:red; display : none"));
-        assert!(style_hides("visibility:hidden !important"));
-        assert!(!style_hides("display:block"));
-        assert!(!style_hides("visibility:visible"));
+        assert_eq!(&*prestrip("<div><div>x</div></div>").html, "<div><div>x</div></div>");
     }
 }

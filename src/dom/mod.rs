@@ -1,12 +1,19 @@
 //! Stage 3: the parsed page as a flat arena in document order, with every node's statistics.
 //!
-//! html5ever (through scraper) parses; we then copy the tree once into a `Vec<Node>` numbered in
-//! preorder, so that a node's subtree is the id range `id..node.end`, a parent always has a smaller id
+//! html5ever parses into a light working tree (`tree`); `build` then copies it once into a `Vec<Node>`
+//! numbered in preorder, so that a node's subtree is the id range `id..node.end`, a parent always has a smaller id
 //! than its children, and the bottom-up statistics pass is one reverse loop: no recursion, so a page of
 //! 100,000 nested `<div>`s cannot overflow the stack. Every algorithm reads these numbers; none re-parses.
 
+mod build;
+mod tree;
+
 use html5ever::LocalName;
+use html5ever::tendril::StrTendril;
 use scraper::Html;
+
+use build::Builder;
+pub(crate) use build::style_hides;
 
 /// Index of a node in [`Document::nodes`].
 pub type NodeId = u32;
@@ -72,7 +79,7 @@ pub enum Tag {
 }
 
 impl Tag {
-    fn from_name(name: &str) -> Tag {
+    pub(crate) fn from_name(name: &str) -> Tag {
         use Tag::*;
         match name {
             "html" => Html,
@@ -183,7 +190,7 @@ impl Tag {
     }
 
     /// Void elements have no end tag in the source.
-    fn is_void(name: &str) -> bool {
+    pub(crate) fn is_void(name: &str) -> bool {
         matches!(
             name,
             "area"
@@ -201,30 +208,6 @@ impl Tag {
                 | "wbr"
         )
     }
-}
-
-/// Elements whose content is never page text. Pre-strip removes them; the DOM stage skips any that remain.
-fn is_ignored(name: &str) -> bool {
-    matches!(
-        name,
-        "script"
-            | "style"
-            | "noscript"
-            | "template"
-            | "iframe"
-            | "object"
-            | "embed"
-            | "svg"
-            | "canvas"
-            | "input"
-            | "select"
-            | "textarea"
-            | "button"
-            | "option"
-            | "datalist"
-            | "math"
-            | "head"
-    )
 }
 
 /// Counts over a node's subtree (the node included). Characters are Unicode scalar values after
@@ -256,7 +239,7 @@ pub struct Stats {
 }
 
 impl Stats {
-    fn add(&mut self, o: &Stats) {
+    pub(crate) fn add(&mut self, o: &Stats) {
         self.chars += o.chars;
         self.link_chars += o.link_chars;
         self.link_tags += o.link_tags;
@@ -401,18 +384,21 @@ pub fn is_punct(c: char) -> bool {
 impl Document {
     /// Parse HTML (already pre-stripped) and compute every node's statistics.
     pub fn parse(html: &str) -> Document {
-        Self::parse_with(html, DomLimits::default(), &|_| false)
+        Self::parse_tendril(StrTendril::from_slice(html), DomLimits::default())
     }
 
-    /// Parse with limits and a predicate that drops elements (and their subtrees), used by site templates
-    /// to remove noise before anything is measured.
-    pub fn parse_with(html: &str, limits: DomLimits, drop: &dyn Fn(ego_tree::NodeId) -> bool) -> Document {
-        let parsed = Html::parse_document(html);
-        Self::from_html(&parsed, limits, drop, &[]).0
+    /// Parse HTML handed over as a tendril (no copy), with limits.
+    pub fn parse_tendril(html: StrTendril, limits: DomLimits) -> Document {
+        let tree = tree::parse(html);
+        let mut b = Builder::new(limits);
+        b.build_tree(&tree);
+        drop(tree);
+        b.finish()
     }
 
-    /// Copy a scraper tree into the arena. `drop` is asked about every element; the arena ids of the
-    /// elements listed in `watch` are returned (site templates select their content this way).
+    /// Copy a scraper tree into the arena (the site-template path, whose CSS selectors need scraper's
+    /// tree). `drop` is asked about every element; the arena ids of the elements listed in `watch` are
+    /// returned.
     pub fn from_html(
         parsed: &Html,
         limits: DomLimits,
@@ -420,7 +406,7 @@ impl Document {
         watch: &[ego_tree::NodeId],
     ) -> (Document, Vec<NodeId>) {
         let mut b = Builder::new(limits);
-        let watched = b.build(parsed, drop, watch);
+        let watched = b.build_scraper(parsed, drop, watch);
         (b.finish(), watched)
     }
 
@@ -544,338 +530,6 @@ impl Iterator for Walk<'_> {
         let id = self.next;
         self.next = (self.step)(&self.doc.nodes[id as usize]);
         Some(id)
-    }
-}
-
-/// Per open element while copying: its id, its last child so far, and same-name child counts for XPath.
-struct Frame {
-    id: NodeId,
-    last_child: NodeId,
-    /// Where this element's child-name counts start in [`Builder::names`].
-    names_start: usize,
-}
-
-struct Builder {
-    limits: DomLimits,
-    nodes: Vec<Node>,
-    text_buf: String,
-    stack: Vec<Frame>,
-    /// Same-name child counts of every open element, stacked (one shared buffer instead of a `Vec` per
-    /// element): the open element's children's counts are `names[top.names_start..]`.
-    names: Vec<(LocalName, u32)>,
-    title: Option<String>,
-    lang: Option<String>,
-    body: NodeId,
-    truncated: bool,
-}
-
-impl Builder {
-    fn new(limits: DomLimits) -> Self {
-        Builder {
-            limits,
-            nodes: Vec::new(),
-            text_buf: String::new(),
-            stack: Vec::new(),
-            names: Vec::new(),
-            title: None,
-            lang: None,
-            body: NONE,
-            truncated: false,
-        }
-    }
-
-    fn build(
-        &mut self,
-        parsed: &Html,
-        drop: &dyn Fn(ego_tree::NodeId) -> bool,
-        watch: &[ego_tree::NodeId],
-    ) -> Vec<NodeId> {
-        let mut watched = Vec::new();
-        use ego_tree::iter::Edge;
-        // Depth of skipped subtrees (ignored elements, dropped by a template); each Close of such an
-        // element decrements it. Elements flattened by a limit need no counter: `actions` remembers them.
-        let mut skip_depth = 0usize;
-        // Per open scraper element: what we did with it, so Close can undo it.
-        #[derive(Clone, Copy, PartialEq)]
-        enum Action {
-            Pushed,
-            Skipped,
-            Flattened,
-        }
-        let mut actions: Vec<Action> = Vec::new();
-        for edge in parsed.tree.root().traverse() {
-            match edge {
-                Edge::Open(node) => match node.value() {
-                    scraper::Node::Element(el) => {
-                        let name = el.name();
-                        if skip_depth > 0 || is_ignored(name) || drop(node.id()) {
-                            if name == "head" && skip_depth == 0 {
-                                self.read_head(node);
-                            }
-                            skip_depth += 1;
-                            actions.push(Action::Skipped);
-                        } else if self.stack.len() as u32 >= self.limits.max_depth
-                            || self.nodes.len() >= self.limits.max_nodes
-                        {
-                            self.truncated = true;
-                            actions.push(Action::Flattened);
-                        } else {
-                            if watch.contains(&node.id()) {
-                                watched.push(self.nodes.len() as NodeId);
-                            }
-                            self.open_element(el);
-                            actions.push(Action::Pushed);
-                        }
-                    }
-                    scraper::Node::Text(t) if skip_depth == 0 => {
-                        if self.nodes.len() >= self.limits.max_nodes {
-                            self.truncated = true;
-                        } else {
-                            self.add_text(&t.text);
-                        }
-                    }
-                    _ => {}
-                },
-                Edge::Close(node) => {
-                    if let scraper::Node::Element(_) = node.value() {
-                        match actions.pop() {
-                            Some(Action::Pushed) => self.close_element(),
-                            Some(Action::Skipped) => skip_depth -= 1,
-                            Some(Action::Flattened) | None => {}
-                        }
-                    }
-                }
-            }
-        }
-        while !self.stack.is_empty() {
-            self.close_element();
-        }
-        watched
-    }
-
-    fn read_head(&mut self, head: ego_tree::NodeRef<'_, scraper::Node>) {
-        for d in head.descendants() {
-            if let scraper::Node::Element(el) = d.value()
-                && el.name() == "title"
-                && self.title.is_none()
-            {
-                let t: String = d.children().filter_map(|c| c.value().as_text().map(|t| t.text.to_string())).collect();
-                let t = fold_ws(&t);
-                if !t.is_empty() {
-                    self.title = Some(t);
-                }
-            }
-        }
-    }
-
-    fn link(&mut self, id: NodeId) {
-        if let Some(top) = self.stack.last_mut() {
-            let parent = top.id;
-            if top.last_child == NONE {
-                self.nodes[parent as usize].first_child = id;
-            } else {
-                self.nodes[top.last_child as usize].next_sibling = id;
-            }
-            top.last_child = id;
-            self.nodes[id as usize].parent = parent;
-        }
-    }
-
-    fn open_element(&mut self, el: &scraper::node::Element) {
-        let name = el.name.local.clone();
-        let tag = Tag::from_name(&name);
-        let id = self.nodes.len() as NodeId;
-        let xpath_index = match self.stack.last() {
-            Some(top) => match self.names[top.names_start..].iter_mut().find(|(n, _)| *n == name) {
-                Some((_, c)) => {
-                    *c += 1;
-                    *c
-                }
-                None => {
-                    self.names.push((name.clone(), 1));
-                    1
-                }
-            },
-            None => 1,
-        };
-        let in_link = tag == Tag::A || self.stack.last().is_some_and(|f| self.nodes[f.id as usize].in_link);
-        let mut href = None;
-        let mut src = None;
-        let mut alt = None;
-        let mut id_class = String::new();
-        // Seed 001 removes id, class and style before measuring; the markup that remains is counted.
-        let mut markup = 2 + name.len() as u32;
-        if !Tag::is_void(&name) {
-            markup += 3 + name.len() as u32;
-        }
-        for (k, v) in el.attrs() {
-            match k {
-                "id" | "class" => {
-                    if !id_class.is_empty() {
-                        id_class.push(' ');
-                    }
-                    id_class.extend(v.chars().map(|c| c.to_ascii_lowercase()));
-                    continue;
-                }
-                "style" => continue,
-                "href" => href = Some(v.into()),
-                "src" => src = Some(v.into()),
-                "alt" => alt = Some(v.into()),
-                "lang" if tag == Tag::Html => self.lang = Some(v.trim().to_string()),
-                _ => {}
-            }
-            markup += 4 + k.len() as u32 + v.chars().count() as u32;
-        }
-        if tag == Tag::Body && self.body == NONE {
-            self.body = id;
-        }
-        let stats = Stats {
-            link_tags: u32::from(tag == Tag::A),
-            p_count: u32::from(tag == Tag::P),
-            markup,
-            ..Stats::default()
-        };
-        self.nodes.push(Node {
-            parent: NONE,
-            first_child: NONE,
-            next_sibling: NONE,
-            end: id + 1,
-            depth: self.stack.len() as u32,
-            in_link,
-            data: NodeData::Element(Element {
-                tag,
-                name,
-                xpath_index,
-                href,
-                src,
-                alt,
-                id_class: (!id_class.is_empty()).then(|| id_class.into_boxed_str()),
-            }),
-            stats,
-        });
-        self.link(id);
-        self.stack.push(Frame { id, last_child: NONE, names_start: self.names.len() });
-    }
-
-    fn close_element(&mut self) {
-        if let Some(f) = self.stack.pop() {
-            self.names.truncate(f.names_start);
-            self.nodes[f.id as usize].end = self.nodes.len() as NodeId;
-        }
-    }
-
-    fn add_text(&mut self, raw: &str) {
-        let Some(top) = self.stack.last() else { return };
-        let parent = top.id;
-        let raw_chars = raw.chars().count() as u32;
-        let in_link = self.nodes[parent as usize].in_link;
-        let start = self.text_buf.len();
-        let mut chars = 0u32;
-        let mut punct = 0u32;
-        let mut pending_space = false;
-        let space_before = raw.starts_with(|c: char| c.is_whitespace());
-        for c in raw.chars() {
-            if c.is_whitespace() {
-                pending_space = true;
-                continue;
-            }
-            if pending_space && self.text_buf.len() > start {
-                self.text_buf.push(' ');
-                chars += 1;
-            }
-            pending_space = false;
-            self.text_buf.push(c);
-            chars += 1;
-            if is_punct(c) {
-                punct += 1;
-            }
-        }
-        let len = self.text_buf.len() - start;
-        if len == 0 {
-            // Whitespace only: no node, but the source length still counts it.
-            self.nodes[parent as usize].stats.raw_chars += raw_chars;
-            if in_link {
-                self.nodes[parent as usize].stats.raw_link_chars += raw_chars;
-            }
-            // Let the previous text node know a space followed it.
-            if top.last_child != NONE
-                && let NodeData::Text { space_after, .. } = &mut self.nodes[top.last_child as usize].data
-            {
-                *space_after = true;
-            }
-            return;
-        }
-        let id = self.nodes.len() as NodeId;
-        let stats = Stats {
-            chars,
-            link_chars: if in_link { chars } else { 0 },
-            punct,
-            raw_chars,
-            raw_link_chars: if in_link { raw_chars } else { 0 },
-            text_nodes: 1,
-            link_text_nodes: u32::from(in_link),
-            ..Stats::default()
-        };
-        self.nodes.push(Node {
-            parent: NONE,
-            first_child: NONE,
-            next_sibling: NONE,
-            end: id + 1,
-            depth: self.stack.len() as u32,
-            in_link,
-            data: NodeData::Text { start: start as u32, len: len as u32, space_before, space_after: pending_space },
-            stats,
-        });
-        self.link(id);
-    }
-
-    fn finish(mut self) -> Document {
-        // Bottom-up: children have larger ids than their parent, so one reverse sweep sums subtrees.
-        for i in (1..self.nodes.len()).rev() {
-            let parent = self.nodes[i].parent;
-            if parent == NONE {
-                continue;
-            }
-            let child = self.nodes[i].stats;
-            let is_el = !self.nodes[i].is_text();
-            let p = &mut self.nodes[parent as usize].stats;
-            p.add(&child);
-            if is_el {
-                p.tags += 1 + child.tags;
-            }
-        }
-        if self.body == NONE {
-            // html5ever always makes a body; an empty arena (nothing but ignored content) gets a bare one.
-            if self.nodes.is_empty() {
-                self.nodes.push(Node {
-                    parent: NONE,
-                    first_child: NONE,
-                    next_sibling: NONE,
-                    end: 1,
-                    depth: 0,
-                    in_link: false,
-                    data: NodeData::Element(Element {
-                        tag: Tag::Body,
-                        name: LocalName::from("body"),
-                        xpath_index: 1,
-                        href: None,
-                        src: None,
-                        alt: None,
-                        id_class: None,
-                    }),
-                    stats: Stats::default(),
-                });
-            }
-            self.body = 0;
-        }
-        Document {
-            nodes: self.nodes,
-            text_buf: self.text_buf,
-            body: self.body,
-            title: self.title,
-            lang: self.lang.filter(|l| !l.is_empty()),
-            truncated: self.truncated,
-        }
     }
 }
 

@@ -1,0 +1,533 @@
+//! The arena copy: one walk over a parsed tree that numbers nodes in preorder, folds whitespace,
+//! counts characters and punctuation, and then sums every statistic bottom-up in one reverse loop.
+//!
+//! Two trees can be walked: the parser's own working tree (the normal path, see `tree`) and a scraper
+//! document (used when a site template's CSS selectors must run on the page first). Both walks feed
+//! the same three calls, `open`, `add_text` and `close_element`, so both give the same arena.
+//!
+//! Elements that never hold page text are skipped here, subtree and all: the non-content names, and
+//! elements hidden by `hidden`, `aria-hidden="true"` or an inline `display:none`/`visibility:hidden`
+//! (seed 003's rule R1). Pre-strip removes the bulkiest of them by name before the parse; attributes
+//! are checked here, where the parser has already split them out, instead of in a second lexer.
+
+use html5ever::LocalName;
+use scraper::Html;
+
+use super::tree::{self, Data, Tree};
+use super::{Document, DomLimits, Element, NONE, Node, NodeData, NodeId, Stats, Tag, fold_ws, is_punct};
+
+/// Elements whose content is never page text. Pre-strip removes most of them; any that remain are
+/// skipped here.
+fn is_ignored(name: &str) -> bool {
+    matches!(
+        name,
+        "script"
+            | "style"
+            | "noscript"
+            | "template"
+            | "iframe"
+            | "object"
+            | "embed"
+            | "svg"
+            | "canvas"
+            | "input"
+            | "select"
+            | "textarea"
+            | "button"
+            | "option"
+            | "datalist"
+            | "math"
+            | "head"
+            | "link"
+    )
+}
+
+/// True for inline styles that hide the element: `display:none` or `visibility:hidden`, any spacing or case.
+pub(crate) fn style_hides(style: &str) -> bool {
+    // Cheap rejection first: most styles mention neither property.
+    let has = |needle: &str| style.as_bytes().windows(needle.len()).any(|w| w.eq_ignore_ascii_case(needle.as_bytes()));
+    if !has("none") && !has("hidden") {
+        return false;
+    }
+    let compact: String = style.chars().filter(|c| !c.is_whitespace()).flat_map(char::to_lowercase).collect();
+    compact.split(';').any(|decl| {
+        let decl = decl.trim_end_matches("!important");
+        decl == "display:none" || decl == "visibility:hidden"
+    })
+}
+
+/// Per open element while copying: its id, its last child so far, and same-name child counts for XPath.
+struct Frame {
+    id: NodeId,
+    last_child: NodeId,
+    /// Where this element's child-name counts start in [`Builder::names`].
+    names_start: usize,
+}
+
+/// What `open` did with an element, so that its close can undo it.
+#[derive(Clone, Copy, PartialEq)]
+enum Action {
+    /// A new arena node, now the open element.
+    Pushed,
+    /// Not copied, nor anything inside it.
+    Skipped,
+    /// Past a limit: the tag is dropped, its content goes to the nearest kept ancestor.
+    Flattened,
+}
+
+pub(super) struct Builder {
+    limits: DomLimits,
+    nodes: Vec<Node>,
+    text_buf: String,
+    stack: Vec<Frame>,
+    /// Same-name child counts of every open element, stacked (one shared buffer instead of a `Vec` per
+    /// element): the open element's children's counts are `names[top.names_start..]`.
+    names: Vec<(LocalName, u32)>,
+    title: Option<String>,
+    lang: Option<String>,
+    body: NodeId,
+    truncated: bool,
+}
+
+impl Builder {
+    pub(super) fn new(limits: DomLimits) -> Self {
+        Builder {
+            limits,
+            nodes: Vec::new(),
+            text_buf: String::new(),
+            stack: Vec::new(),
+            names: Vec::new(),
+            title: None,
+            lang: None,
+            body: NONE,
+            truncated: false,
+        }
+    }
+
+    /// Copy the parser's working tree. Iterative: a parent link climbs back up, so depth costs no stack.
+    pub(super) fn build_tree(&mut self, t: &Tree) {
+        self.nodes.reserve(t.nodes.len());
+        // One entry per element being walked: whether `open` pushed an arena node for it.
+        let mut open: Vec<Action> = Vec::new();
+        let mut id = t.nodes[tree::DOCUMENT as usize].first_child;
+        while id != tree::NIL {
+            let n = &t.nodes[id as usize];
+            let mut descend = false;
+            match &n.data {
+                Data::Element { name, attrs, .. } => {
+                    let action = self.open(&name.local, attrs.iter().map(|a| (&*a.name.local, &*a.value)));
+                    if action == Action::Skipped {
+                        if &*name.local == "head" {
+                            self.read_head_tree(t, id);
+                        }
+                    } else if n.first_child != tree::NIL {
+                        open.push(action);
+                        descend = true;
+                    } else if action == Action::Pushed {
+                        self.close_element();
+                    }
+                }
+                Data::Text(s) => self.text(s),
+                Data::Document | Data::Other => {}
+            }
+            if descend {
+                id = n.first_child;
+                continue;
+            }
+            // Next in preorder: the next sibling, or the next sibling of the nearest ancestor that has
+            // one, closing every element climbed out of.
+            let mut cur = id;
+            id = tree::NIL;
+            while cur != tree::NIL {
+                let c = &t.nodes[cur as usize];
+                if c.next_sibling != tree::NIL {
+                    id = c.next_sibling;
+                    break;
+                }
+                cur = c.parent;
+                if cur == tree::DOCUMENT || cur == tree::NIL {
+                    break;
+                }
+                if open.pop() == Some(Action::Pushed) {
+                    self.close_element();
+                }
+            }
+        }
+        while !self.stack.is_empty() {
+            self.close_element();
+        }
+    }
+
+    fn read_head_tree(&mut self, t: &Tree, head: tree::Id) {
+        // The head is small and shallow; an explicit stack keeps even a hostile one off the call stack.
+        let mut todo = vec![t.nodes[head as usize].first_child];
+        while let Some(mut id) = todo.pop() {
+            while id != tree::NIL && self.title.is_none() {
+                let n = &t.nodes[id as usize];
+                if let Data::Element { name, .. } = &n.data {
+                    if &*name.local == "title" {
+                        let mut s = String::new();
+                        let mut c = n.first_child;
+                        while c != tree::NIL {
+                            if let Data::Text(x) = &t.nodes[c as usize].data {
+                                s.push_str(x);
+                            }
+                            c = t.nodes[c as usize].next_sibling;
+                        }
+                        self.set_title(&s);
+                    } else if n.first_child != tree::NIL {
+                        todo.push(n.first_child);
+                    }
+                }
+                id = n.next_sibling;
+            }
+        }
+    }
+
+    fn set_title(&mut self, raw: &str) {
+        let t = fold_ws(raw);
+        if !t.is_empty() && self.title.is_none() {
+            self.title = Some(t);
+        }
+    }
+
+    /// Copy a scraper tree. `drop` is asked about every element; the arena ids of the elements listed
+    /// in `watch` are returned.
+    pub(super) fn build_scraper(
+        &mut self,
+        parsed: &Html,
+        drop: &dyn Fn(ego_tree::NodeId) -> bool,
+        watch: &[ego_tree::NodeId],
+    ) -> Vec<NodeId> {
+        let mut watched = Vec::new();
+        use ego_tree::iter::Edge;
+        // Depth of skipped subtrees; each Close of such an element decrements it.
+        let mut skip_depth = 0usize;
+        let mut actions: Vec<Action> = Vec::new();
+        for edge in parsed.tree.root().traverse() {
+            match edge {
+                Edge::Open(node) => match node.value() {
+                    scraper::Node::Element(el) => {
+                        let action = if skip_depth > 0 || drop(node.id()) {
+                            Action::Skipped
+                        } else {
+                            let next = self.nodes.len() as NodeId;
+                            let a = self.open(&el.name.local, el.attrs());
+                            if a == Action::Pushed && watch.contains(&node.id()) {
+                                watched.push(next);
+                            }
+                            if a == Action::Skipped && el.name() == "head" {
+                                self.read_head_scraper(node);
+                            }
+                            a
+                        };
+                        if action == Action::Skipped {
+                            skip_depth += 1;
+                        }
+                        actions.push(action);
+                    }
+                    scraper::Node::Text(t) if skip_depth == 0 => self.text(&t.text),
+                    _ => {}
+                },
+                Edge::Close(node) => {
+                    if let scraper::Node::Element(_) = node.value() {
+                        match actions.pop() {
+                            Some(Action::Pushed) => self.close_element(),
+                            Some(Action::Skipped) => skip_depth -= 1,
+                            Some(Action::Flattened) | None => {}
+                        }
+                    }
+                }
+            }
+        }
+        while !self.stack.is_empty() {
+            self.close_element();
+        }
+        watched
+    }
+
+    fn read_head_scraper(&mut self, head: ego_tree::NodeRef<'_, scraper::Node>) {
+        for d in head.descendants() {
+            if let scraper::Node::Element(el) = d.value()
+                && el.name() == "title"
+                && self.title.is_none()
+            {
+                let t: String = d.children().filter_map(|c| c.value().as_text().map(|t| t.text.to_string())).collect();
+                self.set_title(&t);
+            }
+        }
+    }
+
+    fn link(&mut self, id: NodeId) {
+        if let Some(top) = self.stack.last_mut() {
+            let parent = top.id;
+            if top.last_child == NONE {
+                self.nodes[parent as usize].first_child = id;
+            } else {
+                self.nodes[top.last_child as usize].next_sibling = id;
+            }
+            top.last_child = id;
+            self.nodes[id as usize].parent = parent;
+        }
+    }
+
+    /// Start an element: skip it (non-content or hidden), flatten it (past a limit) or copy it.
+    fn open<'a>(&mut self, name: &LocalName, attrs: impl Iterator<Item = (&'a str, &'a str)>) -> Action {
+        if is_ignored(name) {
+            return Action::Skipped;
+        }
+        let tag = Tag::from_name(name);
+        let mut href = None;
+        let mut src = None;
+        let mut alt = None;
+        let mut lang = None;
+        let mut id_class = String::new();
+        // Seed 001 removes id, class and style before measuring; the markup that remains is counted.
+        let mut markup = 2 + name.len() as u32;
+        if !Tag::is_void(name) {
+            markup += 3 + name.len() as u32;
+        }
+        for (k, v) in attrs {
+            match k {
+                "id" | "class" => {
+                    if !id_class.is_empty() {
+                        id_class.push(' ');
+                    }
+                    id_class.extend(v.chars().map(|c| c.to_ascii_lowercase()));
+                    continue;
+                }
+                "style" => {
+                    if style_hides(v) {
+                        return Action::Skipped;
+                    }
+                    continue;
+                }
+                "hidden" => return Action::Skipped,
+                "aria-hidden" if v.trim().eq_ignore_ascii_case("true") => return Action::Skipped,
+                "href" => href = Some(v.into()),
+                "src" => src = Some(v.into()),
+                "alt" => alt = Some(v.into()),
+                "lang" if tag == Tag::Html => lang = Some(v.trim().to_string()),
+                _ => {}
+            }
+            markup += 4 + k.len() as u32 + v.chars().count() as u32;
+        }
+        if self.stack.len() as u32 >= self.limits.max_depth || self.nodes.len() >= self.limits.max_nodes {
+            self.truncated = true;
+            return Action::Flattened;
+        }
+        if lang.is_some() {
+            self.lang = lang;
+        }
+        let id = self.nodes.len() as NodeId;
+        let xpath_index = match self.stack.last() {
+            Some(top) => match self.names[top.names_start..].iter_mut().find(|(n, _)| n == name) {
+                Some((_, c)) => {
+                    *c += 1;
+                    *c
+                }
+                None => {
+                    self.names.push((name.clone(), 1));
+                    1
+                }
+            },
+            None => 1,
+        };
+        let in_link = tag == Tag::A || self.stack.last().is_some_and(|f| self.nodes[f.id as usize].in_link);
+        if tag == Tag::Body && self.body == NONE {
+            self.body = id;
+        }
+        let stats = Stats {
+            link_tags: u32::from(tag == Tag::A),
+            p_count: u32::from(tag == Tag::P),
+            markup,
+            ..Stats::default()
+        };
+        self.nodes.push(Node {
+            parent: NONE,
+            first_child: NONE,
+            next_sibling: NONE,
+            end: id + 1,
+            depth: self.stack.len() as u32,
+            in_link,
+            data: NodeData::Element(Element {
+                tag,
+                name: name.clone(),
+                xpath_index,
+                href,
+                src,
+                alt,
+                id_class: (!id_class.is_empty()).then(|| id_class.into_boxed_str()),
+            }),
+            stats,
+        });
+        self.link(id);
+        self.stack.push(Frame { id, last_child: NONE, names_start: self.names.len() });
+        Action::Pushed
+    }
+
+    fn close_element(&mut self) {
+        if let Some(f) = self.stack.pop() {
+            self.names.truncate(f.names_start);
+            self.nodes[f.id as usize].end = self.nodes.len() as NodeId;
+        }
+    }
+
+    fn text(&mut self, raw: &str) {
+        if self.nodes.len() >= self.limits.max_nodes {
+            self.truncated = true;
+            return;
+        }
+        let Some(top) = self.stack.last() else { return };
+        let parent = top.id;
+        let in_link = self.nodes[parent as usize].in_link;
+        let start = self.text_buf.len();
+        let mut chars = 0u32;
+        let mut raw_chars = 0u32;
+        let mut punct = 0u32;
+        let mut pending_space = false;
+        let space_before = raw.starts_with(|c: char| c.is_whitespace());
+        for c in raw.chars() {
+            raw_chars += 1;
+            if c.is_whitespace() {
+                pending_space = true;
+                continue;
+            }
+            if pending_space && self.text_buf.len() > start {
+                self.text_buf.push(' ');
+                chars += 1;
+            }
+            pending_space = false;
+            self.text_buf.push(c);
+            chars += 1;
+            if is_punct(c) {
+                punct += 1;
+            }
+        }
+        let len = self.text_buf.len() - start;
+        if len == 0 {
+            // Whitespace only: no node, but the source length still counts it.
+            self.nodes[parent as usize].stats.raw_chars += raw_chars;
+            if in_link {
+                self.nodes[parent as usize].stats.raw_link_chars += raw_chars;
+            }
+            // Let the previous text node know a space followed it.
+            if top.last_child != NONE
+                && let NodeData::Text { space_after, .. } = &mut self.nodes[top.last_child as usize].data
+            {
+                *space_after = true;
+            }
+            return;
+        }
+        let id = self.nodes.len() as NodeId;
+        let stats = Stats {
+            chars,
+            link_chars: if in_link { chars } else { 0 },
+            punct,
+            raw_chars,
+            raw_link_chars: if in_link { raw_chars } else { 0 },
+            text_nodes: 1,
+            link_text_nodes: u32::from(in_link),
+            ..Stats::default()
+        };
+        self.nodes.push(Node {
+            parent: NONE,
+            first_child: NONE,
+            next_sibling: NONE,
+            end: id + 1,
+            depth: self.stack.len() as u32,
+            in_link,
+            data: NodeData::Text { start: start as u32, len: len as u32, space_before, space_after: pending_space },
+            stats,
+        });
+        self.link(id);
+    }
+
+    pub(super) fn finish(mut self) -> Document {
+        // Bottom-up: children have larger ids than their parent, so one reverse sweep sums subtrees.
+        for i in (1..self.nodes.len()).rev() {
+            let parent = self.nodes[i].parent;
+            if parent == NONE {
+                continue;
+            }
+            let child = self.nodes[i].stats;
+            let is_el = !self.nodes[i].is_text();
+            let p = &mut self.nodes[parent as usize].stats;
+            p.add(&child);
+            if is_el {
+                p.tags += 1 + child.tags;
+            }
+        }
+        if self.body == NONE {
+            // html5ever always makes a body; an empty arena (nothing but ignored content) gets a bare one.
+            if self.nodes.is_empty() {
+                self.nodes.push(Node {
+                    parent: NONE,
+                    first_child: NONE,
+                    next_sibling: NONE,
+                    end: 1,
+                    depth: 0,
+                    in_link: false,
+                    data: NodeData::Element(Element {
+                        tag: Tag::Body,
+                        name: LocalName::from("body"),
+                        xpath_index: 1,
+                        href: None,
+                        src: None,
+                        alt: None,
+                        id_class: None,
+                    }),
+                    stats: Stats::default(),
+                });
+            }
+            self.body = 0;
+        }
+        Document {
+            nodes: self.nodes,
+            text_buf: self.text_buf,
+            body: self.body,
+            title: self.title,
+            lang: self.lang.filter(|l| !l.is_empty()),
+            truncated: self.truncated,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hiding_styles() {
+        assert!(style_hides("color:red; display : none"));
+        assert!(style_hides("visibility:hidden !important"));
+        assert!(style_hides("DISPLAY: NONE"));
+        assert!(!style_hides("display:block"));
+        assert!(!style_hides("visibility:visible"));
+        assert!(!style_hides("border:none"));
+    }
+
+    #[test]
+    fn both_walks_give_the_same_arena() {
+        let page = "<html lang=en><head><title> T </title><style>x{}</style></head><body>\
+                    <div id=A class='B c'><p>one <b>two</b>,</p><a href=/x>link</a></div>\
+                    <b>1<p>2</b>3</p><table>x<tr><td>y</td></tr></table>\
+                    <div hidden>h</div><div style='display:none'>h</div><span aria-hidden=true>h</span>\
+                    <script>s()</script><select><option>o</select></body></html>";
+        let a = Document::parse(page);
+        let parsed = Html::parse_document(page);
+        let (b, _) = Document::from_html(&parsed, DomLimits::default(), &|_| false, &[]);
+        assert_eq!(a.title.as_deref(), Some("T"));
+        assert_eq!(a.title, b.title);
+        assert_eq!(a.lang, b.lang);
+        assert_eq!(a.len(), b.len());
+        for i in 0..a.len() as NodeId {
+            assert_eq!(a.node(i).stats, b.node(i).stats, "node {i}");
+            assert_eq!(a.xpath(i), b.xpath(i));
+            assert_eq!(a.text(i), b.text(i));
+        }
+        let body = a.body;
+        // Hidden, script and form-control text is gone; block boundaries are the renderer's business.
+        assert_eq!(a.subtree_text(body), "one two,link123xy");
+    }
+}

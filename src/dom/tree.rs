@@ -1,0 +1,330 @@
+//! The parser's working tree: what html5ever builds before the arena copy.
+//!
+//! html5ever needs a mutable tree while it parses (the adoption agency and foster parenting move nodes
+//! after they were inserted), so the preorder arena cannot be written directly. This tree is the
+//! cheapest thing that satisfies the parser: one `Vec` of nodes linked by index, element names and
+//! attributes moved in from the tokenizer untouched, text kept as the tokenizer's tendrils, comments
+//! and processing instructions reduced to placeholders. It lives only for the length of one parse.
+
+use std::borrow::Cow;
+use std::cell::{Ref, RefCell};
+
+use html5ever::tendril::{StrTendril, TendrilSink};
+use html5ever::tree_builder::{ElementFlags, NodeOrText, QuirksMode, TreeSink};
+use html5ever::{Attribute, LocalName, QualName, ns, parse_document};
+
+/// Index of a node in [`Tree::nodes`].
+pub(super) type Id = u32;
+/// No node.
+pub(super) const NIL: Id = u32::MAX;
+/// The document node is always the first.
+pub(super) const DOCUMENT: Id = 0;
+
+pub(super) enum Data {
+    Document,
+    Element {
+        name: QualName,
+        attrs: Vec<Attribute>,
+        /// The separate fragment html5ever fills for `<template>` (never part of the page's text).
+        template_contents: Id,
+    },
+    Text(StrTendril),
+    /// Comments, processing instructions and template fragments: kept as nodes only because the
+    /// parser may hand their handles back.
+    Other,
+}
+
+pub(super) struct TreeNode {
+    pub parent: Id,
+    pub first_child: Id,
+    pub last_child: Id,
+    pub prev_sibling: Id,
+    pub next_sibling: Id,
+    pub data: Data,
+}
+
+pub(super) struct Tree {
+    pub nodes: Vec<TreeNode>,
+    /// Answer to a name question about a non-element, which the parser promises never to ask.
+    placeholder: QualName,
+}
+
+impl Tree {
+    fn new() -> Tree {
+        let mut t =
+            Tree { nodes: Vec::with_capacity(256), placeholder: QualName::new(None, ns!(), LocalName::from("")) };
+        t.push(Data::Document);
+        t
+    }
+
+    fn push(&mut self, data: Data) -> Id {
+        let id = self.nodes.len() as Id;
+        self.nodes.push(TreeNode {
+            parent: NIL,
+            first_child: NIL,
+            last_child: NIL,
+            prev_sibling: NIL,
+            next_sibling: NIL,
+            data,
+        });
+        id
+    }
+
+    fn detach(&mut self, id: Id) {
+        let (parent, prev, next) = {
+            let n = &self.nodes[id as usize];
+            (n.parent, n.prev_sibling, n.next_sibling)
+        };
+        if parent == NIL {
+            return;
+        }
+        if prev == NIL {
+            self.nodes[parent as usize].first_child = next;
+        } else {
+            self.nodes[prev as usize].next_sibling = next;
+        }
+        if next == NIL {
+            self.nodes[parent as usize].last_child = prev;
+        } else {
+            self.nodes[next as usize].prev_sibling = prev;
+        }
+        let n = &mut self.nodes[id as usize];
+        n.parent = NIL;
+        n.prev_sibling = NIL;
+        n.next_sibling = NIL;
+    }
+
+    fn append_child(&mut self, parent: Id, id: Id) {
+        self.detach(id);
+        let last = self.nodes[parent as usize].last_child;
+        if last == NIL {
+            self.nodes[parent as usize].first_child = id;
+        } else {
+            self.nodes[last as usize].next_sibling = id;
+        }
+        self.nodes[parent as usize].last_child = id;
+        let n = &mut self.nodes[id as usize];
+        n.parent = parent;
+        n.prev_sibling = last;
+    }
+
+    fn insert_before(&mut self, sibling: Id, id: Id) {
+        self.detach(id);
+        let (parent, prev) = {
+            let s = &self.nodes[sibling as usize];
+            (s.parent, s.prev_sibling)
+        };
+        if prev == NIL {
+            self.nodes[parent as usize].first_child = id;
+        } else {
+            self.nodes[prev as usize].next_sibling = id;
+        }
+        self.nodes[sibling as usize].prev_sibling = id;
+        let n = &mut self.nodes[id as usize];
+        n.parent = parent;
+        n.prev_sibling = prev;
+        n.next_sibling = sibling;
+    }
+
+    /// Append text after `prev` (a sibling, or `NIL`), merging into it when it is text already.
+    fn merge_text(&mut self, prev: Id, text: &StrTendril) -> bool {
+        if prev == NIL {
+            return false;
+        }
+        if let Data::Text(t) = &mut self.nodes[prev as usize].data {
+            t.push_tendril(text);
+            return true;
+        }
+        false
+    }
+}
+
+/// html5ever's view of the tree under construction. Handles are node indexes.
+pub(super) struct Sink {
+    tree: RefCell<Tree>,
+}
+
+/// An element's name borrowed from the tree (the parser only reads it).
+#[derive(Debug)]
+pub(super) struct NameRef<'a>(Ref<'a, QualName>);
+
+impl html5ever::tree_builder::ElemName for NameRef<'_> {
+    fn ns(&self) -> &html5ever::Namespace {
+        &self.0.ns
+    }
+    fn local_name(&self) -> &LocalName {
+        &self.0.local
+    }
+}
+
+impl TreeSink for Sink {
+    type Handle = Id;
+    type Output = Tree;
+    type ElemName<'a> = NameRef<'a>;
+
+    fn finish(self) -> Tree {
+        self.tree.into_inner()
+    }
+
+    fn parse_error(&self, _msg: Cow<'static, str>) {}
+
+    fn get_document(&self) -> Id {
+        DOCUMENT
+    }
+
+    fn elem_name<'a>(&'a self, target: &'a Id) -> NameRef<'a> {
+        NameRef(Ref::map(self.tree.borrow(), |t| match t.nodes.get(*target as usize).map(|n| &n.data) {
+            Some(Data::Element { name, .. }) => name,
+            _ => &t.placeholder,
+        }))
+    }
+
+    fn create_element(&self, name: QualName, attrs: Vec<Attribute>, flags: ElementFlags) -> Id {
+        let mut t = self.tree.borrow_mut();
+        let template_contents = if flags.template { t.push(Data::Other) } else { NIL };
+        t.push(Data::Element { name, attrs, template_contents })
+    }
+
+    fn create_comment(&self, _text: StrTendril) -> Id {
+        self.tree.borrow_mut().push(Data::Other)
+    }
+
+    fn create_pi(&self, _target: StrTendril, _data: StrTendril) -> Id {
+        self.tree.borrow_mut().push(Data::Other)
+    }
+
+    fn append(&self, parent: &Id, child: NodeOrText<Id>) {
+        let mut t = self.tree.borrow_mut();
+        match child {
+            NodeOrText::AppendNode(id) => t.append_child(*parent, id),
+            NodeOrText::AppendText(text) => {
+                let last = t.nodes[*parent as usize].last_child;
+                if !t.merge_text(last, &text) {
+                    let id = t.push(Data::Text(text));
+                    t.append_child(*parent, id);
+                }
+            }
+        }
+    }
+
+    fn append_based_on_parent_node(&self, element: &Id, prev_element: &Id, child: NodeOrText<Id>) {
+        let has_parent = self.tree.borrow().nodes[*element as usize].parent != NIL;
+        if has_parent {
+            self.append_before_sibling(element, child);
+        } else {
+            self.append(prev_element, child);
+        }
+    }
+
+    fn append_doctype_to_document(&self, _name: StrTendril, _public_id: StrTendril, _system_id: StrTendril) {}
+
+    fn get_template_contents(&self, target: &Id) -> Id {
+        let mut t = self.tree.borrow_mut();
+        match t.nodes[*target as usize].data {
+            Data::Element { template_contents, .. } if template_contents != NIL => template_contents,
+            // Only templates are asked about; anything else gets a fresh detached fragment.
+            _ => t.push(Data::Other),
+        }
+    }
+
+    fn same_node(&self, x: &Id, y: &Id) -> bool {
+        x == y
+    }
+
+    fn set_quirks_mode(&self, _mode: QuirksMode) {}
+
+    fn append_before_sibling(&self, sibling: &Id, new_node: NodeOrText<Id>) {
+        let mut t = self.tree.borrow_mut();
+        if t.nodes[*sibling as usize].parent == NIL {
+            return;
+        }
+        match new_node {
+            NodeOrText::AppendNode(id) => t.insert_before(*sibling, id),
+            NodeOrText::AppendText(text) => {
+                let prev = t.nodes[*sibling as usize].prev_sibling;
+                if !t.merge_text(prev, &text) {
+                    let id = t.push(Data::Text(text));
+                    t.insert_before(*sibling, id);
+                }
+            }
+        }
+    }
+
+    fn add_attrs_if_missing(&self, target: &Id, attrs: Vec<Attribute>) {
+        let mut t = self.tree.borrow_mut();
+        if let Data::Element { attrs: existing, .. } = &mut t.nodes[*target as usize].data {
+            for a in attrs {
+                if !existing.iter().any(|e| e.name == a.name) {
+                    existing.push(a);
+                }
+            }
+        }
+    }
+
+    fn remove_from_parent(&self, target: &Id) {
+        self.tree.borrow_mut().detach(*target);
+    }
+
+    fn reparent_children(&self, node: &Id, new_parent: &Id) {
+        let mut t = self.tree.borrow_mut();
+        let mut child = t.nodes[*node as usize].first_child;
+        while child != NIL {
+            let next = t.nodes[child as usize].next_sibling;
+            t.append_child(*new_parent, child);
+            child = next;
+        }
+    }
+}
+
+/// Parse a whole document held in one tendril (moved in, not copied).
+pub(super) fn parse(html: StrTendril) -> Tree {
+    let sink = Sink { tree: RefCell::new(Tree::new()) };
+    parse_document(sink, Default::default()).one(html)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(t: &Tree, parent: Id) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut c = t.nodes[parent as usize].first_child;
+        while c != NIL {
+            out.push(match &t.nodes[c as usize].data {
+                Data::Element { name, .. } => name.local.to_string(),
+                Data::Text(s) => format!("'{s}'"),
+                _ => "?".into(),
+            });
+            c = t.nodes[c as usize].next_sibling;
+        }
+        out
+    }
+
+    fn find(t: &Tree, local: &str) -> Id {
+        t.nodes
+            .iter()
+            .position(|n| matches!(&n.data, Data::Element { name, .. } if &*name.local == local))
+            .map_or(NIL, |i| i as Id)
+    }
+
+    #[test]
+    fn builds_document_and_merges_text() {
+        let t = parse(StrTendril::from("<p>a<!-- c -->b</p><p>c&amp;d</p>"));
+        let body = find(&t, "body");
+        assert_eq!(names(&t, body), ["p", "p"]);
+        let p = t.nodes[body as usize].first_child;
+        assert_eq!(names(&t, p), ["'a'", "?", "'b'"]);
+        let p2 = t.nodes[p as usize].next_sibling;
+        assert_eq!(names(&t, p2), ["'c&d'"]);
+    }
+
+    #[test]
+    fn misnested_and_foster_parented_markup() {
+        // The adoption agency moves nodes after insertion; foster parenting inserts before a table.
+        let t = parse(StrTendril::from("<b>1<p>2</b>3</p><table>x<tr><td>y</td></tr></table>"));
+        let body = find(&t, "body");
+        assert_eq!(names(&t, body), ["b", "p", "'x'", "table"]);
+        let p = find(&t, "p");
+        assert_eq!(names(&t, p), ["b", "'3'"]);
+    }
+}
