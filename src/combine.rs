@@ -129,26 +129,36 @@ pub fn run(ctx: &Context<'_>) -> Outcome {
 /// opening text or the heading just before it) raise its weight up to threefold.
 fn core_node(doc: &Document, marked: &[NodeId], max_node: NodeId) -> NodeId {
     let title = doc.title.as_deref().map(title_words).unwrap_or_default();
-    let weight = |i: NodeId| {
+    let base = |i: NodeId| {
         let s = doc.node(i).stats;
-        let mut w = s.non_link_chars() as f64 + 10.0 * s.punct.min(s.non_link_chars()) as f64;
+        let w = s.non_link_chars() as f64 + 10.0 * s.punct.min(s.non_link_chars()) as f64;
         let in_comments = std::iter::once(i)
             .chain(doc.ancestors(i))
             .any(|a| doc.node(a).element().and_then(|e| e.id_class.as_deref()).is_some_and(is_comment_name));
-        if in_comments {
-            w *= 0.1;
-        }
-        if !title.is_empty() {
-            w *= 1.0 + 2.0 * title_match(doc, i, &title);
-        }
-        w
+        if in_comments { w * 0.1 } else { w }
     };
-    // Each candidate's weight once (it tokenises text); the first of equal weights wins, as before.
+    let cands: Vec<NodeId> = marked.iter().copied().chain([max_node]).collect();
+    let bases: Vec<f64> = cands.iter().map(|&c| base(c)).collect();
+    // The title can at most triple a weight, and matching it tokenises text: so candidates are weighed
+    // in order of the most they could weigh, stopping once that is below the best weight found.
+    let most = if title.is_empty() { 1.0 } else { 3.0 };
+    let mut order: Vec<usize> = (0..cands.len()).collect();
+    order.sort_by(|&a, &b| bases[b].total_cmp(&bases[a]));
+    let mut weights = vec![f64::NEG_INFINITY; cands.len()];
+    let mut max = f64::NEG_INFINITY;
+    for k in order {
+        if bases[k] * most < max {
+            break;
+        }
+        weights[k] =
+            if title.is_empty() { bases[k] } else { bases[k] * (1.0 + 2.0 * title_match(doc, cands[k], &title)) };
+        max = max.max(weights[k]);
+    }
+    // Of equal weights, the last candidate wins (unweighed ones weigh less than the best).
     let mut best = (f64::NEG_INFINITY, max_node);
-    for c in marked.iter().copied().chain([max_node]) {
-        let w = weight(c);
-        if w >= best.0 {
-            best = (w, c);
+    for (k, &c) in cands.iter().enumerate() {
+        if weights[k] >= best.0 {
+            best = (weights[k], c);
         }
     }
     best.1
@@ -186,9 +196,14 @@ fn title_match(doc: &Document, i: NodeId, title: &[String]) -> f64 {
             text.push_str(&doc.subtree_text(h));
         }
     }
-    let words = crate::tokens::words(&text);
-    let hit = title.iter().filter(|t| words.iter().any(|w| w == *t)).count();
-    hit as f64 / title.len() as f64
+    // `title` is sorted and deduplicated: mark each title word found, once.
+    let mut found = vec![false; title.len()];
+    crate::tokens::for_each_word(&text, |w| {
+        if let Ok(k) = title.binary_search_by(|t| t.as_str().cmp(w)) {
+            found[k] = true;
+        }
+    });
+    found.iter().filter(|&&f| f).count() as f64 / title.len() as f64
 }
 
 /// The article region: the core node, grown upward while the parent adds only a little dense text,

@@ -14,10 +14,43 @@ use std::cell::Cell;
 use std::rc::Rc;
 
 use html5ever::tendril::{ByteTendril, StrTendril};
-use lol_html::{HtmlRewriter, RewriteStrSettings, Settings, doc_comments, element};
+use std::borrow::Cow;
+use std::sync::LazyLock;
+
+use lol_html::html_content::Element;
+use lol_html::{
+    ElementContentHandlers, HandlerResult, HtmlRewriter, RewriteStrSettings, Selector, Settings, doc_comments,
+};
 
 /// Elements removed with everything inside them: the ones whose content is bulky and never text.
 const DROP: &str = "script, style, noscript, template, iframe, svg, select";
+
+/// The selectors, parsed once: on a small page parsing them cost about a fifth of the pass.
+static SELECTORS: LazyLock<[Option<Selector>; 4]> =
+    LazyLock::new(|| [DROP, "[hidden], [aria-hidden=\"true\"]", "[style]", "*"].map(|s| s.parse().ok()));
+const SEL_DROP: usize = 0;
+const SEL_HIDDEN: usize = 1;
+const SEL_STYLE: usize = 2;
+const SEL_ANY: usize = 3;
+
+/// Add an element handler for one of [`SELECTORS`] (the constants parse; a failure would only skip it).
+fn on<'h>(
+    settings: RewriteStrSettings<'h, 'static>,
+    selector: usize,
+    handler: impl FnMut(&mut Element<'_, '_>) -> HandlerResult + 'h,
+) -> RewriteStrSettings<'h, 'static> {
+    match SELECTORS[selector].as_ref() {
+        Some(sel) => settings
+            .append_element_content_handler((Cow::Borrowed(sel), ElementContentHandlers::default().element(handler))),
+        None => settings,
+    }
+}
+
+/// The pass runs only when at least this share (in percent) of the page's bytes lies inside the
+/// elements it removes. Below it, parsing those bytes costs html5ever less than the lol_html pass
+/// costs: per-page timings of `auto` over 1,000 news pages with and without the pass broke even at a
+/// share of 30–40% (see docs/PERFORMANCE.md). The DOM stage skips the same elements either way.
+pub const MIN_NOISE_PERCENT: usize = 35;
 
 /// Elements nested deeper than this are flattened (tags removed, text kept). html5ever checks the
 /// stack of open elements on every block start tag, so 100,000 nested `<div>`s cost it O(n²) — about
@@ -28,54 +61,58 @@ pub const MAX_NESTING: usize = 1024;
 pub struct Prestripped {
     /// The remaining HTML, in the tendril the parser takes without a copy.
     pub html: StrTendril,
-    /// False when lol_html rejected the input and the original text is passed through unchanged.
+    /// False when the text is passed through unchanged: the page had too little to strip for the pass
+    /// to pay for itself, or lol_html rejected it.
     pub applied: bool,
 }
 
 /// Remove the non-content elements named in `DROP`, and flatten nesting past [`MAX_NESTING`].
 pub fn prestrip(html: &str) -> Prestripped {
-    run(html, false)
+    let scan = prescan(html);
+    if scan.max_depth <= MAX_NESTING && scan.noise_bytes * 100 < html.len() * MIN_NOISE_PERCENT {
+        return Prestripped { html: StrTendril::from_slice(html), applied: false };
+    }
+    run(html, false, scan.max_depth)
 }
 
 /// [`prestrip`], and also remove comments and hidden elements (`hidden`, `aria-hidden="true"`, inline
 /// `display:none` / `visibility:hidden`). For the line-based algorithm, which reads the source text
 /// rather than the DOM and so cannot rely on the DOM stage to skip them. About twice the cost.
 pub fn prestrip_source(html: &str) -> Prestripped {
-    run(html, true)
+    run(html, true, prescan(html).max_depth)
 }
 
-fn run(html: &str, hidden: bool) -> Prestripped {
+fn run(html: &str, hidden: bool, max_depth: usize) -> Prestripped {
     // Non-strict: a page with an ambiguous construct (text inside `<select>`, say) is rewritten on a
     // best-effort basis instead of refused.
-    let settings = RewriteStrSettings::new().with_strict(false).append_element_content_handler(element!(DROP, |el| {
+    let settings = on(RewriteStrSettings::new().with_strict(false), SEL_DROP, |el| {
         el.remove();
         Ok(())
-    }));
+    });
     // Depth tracking costs a handler call per element, so it runs only when a quick scan says the page
     // may nest past the limit. Implicitly closed elements (`<p>`, `<li>` without end tags) make the
     // count drift upwards; that can only flatten more, never lose text.
     let settings = if hidden {
-        settings
-            .append_element_content_handler(element!("[hidden], [aria-hidden=\"true\"]", |el| {
+        let settings = on(settings, SEL_HIDDEN, |el| {
+            el.remove();
+            Ok(())
+        });
+        on(settings, SEL_STYLE, |el| {
+            if el.get_attribute("style").is_some_and(|s| crate::dom::style_hides(&s)) {
                 el.remove();
-                Ok(())
-            }))
-            .append_element_content_handler(element!("[style]", |el| {
-                if el.get_attribute("style").is_some_and(|s| crate::dom::style_hides(&s)) {
-                    el.remove();
-                }
-                Ok(())
-            }))
-            .append_document_content_handler(doc_comments!(|c| {
-                c.remove();
-                Ok(())
-            }))
+            }
+            Ok(())
+        })
+        .append_document_content_handler(doc_comments!(|c| {
+            c.remove();
+            Ok(())
+        }))
     } else {
         settings
     };
-    let settings = if nesting_estimate(html) > MAX_NESTING {
+    let settings = if max_depth > MAX_NESTING {
         let depth = Rc::new(Cell::new(0usize));
-        settings.append_element_content_handler(element!("*", move |el| {
+        on(settings, SEL_ANY, move |el| {
             if el.is_self_closing() || !el.can_have_content() {
                 return Ok(());
             }
@@ -93,7 +130,7 @@ fn run(html: &str, hidden: bool) -> Prestripped {
                 handlers.push(on_end);
             }
             Ok(())
-        }))
+        })
     } else {
         settings
     };
@@ -108,28 +145,80 @@ fn run(html: &str, hidden: bool) -> Prestripped {
     Prestripped { html: StrTendril::from_slice(html), applied: false }
 }
 
-/// Upper estimate of the page's element nesting from a byte scan of start and end tags (void elements
-/// and self-closing tags ignored). Cheap next to parsing; exact only for well-formed pages.
-pub fn nesting_estimate(html: &str) -> usize {
+/// What a byte scan of the page says before any parsing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Prescan {
+    /// Upper estimate of the element nesting (void elements and self-closing tags ignored). Exact only
+    /// for well-formed pages: implicitly closed `<p>`s make it drift upwards.
+    pub max_depth: usize,
+    /// Bytes inside `script`, `style`, `svg`, `noscript`, `iframe`, `select` and `template` elements.
+    pub noise_bytes: usize,
+}
+
+/// Scan start and end tags once: nesting depth and the bytes the pass would remove. Cheap next to
+/// parsing (a memchr for each `<`).
+pub fn prescan(html: &str) -> Prescan {
     let b = html.as_bytes();
-    let (mut depth, mut max) = (0usize, 0usize);
+    let (mut depth, mut max, mut noise) = (0usize, 0usize, 0usize);
     let mut i = 0;
-    // `str::find` with a one-byte pattern runs memchr, several times faster than a byte-by-byte loop.
-    while let Some(off) = html[i..].find('<') {
+    while let Some(off) = memchr::memchr(b'<', &b[i..]) {
         i += off + 1;
         match b.get(i) {
             Some(b'/') => depth = depth.saturating_sub(1),
             Some(c) if c.is_ascii_alphabetic() => {
                 let name_end = b[i..].iter().position(|c| !c.is_ascii_alphanumeric()).map_or(b.len(), |e| i + e);
-                if !is_void_name(&b[i..name_end]) {
-                    depth += 1;
-                    max = max.max(depth);
+                let name = &b[i..name_end];
+                if is_void_name(name) {
+                    continue;
+                }
+                depth += 1;
+                max = max.max(depth);
+                if let Some(raw_text) = noise_kind(name) {
+                    let end = find_end_tag(b, name_end, name).unwrap_or(b.len());
+                    noise += end - i;
+                    // Script and style hold no tags: skip to their end tag, so that a `<` in code is
+                    // not taken for one. Other elements are scanned on for their nesting.
+                    // (The end tag itself is then met as usual and closes the element.)
+                    if raw_text {
+                        i = end;
+                    }
                 }
             }
             _ => {}
         }
     }
-    max
+    Prescan { max_depth: max, noise_bytes: noise }
+}
+
+/// Upper estimate of the page's element nesting; see [`Prescan::max_depth`].
+pub fn nesting_estimate(html: &str) -> usize {
+    prescan(html).max_depth
+}
+
+/// For the elements the pass removes: whether their content is raw text (no tags inside).
+fn noise_kind(name: &[u8]) -> Option<bool> {
+    let is = |n: &str| name.eq_ignore_ascii_case(n.as_bytes());
+    if is("script") || is("style") {
+        Some(true)
+    } else if is("svg") || is("noscript") || is("iframe") || is("select") || is("template") {
+        Some(false)
+    } else {
+        None
+    }
+}
+
+/// Index of the `<` of the first `</name` (any case) at or after `from`.
+fn find_end_tag(b: &[u8], from: usize, name: &[u8]) -> Option<usize> {
+    let mut i = from;
+    while let Some(off) = memchr::memchr(b'<', &b[i..]) {
+        let at = i + off;
+        let rest = &b[at + 1..];
+        if rest.first() == Some(&b'/') && rest.len() > name.len() && rest[1..=name.len()].eq_ignore_ascii_case(name) {
+            return Some(at);
+        }
+        i = at + 1;
+    }
+    None
 }
 
 /// Void element names, any case (the names are ASCII alphanumeric, at most 6 bytes long).
@@ -166,9 +255,11 @@ mod tests {
 
     #[test]
     fn drops_noise_and_keeps_content() {
-        let out = prestrip(
+        let out = run(
             "<body><!-- c --><script>x()</script><style>p{}</style><p>keep <a href=/>link</a></p>\
              <svg><text>art</text></svg><form><p>form text</p><select><option>opt</select></form></body>",
+            false,
+            0,
         );
         assert!(out.applied);
         let h = out.html.to_string();
@@ -188,6 +279,22 @@ mod tests {
         assert!(!h.contains("gone") && !h.contains("<!--"), "{h}");
         // The DOM-feeding variant leaves them to the DOM stage.
         assert!(prestrip(page).html.contains("gone"));
+    }
+
+    #[test]
+    fn prescan_measures_noise_and_depth() {
+        let page = "<html><body><script>if (a<b) x();</script><div><p>text</p></div><SVG><g></g></svg></body></html>";
+        let scan = prescan(page);
+        let script = "<script>if (a<b) x();".len() - 1;
+        let svg = "<SVG><g></g>".len() - 1;
+        assert_eq!(scan.noise_bytes, script + svg);
+        assert_eq!(scan.max_depth, 4);
+        // A page with little noise is passed through untouched; a script-heavy one is stripped.
+        let light = format!("<body><p>{}</p><script>x()</script></body>", "words ".repeat(100));
+        assert!(!prestrip(&light).applied);
+        let heavy = format!("<body><p>text</p><script>{}</script></body>", "x();".repeat(100));
+        let out = prestrip(&heavy);
+        assert!(out.applied && !out.html.contains("x()"));
     }
 
     #[test]

@@ -44,23 +44,32 @@ fn unicode_general_mark(c: char) -> bool {
 /// Split already-normalised text into words, lower-cased.
 pub fn words(s: &str) -> Vec<String> {
     let mut out = Vec::new();
+    for_each_word(s, |w| out.push(w.to_string()));
+    out
+}
+
+/// Call `f` with each word of `s`, as [`words`] splits them, from one reused buffer: no allocation
+/// per word, for callers that only compare.
+pub fn for_each_word(s: &str, mut f: impl FnMut(&str)) {
     let mut cur = String::new();
+    let mut one = [0u8; 4];
     for c in s.chars() {
         if is_cjk(c) {
             if !cur.is_empty() {
-                out.push(std::mem::take(&mut cur));
+                f(&cur);
+                cur.clear();
             }
-            out.push(c.to_string());
+            f(c.encode_utf8(&mut one));
         } else if is_word(c) {
             cur.extend(c.to_lowercase());
         } else if !cur.is_empty() {
-            out.push(std::mem::take(&mut cur));
+            f(&cur);
+            cur.clear();
         }
     }
     if !cur.is_empty() {
-        out.push(cur);
+        f(&cur);
     }
-    out
 }
 
 #[cfg(test)]

@@ -56,6 +56,9 @@ pub(crate) fn style_hides(style: &str) -> bool {
     })
 }
 
+/// The document title is cut to this many bytes of source text.
+const MAX_TITLE_BYTES: usize = 1024;
+
 /// Per open element while copying: its id, its last child so far, and same-name child counts for XPath.
 struct Frame {
     id: NodeId,
@@ -185,7 +188,12 @@ impl Builder {
     }
 
     fn set_title(&mut self, raw: &str) {
-        let t = fold_ws(raw);
+        // An unclosed `<title>` swallows the rest of the page as its text; no real title is this long.
+        let mut cut = raw.len().min(MAX_TITLE_BYTES);
+        while !raw.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        let t = fold_ws(&raw[..cut]);
         if !t.is_empty() && self.title.is_none() {
             self.title = Some(t);
         }
@@ -387,7 +395,37 @@ impl Builder {
         let mut punct = 0u32;
         let mut pending_space = false;
         let space_before = raw.starts_with(|c: char| c.is_whitespace());
-        for c in raw.chars() {
+        // Byte loop with whole runs of non-space ASCII copied at once; other characters one by one.
+        // ASCII whitespace is exactly what `char::is_whitespace` says of ASCII: tab to CR, and space.
+        let bytes = raw.as_bytes();
+        let mut i = 0;
+        while i < bytes.len() {
+            let b = bytes[i];
+            if b < 0x80 {
+                if matches!(b, b' ' | 0x09..=0x0D) {
+                    raw_chars += 1;
+                    pending_space = true;
+                    i += 1;
+                    continue;
+                }
+                let run_start = i;
+                while i < bytes.len() && bytes[i] < 0x80 && !matches!(bytes[i], b' ' | 0x09..=0x0D) {
+                    punct += u32::from(bytes[i].is_ascii_punctuation());
+                    i += 1;
+                }
+                if pending_space && self.text_buf.len() > start {
+                    self.text_buf.push(' ');
+                    chars += 1;
+                }
+                pending_space = false;
+                self.text_buf.push_str(&raw[run_start..i]);
+                let n = (i - run_start) as u32;
+                chars += n;
+                raw_chars += n;
+                continue;
+            }
+            let Some(c) = raw[i..].chars().next() else { break };
+            i += c.len_utf8();
             raw_chars += 1;
             if c.is_whitespace() {
                 pending_space = true;
@@ -498,6 +536,20 @@ mod tests {
     use super::*;
 
     #[test]
+    fn text_folding_and_counts() {
+        // Mixed ASCII runs, vertical tab, no-break space, CJK punctuation and a leading space.
+        let doc = Document::parse("<body><p> a,b\u{0B}c\u{A0} 中文，好 x. </p></body>");
+        let p = doc.nodes.iter().position(|n| n.tag() == Some(Tag::P)).map_or(0, |i| i as NodeId);
+        let t = doc.nodes.iter().position(|n| n.is_text()).map_or(0, |i| i as NodeId);
+        assert_eq!(doc.text(t), "a,b c 中文，好 x.");
+        let s = doc.node(p).stats;
+        assert_eq!(s.chars, "a,b c 中文，好 x.".chars().count() as u32);
+        assert_eq!(s.raw_chars, " a,b\u{0B}c\u{A0} 中文，好 x. ".chars().count() as u32);
+        assert_eq!(s.punct, 3);
+        assert!(matches!(doc.node(t).data, NodeData::Text { space_before: true, space_after: true, .. }));
+    }
+
+    #[test]
     fn hiding_styles() {
         assert!(style_hides("color:red; display : none"));
         assert!(style_hides("visibility:hidden !important"));
@@ -518,6 +570,8 @@ mod tests {
         let parsed = Html::parse_document(page);
         let (b, _) = Document::from_html(&parsed, DomLimits::default(), &|_| false, &[]);
         assert_eq!(a.title.as_deref(), Some("T"));
+        let unclosed = Document::parse(&format!("<title>{}", "word ".repeat(10_000)));
+        assert!(unclosed.title.is_some_and(|t| t.len() <= MAX_TITLE_BYTES));
         assert_eq!(a.title, b.title);
         assert_eq!(a.lang, b.lang);
         assert_eq!(a.len(), b.len());
