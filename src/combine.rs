@@ -128,7 +128,7 @@ pub fn run(ctx: &Context<'_>) -> Outcome {
 /// stories names the main one in its `<title>`, so words shared with the title (in the candidate's
 /// opening text or the heading just before it) raise its weight up to threefold.
 fn core_node(doc: &Document, marked: &[NodeId], max_node: NodeId) -> NodeId {
-    let title = doc.title.as_deref().map(title_words).unwrap_or_default();
+    let title = TitleWords::new(doc, doc.title.as_deref().map(title_words).unwrap_or_default());
     let base = |i: NodeId| {
         let s = doc.node(i).stats;
         let w = s.non_link_chars() as f64 + 10.0 * s.punct.min(s.non_link_chars()) as f64;
@@ -150,8 +150,7 @@ fn core_node(doc: &Document, marked: &[NodeId], max_node: NodeId) -> NodeId {
         if bases[k] * most < max {
             break;
         }
-        weights[k] =
-            if title.is_empty() { bases[k] } else { bases[k] * (1.0 + 2.0 * title_match(doc, cands[k], &title)) };
+        weights[k] = if title.is_empty() { bases[k] } else { bases[k] * (1.0 + 2.0 * title.share(cands[k])) };
         max = max.max(weights[k]);
     }
     // Of equal weights, the last candidate wins (unweighed ones weigh less than the best).
@@ -167,7 +166,8 @@ fn core_node(doc: &Document, marked: &[NodeId], max_node: NodeId) -> NodeId {
 /// Container names of comment threads.
 const COMMENT_NAMES: &[&str] = &["comment", "disqus", "respond", "discussion", "replies"];
 
-/// Lower-cased words of a title (CJK characters one by one), three letters or more for Latin words.
+/// Lower-cased words of a title (CJK characters one by one), three letters or more for Latin words;
+/// sorted, deduplicated, and at most [`TitleWords::MAX`] of them.
 fn title_words(title: &str) -> Vec<String> {
     let mut w: Vec<String> = crate::tokens::words(title)
         .into_iter()
@@ -175,35 +175,74 @@ fn title_words(title: &str) -> Vec<String> {
         .collect();
     w.sort();
     w.dedup();
+    w.truncate(TitleWords::MAX);
     w
 }
 
-/// Share of the title's words found in the opening text of `i` or in the nearest heading before it.
-fn title_match(doc: &Document, i: NodeId, title: &[String]) -> f64 {
-    let mut text = String::new();
-    for t in doc.text_nodes(i) {
-        text.push_str(doc.text(t));
-        text.push(' ');
-        if text.len() > 600 {
-            break;
-        }
+/// Which title words a piece of text contains, as a bit set: text nodes are tokenised once each, however
+/// many candidates read them.
+struct TitleWords<'a> {
+    doc: &'a Document,
+    words: Vec<String>,
+    seen: std::cell::RefCell<std::collections::HashMap<NodeId, u128>>,
+}
+
+impl<'a> TitleWords<'a> {
+    const MAX: usize = 128;
+
+    fn new(doc: &'a Document, words: Vec<String>) -> Self {
+        TitleWords { doc, words, seen: Default::default() }
     }
-    // The heading just before the candidate: the last heading among the preceding nodes of its parent.
-    let parent = doc.node(i).parent;
-    if parent != NONE {
-        let from = doc.node(parent).end.min(i).saturating_sub(400).max(parent);
-        if let Some(h) = (from..i).rev().find(|&k| doc.node(k).tag().is_some_and(Tag::is_heading)) {
-            text.push_str(&doc.subtree_text(h));
-        }
+
+    fn is_empty(&self) -> bool {
+        self.words.is_empty()
     }
-    // `title` is sorted and deduplicated: mark each title word found, once.
-    let mut found = vec![false; title.len()];
-    crate::tokens::for_each_word(&text, |w| {
-        if let Ok(k) = title.binary_search_by(|t| t.as_str().cmp(w)) {
-            found[k] = true;
+
+    fn mask(&self, text: &str) -> u128 {
+        let mut m = 0u128;
+        crate::tokens::for_each_word(text, |w| {
+            // Title words have three letters or more, or are one CJK character (three bytes in UTF-8).
+            if w.len() >= 3
+                && let Ok(k) = self.words.binary_search_by(|t| t.as_str().cmp(w))
+            {
+                m |= 1 << k;
+            }
+        });
+        m
+    }
+
+    fn node_mask(&self, t: NodeId) -> u128 {
+        if let Some(&m) = self.seen.borrow().get(&t) {
+            return m;
         }
-    });
-    found.iter().filter(|&&f| f).count() as f64 / title.len() as f64
+        let m = self.mask(self.doc.text(t));
+        self.seen.borrow_mut().insert(t, m);
+        m
+    }
+
+    /// Share of the title's words found in the opening text of `i` (its text nodes up to about 600
+    /// bytes) or in the nearest heading before it.
+    fn share(&self, i: NodeId) -> f64 {
+        let doc = self.doc;
+        let mut found = 0u128;
+        let mut len = 0usize;
+        for t in doc.text_nodes(i) {
+            found |= self.node_mask(t);
+            len += doc.text(t).len() + 1;
+            if len > 600 {
+                break;
+            }
+        }
+        // The heading just before the candidate: the last heading among the preceding nodes of its parent.
+        let parent = doc.node(i).parent;
+        if parent != NONE {
+            let from = doc.node(parent).end.min(i).saturating_sub(400).max(parent);
+            if let Some(h) = (from..i).rev().find(|&k| doc.node(k).tag().is_some_and(Tag::is_heading)) {
+                found |= self.mask(&doc.subtree_text(h));
+            }
+        }
+        found.count_ones() as f64 / self.words.len() as f64
+    }
 }
 
 /// The article region: the core node, grown upward while the parent adds only a little dense text,

@@ -53,7 +53,22 @@ pub fn words(s: &str) -> Vec<String> {
 pub fn for_each_word(s: &str, mut f: impl FnMut(&str)) {
     let mut cur = String::new();
     let mut one = [0u8; 4];
-    for c in s.chars() {
+    let bytes = s.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        // Runs of ASCII word characters are appended and lower-cased in place, in one go.
+        if bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_' {
+            let start = i;
+            while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
+                i += 1;
+            }
+            let from = cur.len();
+            cur.push_str(&s[start..i]);
+            cur[from..].make_ascii_lowercase();
+            continue;
+        }
+        let Some(c) = s[i..].chars().next() else { break };
+        i += c.len_utf8();
         if is_cjk(c) {
             if !cur.is_empty() {
                 f(&cur);
@@ -85,5 +100,6 @@ mod tests {
     fn words_split_cjk_per_character() {
         assert_eq!(words("农民培训 is good, 2026年"), vec!["农", "民", "培", "训", "is", "good", "2026", "年"]);
         assert_eq!(words("don't stop_me"), vec!["don", "t", "stop_me"]);
+        assert_eq!(words("Café ÉTÉ x2Y"), vec!["café", "été", "x2y"]);
     }
 }

@@ -56,6 +56,30 @@ pub(crate) fn style_hides(style: &str) -> bool {
     })
 }
 
+/// Byte classes for the text loop: ASCII word characters, ASCII punctuation (counted), ASCII
+/// whitespace (exactly what `char::is_whitespace` says of ASCII: tab to CR, and space), and the bytes
+/// of non-ASCII characters, which take the per-character path.
+const WORD: u8 = 0;
+const PUNCT: u8 = 1;
+const SPACE: u8 = 2;
+const NON_ASCII: u8 = 3;
+static BYTE_CLASS: [u8; 256] = {
+    let mut t = [NON_ASCII; 256];
+    let mut b = 0;
+    while b < 128 {
+        let c = b as u8;
+        t[b] = if c == b' ' || (c >= 0x09 && c <= 0x0D) {
+            SPACE
+        } else if c.is_ascii_punctuation() {
+            PUNCT
+        } else {
+            WORD
+        };
+        b += 1;
+    }
+    t
+};
+
 /// The document title is cut to this many bytes of source text.
 const MAX_TITLE_BYTES: usize = 1024;
 
@@ -396,21 +420,24 @@ impl Builder {
         let mut pending_space = false;
         let space_before = raw.starts_with(|c: char| c.is_whitespace());
         // Byte loop with whole runs of non-space ASCII copied at once; other characters one by one.
-        // ASCII whitespace is exactly what `char::is_whitespace` says of ASCII: tab to CR, and space.
         let bytes = raw.as_bytes();
         let mut i = 0;
         while i < bytes.len() {
-            let b = bytes[i];
-            if b < 0x80 {
-                if matches!(b, b' ' | 0x09..=0x0D) {
-                    raw_chars += 1;
-                    pending_space = true;
-                    i += 1;
-                    continue;
-                }
+            let class = BYTE_CLASS[bytes[i] as usize];
+            if class == SPACE {
+                raw_chars += 1;
+                pending_space = true;
+                i += 1;
+                continue;
+            }
+            if class != NON_ASCII {
                 let run_start = i;
-                while i < bytes.len() && bytes[i] < 0x80 && !matches!(bytes[i], b' ' | 0x09..=0x0D) {
-                    punct += u32::from(bytes[i].is_ascii_punctuation());
+                while i < bytes.len() {
+                    let c = BYTE_CLASS[bytes[i] as usize];
+                    if c > PUNCT {
+                        break;
+                    }
+                    punct += u32::from(c);
                     i += 1;
                 }
                 if pending_space && self.text_buf.len() > start {
