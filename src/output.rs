@@ -2,6 +2,7 @@
 //! chosen nodes into plain text (paragraphs on their own lines) and into clean HTML (structure kept,
 //! attributes other than `href`/`src`/`alt` dropped).
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
@@ -31,13 +32,16 @@ pub struct ContentOut {
 }
 
 /// The has-article judgement.
+/// Named has-article measures (names are static in the library; owned when read back from JSON).
+pub type Signals = BTreeMap<Cow<'static, str>, f64>;
+
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct HasArticle {
     pub probability: f64,
     pub is_article: bool,
     /// The measures the probability was computed from (`auto` only).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub signals: BTreeMap<String, f64>,
+    pub signals: Signals,
 }
 
 /// One scored block as reported.

@@ -177,7 +177,7 @@ impl Engine {
             has_article: HasArticle {
                 probability,
                 is_article: probability >= self.params.pvalue.article_threshold,
-                signals: outcome.signals.iter().map(|(k, v)| (k.to_string(), *v)).collect(),
+                signals: outcome.signals.iter().map(|&(k, v)| (std::borrow::Cow::Borrowed(k), v)).collect(),
             },
             blocks,
             timings_ms: Timings {

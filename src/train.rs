@@ -76,7 +76,7 @@ pub fn train_article(datasets: &[Dataset], engine: &crate::Engine) -> Result<cra
     let mut trained_on = Vec::new();
     for ds in datasets {
         let pages: Vec<_> = ds.pages.iter().filter(|p| p.has_article.is_some()).collect();
-        let got: Vec<Option<(std::collections::BTreeMap<String, f64>, bool)>> = pages
+        let got: Vec<Option<(crate::output::Signals, bool)>> = pages
             .par_iter()
             .map(|p| -> Result<_, Error> {
                 let bytes = ds.html(p)?;
@@ -91,9 +91,9 @@ pub fn train_article(datasets: &[Dataset], engine: &crate::Engine) -> Result<cra
             .collect::<Result<_, _>>()?;
         for (signals, label) in got.into_iter().flatten() {
             if names.is_empty() {
-                names = signals.keys().cloned().collect();
+                names = signals.keys().map(|k| k.to_string()).collect();
             }
-            rows.push(names.iter().map(|n| signals.get(n).copied().unwrap_or(0.0)).collect());
+            rows.push(names.iter().map(|n| signals.get(n.as_str()).copied().unwrap_or(0.0)).collect());
             labels.push(label);
         }
         let pos = pages.iter().filter(|p| p.has_article == Some(true)).count();

@@ -133,7 +133,10 @@ impl Builder {
 
     /// Copy the parser's working tree. Iterative: a parent link climbs back up, so depth costs no stack.
     pub(super) fn build_tree(&mut self, t: &Tree) {
+        // Both outputs sized once: growing them by doubling copied and faulted in fresh pages each time.
         self.nodes.reserve(t.nodes.len());
+        let text: usize = t.nodes.iter().map(|n| if let Data::Text(s) = &n.data { s.len() } else { 0 }).sum();
+        self.text_buf.reserve(text);
         // One entry per element being walked: whether `open` pushed an arena node for it.
         let mut open: Vec<Action> = Vec::new();
         let mut id = t.nodes[tree::DOCUMENT as usize].first_child;
