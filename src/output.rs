@@ -163,7 +163,7 @@ fn start_tag(doc: &Document, i: NodeId, base: Option<&url::Url>, out: &mut Strin
     let NodeData::Element(e) = &doc.node(i).data else { return None };
     out.push('<');
     out.push_str(&e.name);
-    for (k, v) in [("href", &e.href), ("src", &e.src), ("alt", &e.alt)] {
+    for (k, v) in [("href", e.href()), ("src", e.src()), ("alt", e.alt())] {
         if let Some(v) = v {
             out.push(' ');
             out.push_str(k);

@@ -14,7 +14,7 @@ use html5ever::LocalName;
 use scraper::Html;
 
 use super::tree::{self, Data, Tree};
-use super::{Document, DomLimits, Element, NONE, Node, NodeData, NodeId, Stats, Tag, fold_ws, is_punct};
+use super::{Document, DomLimits, Element, NONE, Node, NodeData, NodeId, Refs, Stats, Tag, fold_ws, is_punct};
 
 /// Elements whose content is never page text. Pre-strip removes most of them; any that remain are
 /// skipped here.
@@ -389,10 +389,8 @@ impl Builder {
                 tag,
                 name: name.clone(),
                 xpath_index,
-                href,
-                src,
-                alt,
                 id_class: (!id_class.is_empty()).then(|| id_class.into_boxed_str()),
+                refs: (href.is_some() || src.is_some() || alt.is_some()).then(|| Box::new(Refs { href, src, alt })),
             }),
             stats,
         });
@@ -540,10 +538,8 @@ impl Builder {
                         tag: Tag::Body,
                         name: LocalName::from("body"),
                         xpath_index: 1,
-                        href: None,
-                        src: None,
-                        alt: None,
                         id_class: None,
+                        refs: None,
                     }),
                     stats: Stats::default(),
                 });
