@@ -27,7 +27,7 @@ const DROP: &str = "script, style, noscript, template, iframe, svg, select";
 
 /// The selectors, parsed once: on a small page parsing them cost about a fifth of the pass.
 static SELECTORS: LazyLock<[Option<Selector>; 4]> =
-    LazyLock::new(|| [DROP, "[hidden], [aria-hidden=\"true\"]", "[style]", "*"].map(|s| s.parse().ok()));
+    LazyLock::new(|| [DROP, "[hidden], [aria-hidden=\"true\" i]", "[style*=\"none\" i], [style*=\"hidden\" i]", "*"].map(|s| s.parse().ok()));
 const SEL_DROP: usize = 0;
 const SEL_HIDDEN: usize = 1;
 const SEL_STYLE: usize = 2;
