@@ -32,7 +32,8 @@ pub struct ContentOut {
 }
 
 /// The has-article judgement.
-/// Named has-article measures (names are static in the library; owned when read back from JSON).
+/// Named measures: has-article signals, block scores (names are static in the library; owned when read
+/// back from JSON).
 pub type Signals = BTreeMap<Cow<'static, str>, f64>;
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -53,7 +54,7 @@ pub struct BlockOut {
     pub text_chars: u32,
     pub link_chars: u32,
     pub tags: u32,
-    pub scores: BTreeMap<String, f64>,
+    pub scores: Signals,
     pub content: bool,
 }
 
@@ -312,7 +313,7 @@ pub fn report_blocks(doc: &Document, mut blocks: Vec<Block>, max: usize) -> Vec<
                 text_chars: n.stats.chars,
                 link_chars: n.stats.link_chars,
                 tags: n.stats.tags,
-                scores: b.scores.iter().map(|(k, v)| (k.to_string(), if v.is_finite() { *v } else { 0.0 })).collect(),
+                scores: b.scores.iter().map(|&(k, v)| (Cow::Borrowed(k), if v.is_finite() { v } else { 0.0 })).collect(),
                 content: b.content,
             }
         })
