@@ -313,7 +313,11 @@ pub fn report_blocks(doc: &Document, mut blocks: Vec<Block>, max: usize) -> Vec<
                 text_chars: n.stats.chars,
                 link_chars: n.stats.link_chars,
                 tags: n.stats.tags,
-                scores: b.scores.iter().map(|&(k, v)| (Cow::Borrowed(k), if v.is_finite() { v } else { 0.0 })).collect(),
+                scores: b
+                    .scores
+                    .iter()
+                    .map(|&(k, v)| (Cow::Borrowed(k), if v.is_finite() { v } else { 0.0 }))
+                    .collect(),
                 content: b.content,
             }
         })

@@ -26,8 +26,10 @@ use lol_html::{
 const DROP: &str = "script, style, noscript, template, iframe, svg, select";
 
 /// The selectors, parsed once: on a small page parsing them cost about a fifth of the pass.
-static SELECTORS: LazyLock<[Option<Selector>; 4]> =
-    LazyLock::new(|| [DROP, "[hidden], [aria-hidden=\"true\" i]", "[style*=\"none\" i], [style*=\"hidden\" i]", "*"].map(|s| s.parse().ok()));
+static SELECTORS: LazyLock<[Option<Selector>; 4]> = LazyLock::new(|| {
+    [DROP, "[hidden], [aria-hidden=\"true\" i]", "[style*=\"none\" i], [style*=\"hidden\" i]", "*"]
+        .map(|s| s.parse().ok())
+});
 const SEL_DROP: usize = 0;
 const SEL_HIDDEN: usize = 1;
 const SEL_STYLE: usize = 2;
