@@ -30,6 +30,7 @@ pub mod decode;
 pub mod dom;
 mod error;
 pub mod eval;
+pub mod gbdt;
 pub mod output;
 mod pipeline;
 pub mod prestrip;
@@ -39,4 +40,6 @@ pub mod train;
 
 pub use error::Error;
 pub use output::Extraction;
-pub use pipeline::{Engine, Limits, Request, check_input, embedded_bayes, parse_bayes};
+pub use pipeline::{
+    Engine, Limits, Request, check_input, embedded_bayes, embedded_block_model, parse_bayes, parse_block_model,
+};

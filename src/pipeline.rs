@@ -11,6 +11,7 @@ use scraper::Html;
 use crate::algorithms::{self, Content, Context, Outcome, Params, bayes::BayesModel, template::Templates};
 use crate::article::ArticleModel;
 use crate::dom::{Document, DomLimits};
+use crate::gbdt::Forest;
 use crate::output::{self, ContentOut, Extraction, HasArticle, Timings};
 use crate::{Error, combine, decode, prestrip};
 
@@ -58,6 +59,8 @@ pub struct Engine {
     pub params: Params,
     pub bayes: BayesModel,
     pub article: ArticleModel,
+    /// `auto`'s block classifier.
+    pub block_model: Forest,
     pub templates: Templates,
     pub limits: Limits,
 }
@@ -66,6 +69,21 @@ pub struct Engine {
 const EMBEDDED_BAYES: &str = include_str!("../config/bayes-model.json");
 /// The has-article model shipped in `config/`, embedded likewise.
 const EMBEDDED_ARTICLE: &str = include_str!("../config/article-model.json");
+
+/// The block classifier shipped in `config/`, embedded likewise.
+const EMBEDDED_BLOCKS: &str = include_str!("../config/block-model.json");
+
+/// Parse the embedded block classifier.
+pub fn embedded_block_model() -> Result<Forest, Error> {
+    parse_block_model(EMBEDDED_BLOCKS)
+}
+
+/// Parse and check a block classifier file's text against the features the code computes.
+pub fn parse_block_model(text: &str) -> Result<Forest, Error> {
+    let m: Forest = serde_json::from_str(text).map_err(|e| Error::Config(format!("block model: {e}")))?;
+    m.validate(&combine::feature_names()).map_err(|e| Error::Config(format!("block model: {e}")))?;
+    Ok(m)
+}
 
 /// Parse the embedded has-article model.
 pub fn embedded_article() -> Result<ArticleModel, Error> {
@@ -82,6 +100,7 @@ impl Engine {
             params: Params::default(),
             bayes: embedded_bayes()?,
             article: embedded_article()?,
+            block_model: embedded_block_model()?,
             templates: Templates::embedded()?,
             limits: Limits::default(),
         })
@@ -136,6 +155,7 @@ impl Engine {
             params: &self.params,
             bayes: &self.bayes,
             article: &self.article,
+            block_model: &self.block_model,
         };
         let mut outcome = self.run_algorithm(req.algorithm, &ctx);
         // A matching site rule wins over the generic algorithms in `auto`, and is all `template` uses.
@@ -188,6 +208,25 @@ impl Engine {
                 total: ms(t0, t_end),
             },
         })
+    }
+
+    /// Decode, pre-strip and parse a page exactly as [`Engine::extract`] does for `auto` (site rules
+    /// aside), then hand the algorithms' context to `f`. Training uses this, so it learns from the
+    /// same measures extraction computes.
+    pub fn with_context<R>(&self, bytes: &[u8], f: impl FnOnce(&Context<'_>) -> R) -> Result<R, Error> {
+        check_input(bytes, self.limits.max_input_bytes)?;
+        let decoded = decode::decode(bytes, None)?;
+        let stripped = prestrip::prestrip(&decoded.text);
+        let doc = Document::parse_tendril(stripped.html.clone(), self.limits.dom);
+        let ctx = Context {
+            doc: &doc,
+            html: &stripped.html,
+            params: &self.params,
+            bayes: &self.bayes,
+            article: &self.article,
+            block_model: &self.block_model,
+        };
+        Ok(f(&ctx))
     }
 
     /// Run one algorithm by name on a parsed page (names are checked by the caller).

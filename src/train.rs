@@ -30,11 +30,24 @@ pub fn gold_share(block_words: &[String], gold: &HashMap<String, u32>) -> f64 {
     hit as f64 / block_words.len() as f64
 }
 
-/// Learn a model from the pages with gold text of `datasets`.
-pub fn train(datasets: &[Dataset], merge_siblings: bool, label_threshold: f64) -> Result<BayesModel, Error> {
+/// Which pages of a dataset a training run may read (cross-validation leaves a fold out).
+pub type PageFilter<'a> = &'a (dyn Fn(&Dataset, &crate::dataset::Page) -> bool + Sync);
+
+/// Every page.
+pub fn all_pages(_: &Dataset, _: &crate::dataset::Page) -> bool {
+    true
+}
+
+/// Learn a model from the pages with gold text of `datasets` that `keep` admits.
+pub fn train(
+    datasets: &[Dataset],
+    keep: PageFilter<'_>,
+    merge_siblings: bool,
+    label_threshold: f64,
+) -> Result<BayesModel, Error> {
     let mut model = BayesModel { label_threshold, ..BayesModel::default() };
     for ds in datasets {
-        let pages: Vec<_> = ds.pages.iter().filter(|p| p.gold.is_some()).collect();
+        let pages: Vec<_> = ds.pages.iter().filter(|p| p.gold.is_some() && keep(ds, p)).collect();
         let per_page: Vec<Vec<([usize; 4], bool)>> = pages
             .par_iter()
             .map(|p| -> Result<Vec<([usize; 4], bool)>, Error> {
@@ -69,13 +82,17 @@ pub fn train(datasets: &[Dataset], merge_siblings: bool, label_threshold: f64) -
 
 /// Learn the has-article model from every page whose `has_article` is labelled: run `auto` on it,
 /// read the signals it reports, and fit the logistic regression (see [`crate::article`]).
-pub fn train_article(datasets: &[Dataset], engine: &crate::Engine) -> Result<crate::article::ArticleModel, Error> {
+pub fn train_article(
+    datasets: &[Dataset],
+    keep: PageFilter<'_>,
+    engine: &crate::Engine,
+) -> Result<crate::article::ArticleModel, Error> {
     let mut names: Vec<String> = Vec::new();
     let mut rows: Vec<Vec<f64>> = Vec::new();
     let mut labels: Vec<bool> = Vec::new();
     let mut trained_on = Vec::new();
     for ds in datasets {
-        let pages: Vec<_> = ds.pages.iter().filter(|p| p.has_article.is_some()).collect();
+        let pages: Vec<_> = ds.pages.iter().filter(|p| p.has_article.is_some() && keep(ds, p)).collect();
         let got: Vec<Option<(crate::output::Signals, bool)>> = pages
             .par_iter()
             .map(|p| -> Result<_, Error> {
@@ -105,6 +122,186 @@ pub fn train_article(datasets: &[Dataset], engine: &crate::Engine) -> Result<cra
     let mut model = crate::article::ArticleModel::fit(&names, &rows, &labels, 1e-3, 3000);
     model.trained_on = trained_on;
     Ok(model)
+}
+
+/// Hashes of a gold text's word n-grams (n = 1, 2, 3) and of its lines, for labelling blocks.
+pub struct GoldGrams {
+    grams: std::collections::HashSet<u64>,
+    lines: std::collections::HashSet<u64>,
+}
+
+fn hash_words<S: AsRef<str>>(n: u8, words: &[S]) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    n.hash(&mut h);
+    for w in words {
+        w.as_ref().hash(&mut h);
+    }
+    h.finish()
+}
+
+impl GoldGrams {
+    pub fn new(gold: &str) -> GoldGrams {
+        let norm = tokens::normalize(gold);
+        let words = tokens::words(&norm);
+        let mut grams = std::collections::HashSet::new();
+        for n in 1..=3usize {
+            for w in words.windows(n) {
+                grams.insert(hash_words(n as u8, w));
+            }
+        }
+        let lines = gold
+            .lines()
+            .map(|l| tokens::words(&tokens::normalize(l)))
+            .filter(|w| !w.is_empty())
+            .map(|w| hash_words(0, &w))
+            .collect();
+        GoldGrams { grams, lines }
+    }
+
+    /// How much of a block's text is in the gold text: the share of its words covered by a word
+    /// trigram that the gold text also has (the shingle metric's view, without counting common words
+    /// alone). One- and two-word blocks count when they are a whole gold line, or (two words) a gold
+    /// bigram.
+    pub fn label(&self, words: &[String]) -> f64 {
+        match words.len() {
+            0 => 0.0,
+            n if self.lines.contains(&hash_words(0, words)) && n <= 2 => 1.0,
+            1 => 0.0,
+            2 => f64::from(u8::from(self.grams.contains(&hash_words(2, words)))),
+            n => {
+                let mut covered = vec![false; n];
+                for (k, w) in words.windows(3).enumerate() {
+                    if self.grams.contains(&hash_words(3, w)) {
+                        covered[k..k + 3].iter_mut().for_each(|c| *c = true);
+                    }
+                }
+                covered.iter().filter(|&&c| c).count() as f64 / n as f64
+            }
+        }
+    }
+}
+
+/// Labelled block rows of many pages, for the block classifier.
+#[derive(Debug, Default)]
+pub struct BlockRows {
+    pub x: Vec<f32>,
+    pub y: Vec<f32>,
+    pub w: Vec<f32>,
+}
+
+/// Feature rows and gold labels of every block of one page. Each block weighs by its words, scaled so
+/// that a page's blocks average weight 1: the metrics average over pages, so a long page should not
+/// outweigh a short one, while inside a page long blocks matter more than short ones.
+pub fn page_rows(engine: &crate::Engine, bytes: &[u8], gold: &GoldGrams) -> Result<BlockRows, Error> {
+    engine.with_context(bytes, |ctx| {
+        let m = crate::combine::measure(ctx);
+        let nf = crate::combine::feature_names().len();
+        let mut rows = BlockRows::default();
+        let mut sizes = Vec::new();
+        for (k, b) in m.blocks.list.iter().enumerate() {
+            let text: Vec<&str> = m.blocks.texts_of(b).iter().map(|&t| ctx.doc.text(t)).collect();
+            let words = tokens::words(&tokens::normalize(&text.join(" ")));
+            if words.is_empty() {
+                continue;
+            }
+            rows.x.extend_from_slice(&m.features[k * nf..(k + 1) * nf]);
+            rows.y.push(gold.label(&words) as f32);
+            sizes.push(words.len() as f32);
+        }
+        let total: f32 = sizes.iter().sum();
+        let n = sizes.len() as f32;
+        rows.w = sizes.iter().map(|&s| s / total.max(1.0) * n).collect();
+        rows
+    })
+}
+
+/// Learn the block classifier from every page with gold text.
+pub fn train_blocks(
+    datasets: &[Dataset],
+    engine: &crate::Engine,
+    keep: PageFilter<'_>,
+    params: &crate::gbdt::TrainParams,
+) -> Result<crate::gbdt::Forest, Error> {
+    let mut all = BlockRows::default();
+    for ds in datasets {
+        let pages: Vec<_> = ds.pages.iter().filter(|p| p.gold.is_some() && keep(ds, p)).collect();
+        let per: Vec<Option<BlockRows>> = pages
+            .par_iter()
+            .map(|p| -> Result<Option<BlockRows>, Error> {
+                let bytes = ds.html(p)?;
+                let gold = GoldGrams::new(p.gold.as_deref().unwrap_or(""));
+                Ok(page_rows(engine, &bytes, &gold).ok())
+            })
+            .collect::<Result<_, _>>()?;
+        for r in per.into_iter().flatten() {
+            all.x.extend(r.x);
+            all.y.extend(r.y);
+            all.w.extend(r.w);
+        }
+    }
+    let names = crate::combine::feature_names();
+    let data = crate::gbdt::Data { x: &all.x, y: &all.y, w: &all.w, features: names.len() };
+    Ok(crate::gbdt::train(&data, &names, params))
+}
+
+/// Replace an engine's models with those found in `dir` (`bayes-model.json`, `block-model.json`,
+/// `article-model.json`; a missing file keeps the embedded model).
+pub fn load_models(engine: &mut crate::Engine, dir: &std::path::Path) -> Result<(), Error> {
+    let read = |name: &str| -> Result<Option<String>, Error> {
+        let p = dir.join(name);
+        match std::fs::read_to_string(&p) {
+            Ok(t) => Ok(Some(t)),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(Error::Config(format!("{}: {e}", p.display()))),
+        }
+    };
+    if let Some(t) = read("bayes-model.json")? {
+        engine.bayes = crate::parse_bayes(&t)?;
+    }
+    if let Some(t) = read("block-model.json")? {
+        engine.block_model = crate::parse_block_model(&t)?;
+    }
+    if let Some(t) = read("article-model.json")? {
+        let m: crate::article::ArticleModel =
+            serde_json::from_str(&t).map_err(|e| Error::Config(format!("article model: {e}")))?;
+        m.validate()?;
+        engine.article = m;
+    }
+    Ok(())
+}
+
+/// Train all three models in order — Naive Bayes, the block classifier (which reads the Naive Bayes
+/// posterior), the has-article model (which reads `auto`'s output) — each with the ones before it,
+/// into a copy of `base`.
+pub fn train_all(
+    base: &crate::Engine,
+    datasets: &[Dataset],
+    keep: PageFilter<'_>,
+    params: &crate::gbdt::TrainParams,
+) -> Result<crate::Engine, Error> {
+    let mut engine = crate::Engine {
+        params: base.params.clone(),
+        bayes: base.bayes.clone(),
+        article: base.article.clone(),
+        block_model: base.block_model.clone(),
+        templates: base.templates.clone(),
+        limits: base.limits,
+    };
+    engine.bayes = train(datasets, keep, engine.params.bayes.merge_siblings, 0.5)?;
+    engine.block_model = train_blocks(datasets, &engine, keep, params)?;
+    engine.article = train_article(datasets, keep, &engine)?;
+    Ok(engine)
+}
+
+/// The cross-validation fold of a page: a stable hash (FNV-1a) of its dataset and id, modulo `k`.
+pub fn fold_of(dataset: &str, id: &str, k: usize) -> usize {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in dataset.bytes().chain([0u8]).chain(id.bytes()) {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    (h % k.max(1) as u64) as usize
 }
 
 #[cfg(test)]

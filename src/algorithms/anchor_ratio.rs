@@ -157,7 +157,9 @@ mod tests {
         let bayes = super::super::bayes::BayesModel::default();
         let params = super::super::Params::default();
         let article = crate::article::ArticleModel::default();
-        let ctx = Context { doc: &doc, html: "", params: &params, bayes: &bayes, article: &article };
+        let forest = crate::gbdt::Forest::default();
+        let ctx =
+            Context { doc: &doc, html: "", params: &params, bayes: &bayes, article: &article, block_model: &forest };
         let Content::Nodes(nodes) = run(&ctx).content else { panic!("nodes expected") };
         let texts: Vec<&str> = nodes.iter().map(|&n| doc.text(n)).collect();
         assert!(texts.contains(&"A paragraph of the article."));

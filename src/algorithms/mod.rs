@@ -39,6 +39,8 @@ pub struct Context<'a> {
     pub params: &'a Params,
     pub bayes: &'a bayes::BayesModel,
     pub article: &'a crate::article::ArticleModel,
+    /// `auto`'s block classifier (untrained: `auto` keeps its heuristic region).
+    pub block_model: &'a crate::gbdt::Forest,
 }
 
 /// The main content an algorithm chose.

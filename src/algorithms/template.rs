@@ -37,7 +37,7 @@ struct RuleSpec {
 }
 
 /// A rule with its selectors compiled.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct SiteRule {
     pub name: String,
     hosts: Vec<String>,
@@ -66,7 +66,7 @@ impl SiteRule {
 }
 
 /// All loaded rules.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub struct Templates {
     rules: Vec<SiteRule>,
 }

@@ -31,6 +31,20 @@ pub struct EvalArgs {
     /// Worker threads (default: the number of cores).
     #[arg(long, short)]
     pub jobs: Option<usize>,
+    /// Read the models from this directory (`bayes-model.json`, `block-model.json`,
+    /// `article-model.json`, each optional) instead of the embedded ones, e.g. a `pith train --out-dir`.
+    #[arg(long)]
+    pub models: Option<PathBuf>,
+    /// Cross-validate: train every model on all but one of K folds of the given datasets and extract
+    /// each fold's pages with the models that did not see them.
+    #[arg(long, value_name = "K")]
+    pub cv: Option<usize>,
+    /// Trees of the block classifier trained under `--cv`.
+    #[arg(long, default_value_t = pith::gbdt::TrainParams::default().trees)]
+    pub trees: usize,
+    /// Depth of its trees.
+    #[arg(long, default_value_t = pith::gbdt::TrainParams::default().max_depth)]
+    pub depth: usize,
 }
 
 pub fn run(a: EvalArgs) -> Result<ExitCode, pith::Error> {
@@ -66,14 +80,25 @@ pub fn run(a: EvalArgs) -> Result<ExitCode, pith::Error> {
     // The runner catches a panicking algorithm and reports it per page; one line on stderr is enough
     // (the default hook would print a backtrace per page when RUST_BACKTRACE is set).
     std::panic::set_hook(Box::new(|info| eprintln!("pith eval: caught {info}")));
-    let engine = pith::Engine::with_defaults()?;
-    let report = pith::eval::run(&engine, &a.datasets, &algorithms, jobs, |page| {
+    let mut engine = pith::Engine::with_defaults()?;
+    if let Some(dir) = &a.models {
+        pith::train::load_models(&mut engine, dir)?;
+    }
+    let write_page = |page: &pith::eval::PageResult| -> Result<(), pith::Error> {
         if let Some(w) = per_page.as_mut() {
             serde_json::to_writer(&mut *w, page).map_err(std::io::Error::other)?;
             w.write_all(b"\n")?;
         }
         Ok(())
-    })?;
+    };
+    let report = match a.cv {
+        Some(k) => {
+            let params =
+                pith::gbdt::TrainParams { trees: a.trees, max_depth: a.depth, ..pith::gbdt::TrainParams::default() };
+            pith::eval::cross_validate(&engine, &a.datasets, &algorithms, jobs, k, &params, write_page)?
+        }
+        None => pith::eval::run(&engine, &a.datasets, &algorithms, jobs, write_page)?,
+    };
     if let Some(mut w) = per_page {
         w.flush()?;
     }

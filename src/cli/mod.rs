@@ -7,7 +7,6 @@ mod health;
 mod serve;
 mod train;
 
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
@@ -30,18 +29,8 @@ pub enum Command {
     Health(health::HealthArgs),
     /// List the algorithms with one line each.
     Algorithms,
-    /// Learn the Naive Bayes block model from labelled datasets.
-    Train {
-        /// A dataset directory (pages.jsonl + html/); repeat for several.
-        #[arg(long = "dataset", required = true)]
-        datasets: Vec<PathBuf>,
-        /// Where to write the Naive Bayes block model.
-        #[arg(long, default_value = "config/bayes-model.json")]
-        out: PathBuf,
-        /// Where to write the has-article model (learned from pages with a has_article label).
-        #[arg(long, default_value = "config/article-model.json")]
-        article_out: PathBuf,
-    },
+    /// Learn the models in config/: Naive Bayes blocks, auto's block classifier, has-article.
+    Train(train::TrainArgs),
     /// Score algorithms on labelled datasets with the seed papers' and the industry benchmark's metrics.
     Eval(eval::EvalArgs),
     /// Time every algorithm against the bare html5ever parse of the same pages (one thread).
@@ -60,7 +49,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, pith::Error> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        Command::Train { datasets, out, article_out } => train::run(&datasets, &out, &article_out),
+        Command::Train(a) => train::run(a),
         Command::Eval(a) => eval::run(a),
         Command::Bench(a) => bench::run(a),
     }

@@ -1,27 +1,78 @@
-//! `pith train`.
+//! `pith train`: the Naive Bayes block model (seed 000), then `auto`'s block classifier (which reads
+//! the Naive Bayes posterior), then the has-article model (which reads `auto`'s output), each trained
+//! with the models before it, and written to `config/`.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-pub fn run(datasets: &[PathBuf], out: &Path, article_out: &Path) -> Result<ExitCode, pith::Error> {
-    let sets = datasets.iter().map(|d| pith::dataset::Dataset::open(d)).collect::<Result<Vec<_>, _>>()?;
-    let params = pith::algorithms::Params::default();
-    let model = pith::train::train(&sets, params.bayes.merge_siblings, 0.5)?;
-    let mut text = serde_json::to_string_pretty(&model).map_err(|e| pith::Error::Config(e.to_string()))?;
+use clap::Args;
+
+#[derive(Debug, Args)]
+pub struct TrainArgs {
+    /// A dataset directory (pages.jsonl + html/); repeat for several.
+    #[arg(long = "dataset", required = true)]
+    pub datasets: Vec<PathBuf>,
+    /// Where to write the Naive Bayes block model.
+    #[arg(long, default_value = "config/bayes-model.json")]
+    pub out: PathBuf,
+    /// Where to write `auto`'s block classifier (learned from pages with gold text).
+    #[arg(long, default_value = "config/block-model.json")]
+    pub block_out: PathBuf,
+    /// Where to write the has-article model (learned from pages with a has_article label).
+    #[arg(long, default_value = "config/article-model.json")]
+    pub article_out: PathBuf,
+    /// Trees in the block classifier.
+    #[arg(long, default_value_t = pith::gbdt::TrainParams::default().trees)]
+    pub trees: usize,
+    /// Depth of each tree.
+    #[arg(long, default_value_t = pith::gbdt::TrainParams::default().max_depth)]
+    pub depth: usize,
+    /// Shrinkage of each tree's contribution.
+    #[arg(long, default_value_t = pith::gbdt::TrainParams::default().learning_rate)]
+    pub learning_rate: f64,
+}
+
+fn write_json(path: &Path, value: &impl serde::Serialize) -> Result<(), pith::Error> {
+    let mut text = serde_json::to_string(value).map_err(|e| pith::Error::Config(e.to_string()))?;
     text.push('\n');
-    std::fs::write(out, text)?;
+    std::fs::write(path, text)
+        .map_err(|e| std::io::Error::new(e.kind(), format!("cannot write {}: {e}", path.display())).into())
+}
+
+fn write_pretty(path: &Path, value: &impl serde::Serialize) -> Result<(), pith::Error> {
+    let mut text = serde_json::to_string_pretty(value).map_err(|e| pith::Error::Config(e.to_string()))?;
+    text.push('\n');
+    std::fs::write(path, text)
+        .map_err(|e| std::io::Error::new(e.kind(), format!("cannot write {}: {e}", path.display())).into())
+}
+
+pub fn run(a: TrainArgs) -> Result<ExitCode, pith::Error> {
+    let sets = a.datasets.iter().map(|d| pith::dataset::Dataset::open(d)).collect::<Result<Vec<_>, _>>()?;
+    let base = pith::Engine::with_defaults()?;
+    let params = pith::gbdt::TrainParams {
+        trees: a.trees,
+        max_depth: a.depth,
+        learning_rate: a.learning_rate,
+        ..Default::default()
+    };
+    let t = std::time::Instant::now();
+    let engine = pith::train::train_all(&base, &sets, &pith::train::all_pages, &params)?;
+    write_pretty(&a.out, &engine.bayes)?;
+    write_json(&a.block_out, &engine.block_model)?;
+    write_pretty(&a.article_out, &engine.article)?;
     eprintln!(
-        "pith: trained on {} theme and {} noise blocks from {} datasets; wrote {}",
-        model.class_blocks[0],
-        model.class_blocks[1],
+        "pith: trained on {} datasets in {:.1} s: Naive Bayes from {} theme and {} noise blocks ({}); \
+         block classifier of {} trees over {} features ({}); has-article model over {} signals ({})",
         sets.len(),
-        out.display()
+        t.elapsed().as_secs_f64(),
+        engine.bayes.class_blocks[0],
+        engine.bayes.class_blocks[1],
+        a.out.display(),
+        engine.block_model.trees.len(),
+        engine.block_model.features.len(),
+        a.block_out.display(),
+        engine.article.signals.len(),
+        a.article_out.display()
     );
-    let engine = pith::Engine::with_defaults()?;
-    let article = pith::train::train_article(&sets, &engine)?;
-    let mut text = serde_json::to_string_pretty(&article).map_err(|e| pith::Error::Config(e.to_string()))?;
-    text.push('\n');
-    std::fs::write(article_out, text)?;
-    eprintln!("pith: has-article model over {} signals; wrote {}", article.signals.len(), article_out.display());
     Ok(ExitCode::SUCCESS)
 }

@@ -131,8 +131,9 @@ fn load(dir: &Path, pool: &rayon::ThreadPool) -> Result<Loaded, Error> {
     Ok(Loaded { name: ds.name, pages: ds.pages, bytes, gold })
 }
 
-fn run_page(engine: &Engine, algorithm: &str, ds: &Loaded, k: usize) -> PageResult {
+fn run_page<'e>(engine_for: EngineFor<'_, 'e>, algorithm: &str, ds: &Loaded, k: usize) -> PageResult {
     let page = &ds.pages[k];
+    let engine = engine_for(&ds.name, page);
     let (bytes, read_error) = match &ds.bytes[k] {
         Ok(b) => (b.as_slice(), None),
         Err(e) => (&[][..], Some(e.clone())),
@@ -282,10 +283,48 @@ pub fn macro_average(algorithm: &str, sets: &[Summary]) -> Summary {
     }
 }
 
+/// Which engine extracts a page (one engine per fold under cross-validation).
+pub type EngineFor<'a, 'e> = &'a (dyn Fn(&str, &Page) -> &'e Engine + Sync);
+
 /// Run `algorithms` over every page of `datasets` with `jobs` threads. `on_page` sees every page result
 /// (for `--per-page`), in dataset, algorithm, page order.
 pub fn run(
     engine: &Engine,
+    datasets: &[PathBuf],
+    algorithms: &[&str],
+    jobs: usize,
+    on_page: impl FnMut(&PageResult) -> Result<(), Error>,
+) -> Result<Report, Error> {
+    run_with(&|_, _| engine, datasets, algorithms, jobs, on_page)
+}
+
+/// `k`-fold cross-validation: pages are split into `k` folds by [`crate::train::fold_of`]; for each
+/// fold every model (Naive Bayes, block classifier, has-article) is trained from `base` on the other
+/// folds' pages, and the fold's pages are extracted with those models only. The report then holds
+/// figures for pages no model saw in training, the honest estimate of how the shipped models do on
+/// new pages from the same sources.
+pub fn cross_validate(
+    base: &Engine,
+    datasets: &[PathBuf],
+    algorithms: &[&str],
+    jobs: usize,
+    k: usize,
+    params: &crate::gbdt::TrainParams,
+    on_page: impl FnMut(&PageResult) -> Result<(), Error>,
+) -> Result<Report, Error> {
+    let k = k.max(2);
+    let sets = datasets.iter().map(|d| Dataset::open(d)).collect::<Result<Vec<_>, _>>()?;
+    let mut engines = Vec::with_capacity(k);
+    for f in 0..k {
+        let keep = move |ds: &Dataset, p: &Page| crate::train::fold_of(&ds.name, &p.id, k) != f;
+        engines.push(crate::train::train_all(base, &sets, &keep, params)?);
+    }
+    run_with(&|ds, p| &engines[crate::train::fold_of(ds, &p.id, k)], datasets, algorithms, jobs, on_page)
+}
+
+/// [`run`] with an engine chosen per page.
+pub fn run_with<'e>(
+    engine_for: EngineFor<'_, 'e>,
     datasets: &[PathBuf],
     algorithms: &[&str],
     jobs: usize,
@@ -304,8 +343,9 @@ pub fn run(
         names.push(ds.name.clone());
         for (a, algorithm) in algorithms.iter().enumerate() {
             let t = Instant::now();
-            let results: Vec<PageResult> = pool
-                .install(|| (0..ds.pages.len()).into_par_iter().map(|k| run_page(engine, algorithm, &ds, k)).collect());
+            let results: Vec<PageResult> = pool.install(|| {
+                (0..ds.pages.len()).into_par_iter().map(|k| run_page(engine_for, algorithm, &ds, k)).collect()
+            });
             let wall = t.elapsed().as_secs_f64();
             for r in &results {
                 on_page(r)?;

@@ -1,0 +1,571 @@
+//! Text blocks and the measures the block classifier weighs.
+//!
+//! A block is a run of text nodes in document order that share their nearest block-level element (the
+//! *owner*): a paragraph, a list item, a heading, a table cell, or the loose text of a `<div>` between
+//! its child blocks. This is the unit the seed papers score (the Naive Bayes paper's blocks, the
+//! anchor-ratio paper's XPath leaves, CETD's nodes), made fine enough that one decision per block can
+//! keep a paragraph and drop the share bar beside it.
+//!
+//! Each block gets [`FEATURES`]: its own text measures, the tags and class/id words of its ancestors,
+//! every seed method's verdict on it (composite text density and DensitySum, the P value, the Naive
+//! Bayes posterior, the anchor ratio, the heuristic region), its neighbours' measures, and a few
+//! page-level figures. All are computed in a handful of linear passes over the arena.
+
+use crate::algorithms::Context;
+use crate::algorithms::anchor_ratio::anchor_ratio;
+use crate::algorithms::bayes;
+use crate::dom::{Document, NONE, NodeId, Tag};
+
+/// One block.
+#[derive(Debug, Clone)]
+pub struct Block {
+    /// The nearest block-level element above the text.
+    pub owner: NodeId,
+    /// Range into [`Blocks::texts`].
+    pub first: u32,
+    pub last: u32,
+    pub chars: u32,
+    pub link_chars: u32,
+    pub punct: u32,
+    pub text_nodes: u32,
+    pub link_text_nodes: u32,
+    /// Characters of text before this block on the page.
+    pub offset: u32,
+    scan: Scan,
+}
+
+/// Counts from reading the block's characters once.
+#[derive(Debug, Clone, Copy, Default)]
+struct Scan {
+    words: u32,
+    cjk: u32,
+    digits: u32,
+    sentence_ends: u32,
+    upper_start: bool,
+    terminal_end: bool,
+    started: bool,
+}
+
+impl Scan {
+    fn read(&mut self, s: &str) {
+        let mut in_word = false;
+        let mut last = None;
+        for c in s.chars() {
+            if c.is_whitespace() {
+                in_word = false;
+                continue;
+            }
+            if !self.started {
+                self.started = true;
+                self.upper_start = c.is_uppercase();
+            }
+            last = Some(c);
+            if crate::tokens::is_cjk(c) {
+                self.cjk += 1;
+                self.words += 1;
+                in_word = false;
+                continue;
+            }
+            if c.is_ascii_digit() {
+                self.digits += 1;
+            }
+            if matches!(c, '.' | '!' | '?' | '。' | '！' | '？') {
+                self.sentence_ends += 1;
+            }
+            if c.is_alphanumeric() {
+                if !in_word {
+                    self.words += 1;
+                }
+                in_word = true;
+            } else {
+                in_word = false;
+            }
+        }
+        if let Some(c) = last {
+            self.terminal_end = matches!(c, '.' | '!' | '?' | '。' | '！' | '？' | '"' | '”' | ')' | '」' | ':' | '：');
+        }
+    }
+}
+
+/// The page's blocks, in document order.
+#[derive(Debug, Clone, Default)]
+pub struct Blocks {
+    /// Every text node under `<body>`, in order; blocks index into it.
+    pub texts: Vec<NodeId>,
+    pub list: Vec<Block>,
+}
+
+impl Blocks {
+    /// The text nodes of block `b`.
+    pub fn texts_of(&self, b: &Block) -> &[NodeId] {
+        &self.texts[b.first as usize..b.last as usize]
+    }
+}
+
+/// Per node: the nearest block-level element at or above it (`NONE` above `<body>`), top-down.
+pub fn block_owners(doc: &Document) -> Vec<NodeId> {
+    let mut o = vec![NONE; doc.len()];
+    for i in 0..doc.len() as NodeId {
+        let n = doc.node(i);
+        o[i as usize] = if n.tag().is_some_and(|t| t.is_block()) {
+            i
+        } else if n.parent != NONE {
+            o[n.parent as usize]
+        } else {
+            NONE
+        };
+    }
+    o
+}
+
+/// Cut the page into blocks.
+pub fn segment(doc: &Document, owners: &[NodeId]) -> Blocks {
+    let mut out = Blocks::default();
+    let body = doc.body;
+    let mut offset = 0u32;
+    let mut prev_text: NodeId = NONE;
+    for i in body..doc.node(body).end {
+        let n = doc.node(i);
+        if !n.is_text() {
+            continue;
+        }
+        let owner = owners[n.parent as usize];
+        let owner = if owner == NONE { body } else { owner };
+        // A new block when the owner changes, or when a block element sits between this text and the
+        // previous one (text, <p>…</p>, text under one <div> makes three blocks).
+        let same = out.list.last().is_some_and(|b: &Block| {
+            b.owner == owner && !(prev_text + 1..i).any(|k| doc.node(k).tag().is_some_and(|t| t.is_block()))
+        });
+        if !same {
+            out.list.push(Block {
+                owner,
+                first: out.texts.len() as u32,
+                last: out.texts.len() as u32,
+                chars: 0,
+                link_chars: 0,
+                punct: 0,
+                text_nodes: 0,
+                link_text_nodes: 0,
+                offset,
+                scan: Scan::default(),
+            });
+        }
+        out.texts.push(i);
+        let s = n.stats;
+        offset += s.chars;
+        if let Some(b) = out.list.last_mut() {
+            b.last += 1;
+            b.chars += s.chars;
+            b.link_chars += s.link_chars;
+            b.punct += s.punct;
+            b.text_nodes += 1;
+            b.link_text_nodes += u32::from(n.in_link);
+            b.scan.read(doc.text(i));
+        }
+        prev_text = i;
+    }
+    out
+}
+
+/// Class/id word groups. An element's name matches a group when one of its `-`/`_`/space-separated
+/// words starts with one of the group's stems.
+const NAME_GROUPS: &[(&str, &[&str])] = &[
+    ("name_comment", &["comment", "disqus", "respond", "reply", "replies", "discussion", "discuss"]),
+    ("name_share", &["share", "sharing", "social", "sociable", "addthis", "facebook", "twitter", "whatsapp"]),
+    ("name_related", &["related", "recommend", "more", "also", "popular", "trending", "similar", "next", "prev"]),
+    ("name_nav", &["nav", "menu", "breadcrumb", "pagination", "pager", "crumb", "skip", "toc"]),
+    ("name_footer", &["footer", "foot", "copyright", "legal", "bottom"]),
+    ("name_sidebar", &["sidebar", "side", "widget", "aside", "rail", "column", "col"]),
+    ("name_ad", &["ad", "ads", "advert", "promo", "sponsor", "banner", "outbrain", "taboola", "dfp", "commercial"]),
+    ("name_meta", &["author", "byline", "meta", "date", "time", "dateline", "published", "posted", "info"]),
+    ("name_tags", &["tag", "tags", "category", "categories", "keyword", "topic", "label"]),
+    ("name_media", &["caption", "credit", "photo", "image", "img", "gallery", "media", "video", "figure"]),
+    ("name_content", &["content", "article", "post", "entry", "story", "body", "text", "main", "detail", "news"]),
+    ("name_title", &["title", "headline", "heading", "header", "hed"]),
+    ("name_hidden", &["hidden", "hide", "sr", "visually", "screen", "offscreen", "print"]),
+    ("name_signup", &["newsletter", "subscribe", "signup", "login", "cookie", "consent", "popup", "modal", "cta"]),
+    ("name_list", &["list", "item", "card", "teaser", "tile", "grid", "feed", "river", "stream"]),
+    ("name_summary", &["summary", "lead", "intro", "excerpt", "abstract", "dek", "standfirst", "description"]),
+];
+
+/// Ancestor tags recorded as flags, in bit order after the name groups.
+const TAG_FLAGS: &[(&str, &[Tag])] = &[
+    ("in_nav", &[Tag::Nav]),
+    ("in_aside", &[Tag::Aside]),
+    ("in_footer", &[Tag::Footer]),
+    ("in_header", &[Tag::Header]),
+    ("in_form", &[Tag::Form, Tag::Label]),
+    ("in_li", &[Tag::Li, Tag::Ul, Tag::Ol]),
+    ("in_table", &[Tag::Table, Tag::Td, Tag::Th]),
+    ("in_article", &[Tag::Article]),
+    ("in_main", &[Tag::Main]),
+    ("in_figure", &[Tag::Figure, Tag::Figcaption]),
+    ("in_quote", &[Tag::Blockquote]),
+    ("in_pre", &[Tag::Pre, Tag::Code]),
+    ("in_dl", &[Tag::Dl, Tag::Dt, Tag::Dd]),
+    ("in_section", &[Tag::Section]),
+    ("in_heading", &[Tag::H1, Tag::H2, Tag::H3, Tag::H4, Tag::H5, Tag::H6]),
+    ("in_time_address", &[Tag::Time, Tag::Address]),
+];
+
+fn name_bits(id_class: &str) -> u32 {
+    let mut bits = 0u32;
+    for word in id_class.split(|c: char| !c.is_ascii_alphanumeric()).filter(|w| !w.is_empty()) {
+        for (g, (_, stems)) in NAME_GROUPS.iter().enumerate() {
+            if stems.iter().any(|s| word.starts_with(s) && (s.len() > 2 || word.len() <= 3)) {
+                bits |= 1 << g;
+            }
+        }
+    }
+    bits
+}
+
+fn tag_bits(tag: Tag) -> u32 {
+    let mut bits = 0u32;
+    for (k, (_, tags)) in TAG_FLAGS.iter().enumerate() {
+        if tags.contains(&tag) {
+            bits |= 1 << k;
+        }
+    }
+    bits
+}
+
+/// Per node: name-group bits (low word) and tag bits (high word) of the node and all its ancestors.
+fn inherited_flags(doc: &Document) -> Vec<u64> {
+    let mut f = vec![0u64; doc.len()];
+    for i in doc.body..doc.node(doc.body).end {
+        let n = doc.node(i);
+        let Some(e) = n.element() else { continue };
+        let parent = if n.parent == NONE { 0 } else { f[n.parent as usize] };
+        let own_names = e.id_class.as_deref().map_or(0, name_bits);
+        f[i as usize] = parent | u64::from(own_names) | (u64::from(tag_bits(e.tag)) << 32);
+    }
+    f
+}
+
+/// Owner tag codes the trees can split on.
+fn tag_code(t: Option<Tag>) -> f32 {
+    use Tag::*;
+    match t {
+        Some(P) => 1.0,
+        Some(Div) => 2.0,
+        Some(Li) => 3.0,
+        Some(Td | Th) => 4.0,
+        Some(H1) => 5.0,
+        Some(H2 | H3) => 6.0,
+        Some(H4 | H5 | H6) => 7.0,
+        Some(Pre) => 8.0,
+        Some(Blockquote) => 9.0,
+        Some(Dd | Dt) => 10.0,
+        Some(Figcaption | Caption) => 11.0,
+        Some(Section | Article | Main) => 12.0,
+        Some(Body) => 13.0,
+        Some(Header | Footer | Nav | Aside) => 14.0,
+        Some(Tr | Table | Tbody | Thead | Tfoot) => 15.0,
+        _ => 0.0,
+    }
+}
+
+/// Names of the block features, in the order [`features`] writes them.
+pub fn feature_names() -> Vec<&'static str> {
+    let mut v: Vec<&'static str> = BASE.to_vec();
+    v.extend(NAME_GROUPS.iter().map(|(n, _)| *n));
+    v.extend(TAG_FLAGS.iter().map(|(n, _)| *n));
+    v.extend(NEIGHBOUR);
+    v
+}
+
+const BASE: &[&str] = &[
+    "chars",
+    "words",
+    "chars_per_word",
+    "link_density",
+    "punct_density",
+    "sentence_ends",
+    "terminal_end",
+    "upper_start",
+    "cjk_share",
+    "digit_share",
+    "text_nodes",
+    "link_text_share",
+    "tag",
+    "depth",
+    "owner_chars",
+    "owner_link_density",
+    "parent_chars",
+    "parent_link_density",
+    "parent_children",
+    "same_siblings",
+    "container_chars",
+    "container_link_density",
+    "ctd",
+    "ctd_parent",
+    "density_sum",
+    "density_sum_parent",
+    "cetd_marked",
+    "in_max_density_sum",
+    "in_core",
+    "in_region",
+    "region_keep",
+    "p_rel",
+    "in_max_p",
+    "bayes_p",
+    "anchor_ratio",
+    "position",
+    "block_position",
+    "title_share",
+    "title_cover",
+    "page_chars",
+    "page_link_density",
+    "page_blocks",
+    "region_share",
+    "block_share",
+];
+
+const NEIGHBOUR: &[&str] = &[
+    "prev_chars",
+    "prev_link_density",
+    "prev_keep",
+    "next_chars",
+    "next_link_density",
+    "next_keep",
+    "prev2_chars",
+    "next2_chars",
+    "window_keep_share",
+];
+
+/// Everything the feature pass reads besides the page.
+pub struct Inputs<'a> {
+    pub density: &'a [f64],
+    pub density_sum: &'a [f64],
+    pub marked: &'a [NodeId],
+    pub max_ds: NodeId,
+    pub core: NodeId,
+    pub region: &'a [NodeId],
+    /// The heuristic region after pruning: subtree roots and loose text nodes.
+    pub keep: &'a [NodeId],
+    pub p: &'a [f64],
+    pub best_p: NodeId,
+    pub title_words: &'a [String],
+}
+
+/// Per node: true when inside one of `roots`' subtrees.
+fn covered(doc: &Document, roots: &[NodeId]) -> Vec<bool> {
+    let mut v = vec![false; doc.len()];
+    for &r in roots {
+        for i in r..doc.node(r).end {
+            v[i as usize] = true;
+        }
+    }
+    v
+}
+
+fn ln1(x: f64) -> f32 {
+    (1.0 + x.max(0.0)).ln() as f32
+}
+
+fn share(a: u32, b: u32) -> f32 {
+    if b == 0 { 0.0 } else { a as f32 / b as f32 }
+}
+
+/// The feature rows of every block, row-major (`feature_names().len()` values per block).
+pub fn features(ctx: &Context<'_>, blocks: &Blocks, inp: &Inputs<'_>) -> Vec<f32> {
+    let doc = ctx.doc;
+    let nf = feature_names().len();
+    let flags = inherited_flags(doc);
+    let marked = covered(doc, inp.marked);
+    let region = covered(doc, inp.region);
+    let keep = covered(doc, inp.keep);
+    let body = doc.node(doc.body);
+    let body_chars = body.stats.chars;
+    let region_chars: u32 = inp.region.iter().map(|&r| doc.node(r).stats.chars).sum();
+    let best_p = inp.p[inp.best_p as usize].max(1e-9);
+    // Naive Bayes posterior per text node, through the paper's own blocking.
+    let mut nb = vec![0f32; doc.len()];
+    for b in bayes::blocks(doc, ctx.params.bayes.merge_siblings) {
+        let pr = ctx.bayes.theme_probability(&b.counts.features()) as f32;
+        for &t in &b.texts {
+            nb[t as usize] = pr;
+        }
+    }
+    let n = blocks.list.len();
+    let mut rows = vec![0f32; n * nf];
+    let keep_of: Vec<f32> =
+        blocks.list.iter().map(|b| f32::from(u8::from(keep[blocks.texts[b.first as usize] as usize]))).collect();
+    for (k, b) in blocks.list.iter().enumerate() {
+        let row = &mut rows[k * nf..(k + 1) * nf];
+        let first = blocks.texts[b.first as usize];
+        let owner = doc.node(b.owner);
+        let parent = if owner.parent == NONE || b.owner == doc.body { b.owner } else { owner.parent };
+        // The container: the nearest ancestor holding at least three times the block's text.
+        let mut container = parent;
+        while container != doc.body && doc.node(container).stats.chars < 3 * b.chars.max(1) {
+            let up = doc.node(container).parent;
+            if up == NONE {
+                break;
+            }
+            container = up;
+        }
+        // The anchor-ratio paper's XPath block: the lowest ancestor holding more than one leaf.
+        let mut xb = b.owner;
+        while xb != doc.body && doc.node(xb).stats.text_nodes < 2 {
+            xb = doc.node(xb).parent;
+        }
+        let xs = doc.node(xb).stats;
+        let ar = anchor_ratio(&ctx.params.anchor_ratio, xs.text_nodes, xs.link_text_nodes, xs.chars, xs.link_chars);
+        let sig = |c: NodeId| {
+            let e = doc.node(c).element();
+            (e.map(|e| e.tag as u8), e.and_then(|e| e.id_class.as_deref()).map(|s| s.split(' ').next().unwrap_or("")))
+        };
+        let (mut children, mut same) = (0u32, 0u32);
+        if parent != b.owner {
+            let me = sig(b.owner);
+            for c in doc.children(parent).filter(|&c| !doc.node(c).is_text()) {
+                children += 1;
+                same += u32::from(sig(c) == me);
+            }
+        }
+        let (title_share, title_cover) = if b.chars <= 400 && !inp.title_words.is_empty() {
+            title_overlap(doc, blocks.texts_of(b), inp.title_words)
+        } else {
+            (0.0, 0.0)
+        };
+        let os = owner.stats;
+        let ps = doc.node(parent).stats;
+        let cs = doc.node(container).stats;
+        let fl = flags[b.owner as usize];
+        let s = &b.scan;
+        let base = [
+            ln1(b.chars as f64),
+            ln1(s.words as f64),
+            share(b.chars, s.words.max(1)),
+            share(b.link_chars, b.chars),
+            share(b.punct, b.chars),
+            ln1(s.sentence_ends as f64),
+            f32::from(u8::from(s.terminal_end)),
+            f32::from(u8::from(s.upper_start)),
+            share(s.cjk, b.chars),
+            share(s.digits, b.chars),
+            ln1(b.text_nodes as f64),
+            share(b.link_text_nodes, b.text_nodes),
+            tag_code(owner.tag()),
+            owner.depth.saturating_sub(body.depth) as f32,
+            ln1(os.chars as f64),
+            share(os.link_chars, os.chars),
+            ln1(ps.chars as f64),
+            share(ps.link_chars, ps.chars),
+            ln1(children as f64),
+            ln1(same as f64),
+            ln1(cs.chars as f64),
+            share(cs.link_chars, cs.chars),
+            ln1(inp.density[b.owner as usize]),
+            ln1(inp.density[parent as usize]),
+            ln1(inp.density_sum[b.owner as usize]),
+            ln1(inp.density_sum[parent as usize]),
+            f32::from(u8::from(marked[first as usize])),
+            f32::from(u8::from(doc.contains(inp.max_ds, first))),
+            f32::from(u8::from(doc.contains(inp.core, first))),
+            f32::from(u8::from(region[first as usize])),
+            keep_of[k],
+            (inp.p[b.owner as usize] / best_p) as f32,
+            f32::from(u8::from(doc.contains(inp.best_p, first))),
+            nb[first as usize],
+            ar as f32,
+            share(b.offset, body_chars),
+            k as f32 / n.max(1) as f32,
+            title_share,
+            title_cover,
+            ln1(body_chars as f64),
+            share(body.stats.link_chars, body_chars),
+            ln1(n as f64),
+            share(region_chars, body_chars),
+            share(b.chars, region_chars.max(1)),
+        ];
+        row[..base.len()].copy_from_slice(&base);
+        let mut at = base.len();
+        for g in 0..NAME_GROUPS.len() {
+            row[at] = ((fl >> g) & 1) as f32;
+            at += 1;
+        }
+        for t in 0..TAG_FLAGS.len() {
+            row[at] = ((fl >> (32 + t)) & 1) as f32;
+            at += 1;
+        }
+        let nb_at = |j: isize| -> Option<&Block> {
+            let j = k as isize + j;
+            (j >= 0 && (j as usize) < n).then(|| &blocks.list[j as usize])
+        };
+        let chars_of = |j: isize| nb_at(j).map_or(0.0, |o| ln1(o.chars as f64));
+        let ld_of = |j: isize| nb_at(j).map_or(0.0, |o| share(o.link_chars, o.chars));
+        let keep_at = |j: isize| {
+            let j = k as isize + j;
+            if j >= 0 && (j as usize) < n { keep_of[j as usize] } else { 0.0 }
+        };
+        let (lo, hi) = (k.saturating_sub(3), (k + 4).min(n));
+        let window: f32 = keep_of[lo..hi].iter().sum::<f32>() / (hi - lo) as f32;
+        let neigh = [
+            chars_of(-1),
+            ld_of(-1),
+            keep_at(-1),
+            chars_of(1),
+            ld_of(1),
+            keep_at(1),
+            chars_of(-2),
+            chars_of(2),
+            window,
+        ];
+        row[at..at + neigh.len()].copy_from_slice(&neigh);
+    }
+    rows
+}
+
+/// Share of the title's words found in the block, and share of the block's words that are title words.
+fn title_overlap(doc: &Document, texts: &[NodeId], title: &[String]) -> (f32, f32) {
+    let mut found = vec![false; title.len()];
+    let (mut words, mut hits) = (0u32, 0u32);
+    for &t in texts {
+        crate::tokens::for_each_word(doc.text(t), |w| {
+            words += 1;
+            if let Ok(k) = title.binary_search_by(|x| x.as_str().cmp(w)) {
+                found[k] = true;
+                hits += 1;
+            }
+        });
+    }
+    let f = found.iter().filter(|&&x| x).count() as u32;
+    (share(f, title.len() as u32), share(hits, words))
+}
+
+/// The chosen content as subtree roots: every element whose text nodes are all chosen (topmost only),
+/// and chosen text nodes whose parent is not, in document order. `chosen` is indexed by node id.
+pub fn roots_of(doc: &Document, chosen: &[bool]) -> Vec<NodeId> {
+    let body = doc.body;
+    let end = doc.node(body).end;
+    // Bottom-up: does the subtree hold any text, and is every text node chosen?
+    let mut any = vec![false; doc.len()];
+    let mut all = vec![true; doc.len()];
+    for i in (body..end).rev() {
+        let n = doc.node(i);
+        if n.is_text() {
+            any[i as usize] = doc.text(i).chars().any(|c| !c.is_whitespace());
+            all[i as usize] = chosen[i as usize] || !any[i as usize];
+        }
+        if i != body && n.parent != NONE {
+            let (a, l) = (any[i as usize], all[i as usize]);
+            any[n.parent as usize] |= a;
+            all[n.parent as usize] &= l;
+        }
+    }
+    let mut out = Vec::new();
+    let mut i = body;
+    while i < end {
+        let n = doc.node(i);
+        if any[i as usize] && all[i as usize] {
+            out.push(i);
+            i = n.end;
+        } else {
+            i += 1;
+        }
+    }
+    out
+}

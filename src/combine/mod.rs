@@ -1,0 +1,148 @@
+//! The default pipeline, `auto`: the seed algorithms combined, in the spirit of the CombinE / Crunch
+//! line of work the CETD paper cites.
+//!
+//! 1. **Core.** Composite Text Density with DensitySum (Sun, Song & Liao) finds the node whose children
+//!    are densest: the article body. Unlike the paper's ExtractContent we do not mark every
+//!    above-threshold node across the page (that pulls in footers and comment threads); we start from
+//!    the one max-DensitySum node.
+//! 2. **Region.** The core grows upward while its parent adds little but dense, link-poor text (a
+//!    headline or a lead paragraph held in a sibling), and siblings whose CTD reaches the threshold
+//!    line of the CETD method join it.
+//! 3. **Pruning.** Inside the region, blocks that the anchor-ratio heuristic (seed 003) calls link
+//!    blocks, footer marks, and containers named for comments, sharing, related links or navigation are
+//!    cut out. What remains is emitted as maximal clean subtrees, so structure (lists, tables, `pre`)
+//!    survives.
+//! 4. **Has-article.** The page's P value (Lv et al.) and the region's own text measures combine into
+//!    the probability.
+
+mod blocks;
+mod region;
+mod signals;
+
+use serde::{Deserialize, Serialize};
+
+pub use blocks::{Blocks, feature_names, roots_of, segment};
+
+use crate::algorithms::cetd::{Density, density_sum_select, score_blocks};
+use crate::algorithms::pvalue::p_values;
+use crate::algorithms::{Content, Context, Outcome};
+use crate::dom::NodeId;
+
+/// What `auto` returns as text for a page it judges to have no article.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum NoArticleText {
+    /// Only the page's first paragraph, when it is short (a listing's intro): a search index must not
+    /// ingest a home page's link soup as an article.
+    Lead,
+    /// The region's text as for an article.
+    Full,
+}
+
+/// Parameters of `auto`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct AutoParams {
+    pub no_article_text: NoArticleText,
+    /// The longest lead kept under `Lead` (characters).
+    pub lead_chars: u32,
+    /// A block is content when the block classifier gives it at least this probability.
+    pub block_threshold: f64,
+}
+
+impl Default for AutoParams {
+    fn default() -> Self {
+        AutoParams { no_article_text: NoArticleText::Lead, lead_chars: 300, block_threshold: 0.5 }
+    }
+}
+/// Everything `auto` measures on a page before deciding: the blocks, their feature rows and the
+/// heuristic region. Training reads the same struct, so what is learned is what runs.
+pub struct Measured {
+    pub blocks: Blocks,
+    /// Row-major, `feature_names().len()` per block.
+    pub features: Vec<f32>,
+    /// The heuristic region after pruning (the decision when no block model is loaded).
+    pub keep: Vec<NodeId>,
+    pub density: Vec<f64>,
+    pub density_sum: Vec<f64>,
+    pub p: Vec<f64>,
+    pub best_p: NodeId,
+}
+
+/// Run the seed methods and compute every block's features.
+pub fn measure(ctx: &Context<'_>) -> Measured {
+    let doc = ctx.doc;
+    let ds = density_sum_select(doc, Density::Composite);
+    let (p, best_p) = p_values(doc);
+    let core = region::core_node(doc, &ds.marked, ds.max_node);
+    let reg = region::region(doc, &ds.density, core, ds.threshold);
+    let keep = region::prune(doc, ctx, &reg);
+    let owners = blocks::block_owners(doc);
+    let blocks = segment(doc, &owners);
+    let title_words = doc.title.as_deref().map(region::title_words).unwrap_or_default();
+    let inputs = blocks::Inputs {
+        density: &ds.density,
+        density_sum: &ds.density_sum,
+        marked: &ds.marked,
+        max_ds: ds.max_node,
+        core,
+        region: &reg,
+        keep: &keep,
+        p: &p,
+        best_p,
+        title_words: &title_words,
+    };
+    let features = blocks::features(ctx, &blocks, &inputs);
+    Measured { blocks, features, keep, density: ds.density, density_sum: ds.density_sum, p, best_p }
+}
+
+/// `auto`.
+pub fn run(ctx: &Context<'_>) -> Outcome {
+    let doc = ctx.doc;
+    let m = measure(ctx);
+    let nf = feature_names().len();
+    let (roots, block_p) = if ctx.block_model.is_trained() {
+        let mut chosen = vec![false; doc.len()];
+        let mut probs = Vec::with_capacity(m.blocks.list.len());
+        for (k, b) in m.blocks.list.iter().enumerate() {
+            let pr = ctx.block_model.predict(&m.features[k * nf..(k + 1) * nf]);
+            probs.push((b.owner, pr));
+            if pr >= ctx.params.auto.block_threshold {
+                for &t in m.blocks.texts_of(b) {
+                    chosen[t as usize] = true;
+                }
+            }
+        }
+        (roots_of(doc, &chosen), probs)
+    } else {
+        (m.keep.clone(), Vec::new())
+    };
+    let mut owner_p = std::collections::HashMap::with_capacity(block_p.len());
+    for (o, pr) in block_p {
+        let e = owner_p.entry(o).or_insert(0.0f64);
+        *e = e.max(pr);
+    }
+    let blocks = score_blocks(doc, &roots, |i| {
+        let k = i as usize;
+        let mut s = vec![("ctd", m.density[k]), ("density_sum", m.density_sum[k]), ("p", m.p[k])];
+        if let Some(&pr) = owner_p.get(&i) {
+            s.push(("block_p", pr));
+        }
+        (s, owner_p.get(&i).copied().unwrap_or(m.density_sum[k]))
+    });
+    let signals = signals::signals(doc, &roots, m.p[m.best_p as usize]);
+    let probability = if ctx.article.is_trained() {
+        ctx.article.probability(&signals)
+    } else {
+        // Untrained (a fresh checkout before `pith train`): page P and text amount, half each.
+        let kept = signals.iter().find(|(n, _)| *n == "text_chars").map_or(0.0, |s| s.1);
+        0.5 * m.p[m.best_p as usize] + 0.5 * (1.0 - (-(kept.exp_m1()) / 400.0).exp())
+    };
+    let is_article = probability >= ctx.params.pvalue.article_threshold;
+    let roots = if is_article || ctx.params.auto.no_article_text == NoArticleText::Full {
+        roots
+    } else {
+        signals::lead(doc, &roots, ctx.params.auto.lead_chars)
+    };
+    Outcome { content: Content::Nodes(roots), probability, blocks, signals }
+}

@@ -1,0 +1,154 @@
+//! The page-level measures behind the has-article probability, and the lead kept for non-articles.
+
+use super::blocks::block_owners;
+use crate::dom::{Document, NONE, NodeId, Tag};
+
+/// The first paragraph-like block of the region (a sentence mark, 25 characters or more) as text
+/// nodes, if it is at most `max_chars` long; nothing otherwise.
+pub(super) fn lead(doc: &Document, roots: &[NodeId], max_chars: u32) -> Vec<NodeId> {
+    let owners = block_owners(doc);
+    let owner_of = |t: NodeId| owners[doc.node(t).parent as usize];
+    let texts: Vec<NodeId> = roots.iter().flat_map(|&r| doc.text_nodes(r)).collect();
+    let mut k = 0;
+    while k < texts.len() {
+        let owner = owner_of(texts[k]);
+        let mut j = k;
+        let (mut chars, mut punct) = (0u32, 0u32);
+        while j < texts.len() && owner_of(texts[j]) == owner {
+            chars += doc.node(texts[j]).stats.chars;
+            punct += doc.node(texts[j]).stats.punct;
+            j += 1;
+        }
+        if chars >= 25 && punct >= 1 {
+            return if chars <= max_chars { texts[k..j].to_vec() } else { Vec::new() };
+        }
+        k = j;
+    }
+    Vec::new()
+}
+
+/// Per node: headings in its subtree (itself included), summed bottom-up in one reverse sweep.
+fn heading_counts(doc: &Document) -> Vec<u32> {
+    let mut h = vec![0u32; doc.len()];
+    for i in (0..doc.len() as NodeId).rev() {
+        if doc.node(i).tag().is_some_and(Tag::is_heading) {
+            h[i as usize] += 1;
+        }
+        let p = doc.node(i).parent;
+        if p != NONE {
+            h[p as usize] += h[i as usize];
+        }
+    }
+    h
+}
+
+/// Listing and collection pages repeat a "card": sibling elements with the same tag and class, each
+/// holding a heading or a link and a little text. Returns the largest such group's size and the
+/// characters in all groups of three or more.
+fn card_structure(doc: &Document, headings: &[u32]) -> (u32, u32) {
+    let mut best = 0u32;
+    let mut chars = 0u32;
+    let mut group: Vec<NodeId> = Vec::new();
+    for parent in doc.body..doc.node(doc.body).end {
+        if doc.node(parent).is_text() || doc.node(parent).stats.tags < 3 {
+            continue;
+        }
+        group.clear();
+        group.extend(doc.children(parent).filter(|&c| !doc.node(c).is_text()));
+        if group.len() < 3 {
+            continue;
+        }
+        // Sort the children by signature so equal ones sit together (ids keep the order stable).
+        let sig = |c: NodeId| {
+            let e = doc.node(c).element();
+            (e.map(|e| e.tag as u8), e.and_then(|e| e.id_class.as_deref()).map(|s| s.split(' ').next().unwrap_or("")))
+        };
+        group.sort_by(|&a, &b| sig(a).cmp(&sig(b)).then(a.cmp(&b)));
+        let mut k = 0;
+        while k < group.len() {
+            let mut j = k;
+            while j < group.len() && sig(group[j]) == sig(group[k]) {
+                j += 1;
+            }
+            let is_card = |c: NodeId| {
+                let s = doc.node(c).stats;
+                s.chars >= 20 && (s.link_tags > 0 || headings[c as usize] > 0)
+            };
+            let n = group[k..j].iter().filter(|&&c| is_card(c)).count() as u32;
+            if n >= 3 {
+                best = best.max(n);
+                chars += group[k..j].iter().map(|&c| doc.node(c).stats.chars).sum::<u32>();
+            }
+            k = j;
+        }
+    }
+    (best, chars.min(doc.node(doc.body).stats.chars))
+}
+
+/// The measures the has-article model weighs. Counts enter as logarithms: the difference between 50
+/// and 500 characters of text matters, between 5,000 and 5,500 it does not.
+pub(super) fn signals(doc: &Document, roots: &[NodeId], page_p: f64) -> Vec<(&'static str, f64)> {
+    let body = doc.node(doc.body).stats;
+    let owners_of = block_owners(doc);
+    let heads = heading_counts(doc);
+    let mut text = 0u32;
+    let mut punct = 0u32;
+    // Paragraph-like blocks: text grouped by nearest block ancestor, with a sentence mark and some length.
+    let mut owners: Vec<(NodeId, u32, u32)> = Vec::new();
+    for &r in roots {
+        for t in doc.text_nodes(r) {
+            let n = doc.node(t);
+            if n.in_link {
+                continue;
+            }
+            text += n.stats.chars;
+            punct += n.stats.punct;
+            let parent = doc.node(t).parent;
+            let owner = if parent == NONE { doc.body } else { owners_of[parent as usize] };
+            match owners.last_mut() {
+                Some(o) if o.0 == owner => {
+                    o.1 += n.stats.chars;
+                    o.2 += n.stats.punct;
+                }
+                _ => owners.push((owner, n.stats.chars, n.stats.punct)),
+            }
+        }
+    }
+    let paragraphs = owners.iter().filter(|o| o.1 >= 25 && o.2 >= 1).count();
+    let para_chars: u32 = owners.iter().filter(|o| o.1 >= 25 && o.2 >= 1).map(|o| o.1).sum();
+    // Listing pages are made of headline links: anchors long enough to be a title.
+    let (mut headline_links, mut headline_chars) = (0u32, 0u32);
+    let body_range = doc.body..doc.node(doc.body).end;
+    for i in body_range {
+        if doc.node(i).tag() == Some(Tag::A) && doc.node(i).stats.chars >= 20 {
+            headline_links += 1;
+            headline_chars += doc.node(i).stats.chars;
+        }
+    }
+    let (mut region_chars, mut region_links, mut headings) = (0u32, 0u32, 0u32);
+    for &r in roots {
+        region_chars += doc.node(r).stats.chars;
+        region_links += doc.node(r).stats.link_chars;
+        headings += heads[r as usize];
+    }
+    let longest = owners.iter().map(|o| o.1).max().unwrap_or(0);
+    let (cards, card_chars) = card_structure(doc, &heads);
+    let ln = |x: f64| (1.0 + x).ln();
+    vec![
+        ("cards", ln(cards as f64)),
+        ("card_text_share", card_chars as f64 / body.chars.max(1) as f64),
+        ("p_value", page_p),
+        ("text_chars", ln(text as f64)),
+        ("text_share", text as f64 / body.non_link_chars().max(1) as f64),
+        ("page_link_density", body.link_chars as f64 / body.chars.max(1) as f64),
+        ("punct", ln(punct as f64)),
+        ("paragraphs", ln(paragraphs as f64)),
+        ("longest_paragraph", ln(longest as f64)),
+        ("page_chars", ln(body.chars as f64)),
+        ("headline_links", ln(headline_links as f64)),
+        ("headline_link_share", headline_chars as f64 / body.chars.max(1) as f64),
+        ("region_link_density", region_links as f64 / region_chars.max(1) as f64),
+        ("headings", ln(headings as f64)),
+        ("mean_paragraph", ln(para_chars as f64 / paragraphs.max(1) as f64)),
+    ]
+}
