@@ -31,6 +31,7 @@ pub mod dom;
 mod error;
 pub mod eval;
 pub mod gbdt;
+pub mod meta;
 pub mod output;
 mod pipeline;
 pub mod prestrip;

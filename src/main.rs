@@ -10,6 +10,8 @@ fn main() -> ExitCode {
     let args = cli::Cli::parse();
     match cli::run(args) {
         Ok(code) => code,
+        // The reader went away (`pith extract … | head`): not an error worth a message.
+        Err(pith::Error::Io(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("pith: {e}");
             ExitCode::from(2)

@@ -11,7 +11,6 @@ use scraper::Html;
 use crate::algorithms::{self, Content, Context, Outcome, Params, bayes::BayesModel, template::Templates};
 use crate::article::ArticleModel;
 use crate::dom::{Document, DomLimits};
-use crate::gbdt::Forest;
 use crate::output::{self, ContentOut, Extraction, HasArticle, Timings};
 use crate::{Error, combine, decode, prestrip};
 
@@ -60,7 +59,7 @@ pub struct Engine {
     pub bayes: BayesModel,
     pub article: ArticleModel,
     /// `auto`'s block classifier.
-    pub block_model: Forest,
+    pub block_model: combine::BlockModel,
     pub templates: Templates,
     pub limits: Limits,
 }
@@ -74,14 +73,14 @@ const EMBEDDED_ARTICLE: &str = include_str!("../config/article-model.json");
 const EMBEDDED_BLOCKS: &str = include_str!("../config/block-model.json");
 
 /// Parse the embedded block classifier.
-pub fn embedded_block_model() -> Result<Forest, Error> {
+pub fn embedded_block_model() -> Result<combine::BlockModel, Error> {
     parse_block_model(EMBEDDED_BLOCKS)
 }
 
 /// Parse and check a block classifier file's text against the features the code computes.
-pub fn parse_block_model(text: &str) -> Result<Forest, Error> {
-    let m: Forest = serde_json::from_str(text).map_err(|e| Error::Config(format!("block model: {e}")))?;
-    m.validate(&combine::feature_names()).map_err(|e| Error::Config(format!("block model: {e}")))?;
+pub fn parse_block_model(text: &str) -> Result<combine::BlockModel, Error> {
+    let m: combine::BlockModel = serde_json::from_str(text).map_err(|e| Error::Config(format!("block model: {e}")))?;
+    m.validate().map_err(|e| Error::Config(format!("block model: {e}")))?;
     Ok(m)
 }
 
@@ -117,6 +116,7 @@ impl Engine {
         }
         check_input(req.bytes, self.limits.max_input_bytes)?;
         let decoded = decode::decode(req.bytes, req.charset)?;
+        let meta = if req.algorithm == "auto" { crate::meta::scan(&decoded.text) } else { Default::default() };
         let t_decode = Instant::now();
         let mut stripped = if req.algorithm == "line-density" {
             prestrip::prestrip_source(&decoded.text)
@@ -156,6 +156,8 @@ impl Engine {
             bayes: &self.bayes,
             article: &self.article,
             block_model: &self.block_model,
+            meta: &meta,
+            url: req.url,
         };
         let mut outcome = self.run_algorithm(req.algorithm, &ctx);
         // A matching site rule wins over the generic algorithms in `auto`, and is all `template` uses.
@@ -213,9 +215,15 @@ impl Engine {
     /// Decode, pre-strip and parse a page exactly as [`Engine::extract`] does for `auto` (site rules
     /// aside), then hand the algorithms' context to `f`. Training uses this, so it learns from the
     /// same measures extraction computes.
-    pub fn with_context<R>(&self, bytes: &[u8], f: impl FnOnce(&Context<'_>) -> R) -> Result<R, Error> {
+    pub fn with_context<R>(
+        &self,
+        bytes: &[u8],
+        url: Option<&str>,
+        f: impl FnOnce(&Context<'_>) -> R,
+    ) -> Result<R, Error> {
         check_input(bytes, self.limits.max_input_bytes)?;
         let decoded = decode::decode(bytes, None)?;
+        let meta = crate::meta::scan(&decoded.text);
         let stripped = prestrip::prestrip(&decoded.text);
         let doc = Document::parse_tendril(stripped.html.clone(), self.limits.dom);
         let ctx = Context {
@@ -225,6 +233,8 @@ impl Engine {
             bayes: &self.bayes,
             article: &self.article,
             block_model: &self.block_model,
+            meta: &meta,
+            url,
         };
         Ok(f(&ctx))
     }

@@ -119,7 +119,8 @@ pub fn train_article(
     if names.is_empty() {
         return Err(Error::Config("no page with a has_article label to learn from".into()));
     }
-    let mut model = crate::article::ArticleModel::fit(&names, &rows, &labels, 1e-3, 3000);
+    let params = crate::article::ArticleModel::tree_params();
+    let mut model = crate::article::ArticleModel::fit_trees(&names, &rows, &labels, &params);
     model.trained_on = trained_on;
     Ok(model)
 }
@@ -182,67 +183,140 @@ impl GoldGrams {
     }
 }
 
-/// Labelled block rows of many pages, for the block classifier.
+/// One page's blocks for the block classifier: every block's features, gold label and weight (0 for
+/// blocks without a word), and the layout the context features need.
 #[derive(Debug, Default)]
-pub struct BlockRows {
+pub struct PageRows {
     pub x: Vec<f32>,
     pub y: Vec<f32>,
     pub w: Vec<f32>,
+    pub layout: crate::combine::Layout,
 }
 
 /// Feature rows and gold labels of every block of one page. Each block weighs by its words, scaled so
 /// that a page's blocks average weight 1: the metrics average over pages, so a long page should not
 /// outweigh a short one, while inside a page long blocks matter more than short ones.
-pub fn page_rows(engine: &crate::Engine, bytes: &[u8], gold: &GoldGrams) -> Result<BlockRows, Error> {
-    engine.with_context(bytes, |ctx| {
+pub fn page_rows(engine: &crate::Engine, bytes: &[u8], url: Option<&str>, gold: &GoldGrams) -> Result<PageRows, Error> {
+    engine.with_context(bytes, url, |ctx| {
         let m = crate::combine::measure(ctx);
-        let nf = crate::combine::feature_names().len();
-        let mut rows = BlockRows::default();
+        let mut rows = PageRows {
+            x: m.features.clone(),
+            layout: crate::combine::Layout::of(ctx.doc, &m.blocks),
+            ..PageRows::default()
+        };
         let mut sizes = Vec::new();
-        for (k, b) in m.blocks.list.iter().enumerate() {
+        for b in &m.blocks.list {
             let text: Vec<&str> = m.blocks.texts_of(b).iter().map(|&t| ctx.doc.text(t)).collect();
             let words = tokens::words(&tokens::normalize(&text.join(" ")));
-            if words.is_empty() {
-                continue;
-            }
-            rows.x.extend_from_slice(&m.features[k * nf..(k + 1) * nf]);
             rows.y.push(gold.label(&words) as f32);
             sizes.push(words.len() as f32);
         }
         let total: f32 = sizes.iter().sum();
-        let n = sizes.len() as f32;
+        let n = sizes.iter().filter(|&&s| s > 0.0).count() as f32;
         rows.w = sizes.iter().map(|&s| s / total.max(1.0) * n).collect();
         rows
     })
 }
 
-/// Learn the block classifier from every page with gold text.
+/// How the block classifier is learned.
+#[derive(Debug, Clone, Copy)]
+pub struct Learn {
+    pub gbdt: crate::gbdt::TrainParams,
+    /// Datasets weigh (mean pages per dataset / their pages)^balance: 0 lets every page weigh the
+    /// same, 1 every dataset (as the macro average does).
+    pub balance: f64,
+    /// Folds for the out-of-fold stage-1 probabilities stage 2 learns from; 0 or 1 trains stage 1 only.
+    pub stack_folds: usize,
+}
+
+impl Default for Learn {
+    fn default() -> Self {
+        Learn { gbdt: crate::gbdt::TrainParams::default(), balance: 0.5, stack_folds: 4 }
+    }
+}
+
+/// Rows of many pages, flattened for the learner (rows with weight 0 left out).
+fn flatten(pages: &[(PageRows, f32)], x_of: impl Fn(usize, &PageRows) -> Vec<f32>) -> (Vec<f32>, Vec<f32>, Vec<f32>) {
+    let (mut x, mut y, mut w) = (Vec::new(), Vec::new(), Vec::new());
+    for (k, (p, factor)) in pages.iter().enumerate() {
+        let rows = x_of(k, p);
+        if rows.is_empty() {
+            continue;
+        }
+        let nf = rows.len() / p.y.len().max(1);
+        for b in 0..p.y.len() {
+            if p.w[b] > 0.0 {
+                x.extend_from_slice(&rows[b * nf..(b + 1) * nf]);
+                y.push(p.y[b]);
+                w.push(p.w[b] * factor);
+            }
+        }
+    }
+    (x, y, w)
+}
+
+/// Learn the block classifier from every page with gold text: stage 1 on the blocks' own features;
+/// then, when `stack_folds` > 1, stage 2 on those features plus context features computed from
+/// out-of-fold stage-1 probabilities (each page's from a stage 1 that did not see it).
 pub fn train_blocks(
     datasets: &[Dataset],
     engine: &crate::Engine,
     keep: PageFilter<'_>,
-    params: &crate::gbdt::TrainParams,
-) -> Result<crate::gbdt::Forest, Error> {
-    let mut all = BlockRows::default();
-    for ds in datasets {
-        let pages: Vec<_> = ds.pages.iter().filter(|p| p.gold.is_some() && keep(ds, p)).collect();
-        let per: Vec<Option<BlockRows>> = pages
+    learn: &Learn,
+) -> Result<crate::combine::BlockModel, Error> {
+    let counts: Vec<usize> =
+        datasets.iter().map(|ds| ds.pages.iter().filter(|p| p.gold.is_some() && keep(ds, p)).count()).collect();
+    let used: Vec<usize> = counts.iter().copied().filter(|&c| c > 0).collect();
+    let mean = used.iter().sum::<usize>() as f64 / used.len().max(1) as f64;
+    let mut pages: Vec<(PageRows, f32)> = Vec::new();
+    let mut trained_on = Vec::new();
+    for (ds, &count) in datasets.iter().zip(&counts) {
+        let factor = (mean / count.max(1) as f64).powf(learn.balance) as f32;
+        let list: Vec<_> = ds.pages.iter().filter(|p| p.gold.is_some() && keep(ds, p)).collect();
+        let per: Vec<Option<PageRows>> = list
             .par_iter()
-            .map(|p| -> Result<Option<BlockRows>, Error> {
+            .map(|p| -> Result<Option<PageRows>, Error> {
                 let bytes = ds.html(p)?;
                 let gold = GoldGrams::new(p.gold.as_deref().unwrap_or(""));
-                Ok(page_rows(engine, &bytes, &gold).ok())
+                Ok(page_rows(engine, &bytes, p.url.as_deref(), &gold).ok().filter(|r| !r.y.is_empty()))
             })
             .collect::<Result<_, _>>()?;
-        for r in per.into_iter().flatten() {
-            all.x.extend(r.x);
-            all.y.extend(r.y);
-            all.w.extend(r.w);
+        pages.extend(per.into_iter().flatten().map(|r| (r, factor)));
+        if count > 0 {
+            trained_on.push(format!("{} ({count} pages with gold)", ds.name));
         }
     }
-    let names = crate::combine::feature_names();
-    let data = crate::gbdt::Data { x: &all.x, y: &all.y, w: &all.w, features: names.len() };
-    Ok(crate::gbdt::train(&data, &names, params))
+    let names1 = crate::combine::feature_names();
+    let fit = |x: &[f32], y: &[f32], w: &[f32], names: &[&str]| {
+        crate::gbdt::train(&crate::gbdt::Data { x, y, w, features: names.len() }, names, &learn.gbdt)
+    };
+    let (x, y, w) = flatten(&pages, |_, p| p.x.clone());
+    let stage1 = fit(&x, &y, &w, &names1);
+    drop((x, y, w));
+    let mut model = crate::combine::BlockModel { stage1, trained_on, ..Default::default() };
+    if learn.stack_folds < 2 {
+        return Ok(model);
+    }
+    // Out-of-fold stage-1 probabilities: page k is predicted by a stage 1 trained without its fold.
+    let folds = learn.stack_folds;
+    let mut oof: Vec<Vec<f64>> = vec![Vec::new(); pages.len()];
+    for f in 0..folds {
+        let (x, y, w) = flatten(&pages, |k, p| if k % folds == f { Vec::new() } else { p.x.clone() });
+        let m = fit(&x, &y, &w, &names1);
+        for (k, (p, _)) in pages.iter().enumerate() {
+            if k % folds == f {
+                let nf = names1.len();
+                oof[k] = (0..p.y.len()).map(|b| m.predict(&p.x[b * nf..(b + 1) * nf])).collect();
+            }
+        }
+    }
+    let names2 = crate::combine::stage2_names();
+    let (x, y, w) = flatten(&pages, |k, p| {
+        let ctx = crate::combine::context_features(&p.layout, &oof[k]);
+        crate::combine::stage2_rows(&p.x, &ctx, p.y.len())
+    });
+    model.stage2 = fit(&x, &y, &w, &names2);
+    Ok(model)
 }
 
 /// Replace an engine's models with those found in `dir` (`bayes-model.json`, `block-model.json`,
@@ -278,7 +352,7 @@ pub fn train_all(
     base: &crate::Engine,
     datasets: &[Dataset],
     keep: PageFilter<'_>,
-    params: &crate::gbdt::TrainParams,
+    learn: &Learn,
 ) -> Result<crate::Engine, Error> {
     let mut engine = crate::Engine {
         params: base.params.clone(),
@@ -289,7 +363,7 @@ pub fn train_all(
         limits: base.limits,
     };
     engine.bayes = train(datasets, keep, engine.params.bayes.merge_siblings, 0.5)?;
-    engine.block_model = train_blocks(datasets, &engine, keep, params)?;
+    engine.block_model = train_blocks(datasets, &engine, keep, learn)?;
     engine.article = train_article(datasets, keep, &engine)?;
     Ok(engine)
 }

@@ -157,9 +157,17 @@ mod tests {
         let bayes = super::super::bayes::BayesModel::default();
         let params = super::super::Params::default();
         let article = crate::article::ArticleModel::default();
-        let forest = crate::gbdt::Forest::default();
-        let ctx =
-            Context { doc: &doc, html: "", params: &params, bayes: &bayes, article: &article, block_model: &forest };
+        let forest = crate::combine::BlockModel::default();
+        let ctx = Context {
+            doc: &doc,
+            html: "",
+            params: &params,
+            bayes: &bayes,
+            article: &article,
+            block_model: &forest,
+            meta: &Default::default(),
+            url: None,
+        };
         let Content::Nodes(nodes) = run(&ctx).content else { panic!("nodes expected") };
         let texts: Vec<&str> = nodes.iter().map(|&n| doc.text(n)).collect();
         assert!(texts.contains(&"A paragraph of the article."));

@@ -40,7 +40,11 @@ pub struct Context<'a> {
     pub bayes: &'a bayes::BayesModel,
     pub article: &'a crate::article::ArticleModel,
     /// `auto`'s block classifier (untrained: `auto` keeps its heuristic region).
-    pub block_model: &'a crate::gbdt::Forest,
+    pub block_model: &'a crate::combine::BlockModel,
+    /// What the page declares about itself (read only for `auto`; default otherwise).
+    pub meta: &'a crate::meta::PageMeta,
+    /// The page's address, when known.
+    pub url: Option<&'a str>,
 }
 
 /// The main content an algorithm chose.

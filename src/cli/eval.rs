@@ -39,12 +39,9 @@ pub struct EvalArgs {
     /// each fold's pages with the models that did not see them.
     #[arg(long, value_name = "K")]
     pub cv: Option<usize>,
-    /// Trees of the block classifier trained under `--cv`.
-    #[arg(long, default_value_t = pith::gbdt::TrainParams::default().trees)]
-    pub trees: usize,
-    /// Depth of its trees.
-    #[arg(long, default_value_t = pith::gbdt::TrainParams::default().max_depth)]
-    pub depth: usize,
+    /// Block classifier training under `--cv`.
+    #[command(flatten)]
+    pub learn: super::LearnArgs,
 }
 
 pub fn run(a: EvalArgs) -> Result<ExitCode, pith::Error> {
@@ -80,7 +77,7 @@ pub fn run(a: EvalArgs) -> Result<ExitCode, pith::Error> {
     // The runner catches a panicking algorithm and reports it per page; one line on stderr is enough
     // (the default hook would print a backtrace per page when RUST_BACKTRACE is set).
     std::panic::set_hook(Box::new(|info| eprintln!("pith eval: caught {info}")));
-    let mut engine = pith::Engine::with_defaults()?;
+    let mut engine = super::engine_from_env()?;
     if let Some(dir) = &a.models {
         pith::train::load_models(&mut engine, dir)?;
     }
@@ -93,8 +90,7 @@ pub fn run(a: EvalArgs) -> Result<ExitCode, pith::Error> {
     };
     let report = match a.cv {
         Some(k) => {
-            let params =
-                pith::gbdt::TrainParams { trees: a.trees, max_depth: a.depth, ..pith::gbdt::TrainParams::default() };
+            let params = a.learn.params();
             pith::eval::cross_validate(&engine, &a.datasets, &algorithms, jobs, k, &params, write_page)?
         }
         None => pith::eval::run(&engine, &a.datasets, &algorithms, jobs, write_page)?,

@@ -11,6 +11,9 @@ pub enum Format {
     Json,
     Text,
     Html,
+    /// `auto`'s decision per text block, one line each: probability, kept or not, characters, owner
+    /// element and the start of the text.
+    Explain,
 }
 
 #[derive(Debug, Args)]
@@ -30,6 +33,9 @@ pub struct ExtractArgs {
     /// Leave per-block scores out of the JSON.
     #[arg(long)]
     pub no_blocks: bool,
+    /// Read the models from this directory instead of the embedded ones (see `pith eval --models`).
+    #[arg(long)]
+    pub models: Option<PathBuf>,
     /// The HTML file, or - for standard input.
     pub input: PathBuf,
 }
@@ -43,7 +49,15 @@ pub fn run(a: ExtractArgs) -> Result<ExitCode, pith::Error> {
         std::fs::read(&a.input)
             .map_err(|e| std::io::Error::new(e.kind(), format!("cannot read {}: {e}", a.input.display())))?
     };
-    let engine = pith::Engine::with_defaults()?;
+    let mut engine = super::engine_from_env()?;
+    if let Some(dir) = &a.models {
+        pith::train::load_models(&mut engine, dir)?;
+    }
+    if matches!(a.format, Format::Explain) {
+        let mut out = std::io::stdout().lock();
+        out.write_all(pith::combine::explain(&engine, &bytes, a.url.as_deref())?.as_bytes())?;
+        return Ok(ExitCode::SUCCESS);
+    }
     let req = pith::Request {
         bytes: &bytes,
         url: a.url.as_deref(),
@@ -58,6 +72,7 @@ pub fn run(a: ExtractArgs) -> Result<ExitCode, pith::Error> {
         Format::Json => serde_json::to_writer_pretty(&mut out, &result).map_err(std::io::Error::other),
         Format::Text => out.write_all(result.content.text.as_bytes()),
         Format::Html => out.write_all(result.content.html.as_bytes()),
+        Format::Explain => Ok(()),
     };
     written.and_then(|_| writeln!(out))?;
     Ok(ExitCode::SUCCESS)

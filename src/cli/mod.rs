@@ -37,6 +37,57 @@ pub enum Command {
     Bench(bench::BenchArgs),
 }
 
+/// Settings of the block classifier's training, shared by `train` and `eval --cv`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct LearnArgs {
+    /// Trees in the block classifier.
+    #[arg(long, default_value_t = pith::gbdt::TrainParams::default().trees)]
+    pub trees: usize,
+    /// Depth of each tree.
+    #[arg(long, default_value_t = pith::gbdt::TrainParams::default().max_depth)]
+    pub depth: usize,
+    /// Shrinkage of each tree's contribution.
+    #[arg(long, default_value_t = pith::gbdt::TrainParams::default().learning_rate)]
+    pub learning_rate: f64,
+    /// L2 penalty on leaf values.
+    #[arg(long, default_value_t = pith::gbdt::TrainParams::default().lambda)]
+    pub lambda: f64,
+    /// Smallest summed hessian of a leaf.
+    #[arg(long, default_value_t = pith::gbdt::TrainParams::default().min_child_weight)]
+    pub min_child_weight: f64,
+    /// Dataset balance: 0 weighs every page the same, 1 every dataset the same.
+    #[arg(long, default_value_t = pith::train::Learn::default().balance)]
+    pub balance: f64,
+    /// Folds for stage 2's out-of-fold inputs (0: no stage 2).
+    #[arg(long, default_value_t = pith::train::Learn::default().stack_folds)]
+    pub stack_folds: usize,
+}
+
+impl LearnArgs {
+    pub fn params(&self) -> pith::train::Learn {
+        pith::train::Learn {
+            gbdt: pith::gbdt::TrainParams {
+                trees: self.trees,
+                max_depth: self.depth,
+                learning_rate: self.learning_rate,
+                lambda: self.lambda,
+                min_child_weight: self.min_child_weight,
+            },
+            balance: self.balance,
+            stack_folds: self.stack_folds,
+        }
+    }
+}
+
+/// The engine with the embedded models and the algorithm parameters of the embedded defaults as
+/// overridden by `PITH_PARAMS__<ALGORITHM>__<KEY>` variables, as `pith serve` reads them.
+fn engine_from_env() -> Result<pith::Engine, pith::Error> {
+    let config = pith::server::config::Config::load(None).map_err(|e| pith::Error::Config(e.0))?;
+    let mut engine = pith::Engine::with_defaults()?;
+    engine.params = config.params;
+    Ok(engine)
+}
+
 /// Run a parsed command line.
 pub fn run(cli: Cli) -> Result<ExitCode, pith::Error> {
     match cli.command {

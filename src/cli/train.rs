@@ -21,15 +21,8 @@ pub struct TrainArgs {
     /// Where to write the has-article model (learned from pages with a has_article label).
     #[arg(long, default_value = "config/article-model.json")]
     pub article_out: PathBuf,
-    /// Trees in the block classifier.
-    #[arg(long, default_value_t = pith::gbdt::TrainParams::default().trees)]
-    pub trees: usize,
-    /// Depth of each tree.
-    #[arg(long, default_value_t = pith::gbdt::TrainParams::default().max_depth)]
-    pub depth: usize,
-    /// Shrinkage of each tree's contribution.
-    #[arg(long, default_value_t = pith::gbdt::TrainParams::default().learning_rate)]
-    pub learning_rate: f64,
+    #[command(flatten)]
+    pub learn: super::LearnArgs,
 }
 
 fn write_json(path: &Path, value: &impl serde::Serialize) -> Result<(), pith::Error> {
@@ -49,12 +42,7 @@ fn write_pretty(path: &Path, value: &impl serde::Serialize) -> Result<(), pith::
 pub fn run(a: TrainArgs) -> Result<ExitCode, pith::Error> {
     let sets = a.datasets.iter().map(|d| pith::dataset::Dataset::open(d)).collect::<Result<Vec<_>, _>>()?;
     let base = pith::Engine::with_defaults()?;
-    let params = pith::gbdt::TrainParams {
-        trees: a.trees,
-        max_depth: a.depth,
-        learning_rate: a.learning_rate,
-        ..Default::default()
-    };
+    let params = a.learn.params();
     let t = std::time::Instant::now();
     let engine = pith::train::train_all(&base, &sets, &pith::train::all_pages, &params)?;
     write_pretty(&a.out, &engine.bayes)?;
@@ -62,14 +50,14 @@ pub fn run(a: TrainArgs) -> Result<ExitCode, pith::Error> {
     write_pretty(&a.article_out, &engine.article)?;
     eprintln!(
         "pith: trained on {} datasets in {:.1} s: Naive Bayes from {} theme and {} noise blocks ({}); \
-         block classifier of {} trees over {} features ({}); has-article model over {} signals ({})",
+         block classifier of {}+{} trees ({}); has-article model over {} signals ({})",
         sets.len(),
         t.elapsed().as_secs_f64(),
         engine.bayes.class_blocks[0],
         engine.bayes.class_blocks[1],
         a.out.display(),
-        engine.block_model.trees.len(),
-        engine.block_model.features.len(),
+        engine.block_model.stage1.trees.len(),
+        engine.block_model.stage2.trees.len(),
         a.block_out.display(),
         engine.article.signals.len(),
         a.article_out.display()

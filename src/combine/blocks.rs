@@ -31,6 +31,8 @@ pub struct Block {
     pub link_text_nodes: u32,
     /// Characters of text before this block on the page.
     pub offset: u32,
+    /// The owner is a list item or a table cell.
+    pub in_list: bool,
     scan: Scan,
 }
 
@@ -147,6 +149,7 @@ pub fn segment(doc: &Document, owners: &[NodeId]) -> Blocks {
                 text_nodes: 0,
                 link_text_nodes: 0,
                 offset,
+                in_list: matches!(doc.node(owner).tag(), Some(Tag::Li | Tag::Td | Tag::Th | Tag::Dd | Tag::Dt)),
                 scan: Scan::default(),
             });
         }
@@ -268,12 +271,16 @@ fn tag_code(t: Option<Tag>) -> f32 {
 
 /// Names of the block features, in the order [`features`] writes them.
 pub fn feature_names() -> Vec<&'static str> {
+    debug_assert_eq!(BASE[REGION_KEEP], "region_keep");
     let mut v: Vec<&'static str> = BASE.to_vec();
     v.extend(NAME_GROUPS.iter().map(|(n, _)| *n));
     v.extend(TAG_FLAGS.iter().map(|(n, _)| *n));
     v.extend(NEIGHBOUR);
     v
 }
+
+/// Index of `region_keep` in a feature row.
+pub(crate) const REGION_KEEP: usize = 30;
 
 const BASE: &[&str] = &[
     "chars",

@@ -16,12 +16,16 @@
 //!    the probability.
 
 mod blocks;
+mod context;
+mod model;
 mod region;
 mod signals;
 
 use serde::{Deserialize, Serialize};
 
 pub use blocks::{Blocks, feature_names, roots_of, segment};
+pub use context::{CONTEXT, Layout, context_features};
+pub use model::{BlockModel, stage2_names, stage2_rows};
 
 use crate::algorithms::cetd::{Density, density_sum_select, score_blocks};
 use crate::algorithms::pvalue::p_values;
@@ -100,12 +104,11 @@ pub fn measure(ctx: &Context<'_>) -> Measured {
 pub fn run(ctx: &Context<'_>) -> Outcome {
     let doc = ctx.doc;
     let m = measure(ctx);
-    let nf = feature_names().len();
+    let p = if ctx.block_model.is_trained() { ctx.block_model.predict(doc, &m) } else { Vec::new() };
     let (roots, block_p) = if ctx.block_model.is_trained() {
         let mut chosen = vec![false; doc.len()];
         let mut probs = Vec::with_capacity(m.blocks.list.len());
-        for (k, b) in m.blocks.list.iter().enumerate() {
-            let pr = ctx.block_model.predict(&m.features[k * nf..(k + 1) * nf]);
+        for (b, &pr) in m.blocks.list.iter().zip(&p) {
             probs.push((b.owner, pr));
             if pr >= ctx.params.auto.block_threshold {
                 for &t in m.blocks.texts_of(b) {
@@ -113,7 +116,10 @@ pub fn run(ctx: &Context<'_>) -> Outcome {
                 }
             }
         }
-        (roots_of(doc, &chosen), probs)
+        let roots = roots_of(doc, &chosen);
+        // Nothing passed (a page of one short paragraph, say): fall back to the heuristic region, and
+        // leave the verdict on whether that is an article to the has-article model.
+        (if roots.is_empty() { m.keep.clone() } else { roots }, probs)
     } else {
         (m.keep.clone(), Vec::new())
     };
@@ -130,7 +136,8 @@ pub fn run(ctx: &Context<'_>) -> Outcome {
         }
         (s, owner_p.get(&i).copied().unwrap_or(m.density_sum[k]))
     });
-    let signals = signals::signals(doc, &roots, m.p[m.best_p as usize]);
+    let judged = ctx.block_model.is_trained().then_some((&m.blocks, p.as_slice()));
+    let signals = signals::signals(doc, &roots, m.p[m.best_p as usize], judged, ctx.meta, ctx.url);
     let probability = if ctx.article.is_trained() {
         ctx.article.probability(&signals)
     } else {
@@ -145,4 +152,31 @@ pub fn run(ctx: &Context<'_>) -> Outcome {
         signals::lead(doc, &roots, ctx.params.auto.lead_chars)
     };
     Outcome { content: Content::Nodes(roots), probability, blocks, signals }
+}
+
+/// One line per block: the classifier's probability, whether it is kept, its characters and link
+/// share, its owner element's path, and the start of its text. For people asking "why was this kept?".
+pub fn explain(engine: &crate::Engine, bytes: &[u8], url: Option<&str>) -> Result<String, crate::Error> {
+    use std::fmt::Write;
+    engine.with_context(bytes, url, |ctx| {
+        let m = measure(ctx);
+        let nf = feature_names().len();
+        let p = ctx.block_model.predict(ctx.doc, &m);
+        let mut out = String::new();
+        for (k, b) in m.blocks.list.iter().enumerate() {
+            let pr =
+                if ctx.block_model.is_trained() { p[k] } else { f64::from(m.features[k * nf + blocks::REGION_KEEP]) };
+            let text: String = m.blocks.texts_of(b).iter().map(|&t| ctx.doc.text(t)).collect::<Vec<_>>().join(" ");
+            let head: String = text.chars().take(70).collect();
+            let _ = writeln!(
+                out,
+                "{pr:.3} {} {:>6} {:>4.2} {:<40} {head}",
+                if pr >= ctx.params.auto.block_threshold { '+' } else { '-' },
+                b.chars,
+                b.link_chars as f64 / b.chars.max(1) as f64,
+                ctx.doc.xpath(b.owner).chars().rev().take(40).collect::<String>().chars().rev().collect::<String>(),
+            );
+        }
+        out
+    })
 }

@@ -1,7 +1,8 @@
 //! The page-level measures behind the has-article probability, and the lead kept for non-articles.
 
-use super::blocks::block_owners;
+use super::blocks::{Blocks, block_owners};
 use crate::dom::{Document, NONE, NodeId, Tag};
+use crate::meta::{OgType, PageMeta};
 
 /// The first paragraph-like block of the region (a sentence mark, 25 characters or more) as text
 /// nodes, if it is at most `max_chars` long; nothing otherwise.
@@ -87,7 +88,14 @@ fn card_structure(doc: &Document, headings: &[u32]) -> (u32, u32) {
 
 /// The measures the has-article model weighs. Counts enter as logarithms: the difference between 50
 /// and 500 characters of text matters, between 5,000 and 5,500 it does not.
-pub(super) fn signals(doc: &Document, roots: &[NodeId], page_p: f64) -> Vec<(&'static str, f64)> {
+pub(super) fn signals(
+    doc: &Document,
+    roots: &[NodeId],
+    page_p: f64,
+    judged: Option<(&Blocks, &[f64])>,
+    meta: &PageMeta,
+    url: Option<&str>,
+) -> Vec<(&'static str, f64)> {
     let body = doc.node(doc.body).stats;
     let owners_of = block_owners(doc);
     let heads = heading_counts(doc);
@@ -134,7 +142,7 @@ pub(super) fn signals(doc: &Document, roots: &[NodeId], page_p: f64) -> Vec<(&'s
     let longest = owners.iter().map(|o| o.1).max().unwrap_or(0);
     let (cards, card_chars) = card_structure(doc, &heads);
     let ln = |x: f64| (1.0 + x).ln();
-    vec![
+    let mut out = vec![
         ("cards", ln(cards as f64)),
         ("card_text_share", card_chars as f64 / body.chars.max(1) as f64),
         ("p_value", page_p),
@@ -150,5 +158,106 @@ pub(super) fn signals(doc: &Document, roots: &[NodeId], page_p: f64) -> Vec<(&'s
         ("region_link_density", region_links as f64 / region_chars.max(1) as f64),
         ("headings", ln(headings as f64)),
         ("mean_paragraph", ln(para_chars as f64 / paragraphs.max(1) as f64)),
+    ];
+    let flag = |b: bool| f64::from(u8::from(b));
+    out.extend([
+        ("og_article", flag(meta.og_type == OgType::Article)),
+        ("og_website", flag(meta.og_type == OgType::Website)),
+        ("og_product", flag(meta.og_type == OgType::Product)),
+        ("ld_article", flag(meta.ld_article)),
+        ("ld_listing", flag(meta.ld_listing)),
+        ("ld_product", flag(meta.ld_product)),
+        ("published", flag(meta.published)),
+    ]);
+    out.extend(url_signals(url));
+    out.extend(block_signals(judged));
+    out
+}
+
+/// The shape of the address: articles live at long, specific paths (a date, a slug of many words, a
+/// numeric id), listings at short or generic ones (`/`, `/news/`, `/category/...`).
+fn url_signals(url: Option<&str>) -> [(&'static str, f64); 6] {
+    let parsed = url.and_then(|u| url::Url::parse(u).ok());
+    let segments: Vec<String> = parsed
+        .as_ref()
+        .and_then(|u| u.path_segments().map(|s| s.filter(|x| !x.is_empty()).map(|x| x.to_ascii_lowercase()).collect()))
+        .unwrap_or_default();
+    let last = segments.last().map(String::as_str).unwrap_or("");
+    let stem = last.rsplit_once('.').map_or(last, |(a, _)| a);
+    let slug_words = stem.split(['-', '_']).filter(|w| w.chars().any(|c| c.is_alphabetic())).count();
+    let digits_run = {
+        let (mut best, mut cur) = (0, 0);
+        for c in stem.chars() {
+            cur = if c.is_ascii_digit() { cur + 1 } else { 0 };
+            best = best.max(cur);
+        }
+        best
+    };
+    let path = segments.join("/");
+    let dated = segments.windows(2).any(|w| {
+        w[0].len() == 4 && w[0].starts_with("20") && w[0].chars().all(|c| c.is_ascii_digit()) && w[1].len() <= 2
+    }) || path.contains("/20") && digits_run >= 6;
+    const LISTING: &[&str] = &[
+        "category",
+        "categories",
+        "tag",
+        "tags",
+        "topic",
+        "topics",
+        "list",
+        "lists",
+        "search",
+        "shop",
+        "collections",
+        "collection",
+        "products",
+        "archive",
+        "archives",
+        "page",
+        "index",
+        "c",
+        "browse",
+        "section",
+    ];
+    let listing = segments.iter().any(|s| LISTING.contains(&s.as_str()));
+    let known = parsed.is_some();
+    let flag = |b: bool| if known { f64::from(u8::from(b)) } else { 0.0 };
+    [
+        ("url_depth", segments.len() as f64),
+        ("url_root", flag(segments.is_empty())),
+        ("url_slug_words", (1.0 + slug_words as f64).ln()),
+        ("url_numeric_id", flag(digits_run >= 5)),
+        ("url_dated", flag(dated)),
+        ("url_listing", flag(listing)),
+    ]
+}
+
+/// How sure the block classifier is: the character-weighted mean probability of the blocks it kept,
+/// how many long blocks it is sure of, and into how many separate runs the kept blocks fall.
+fn block_signals(judged: Option<(&Blocks, &[f64])>) -> [(&'static str, f64); 4] {
+    let Some((blocks, p)) = judged else {
+        return [("kept_mean_p", 0.0), ("sure_blocks", 0.0), ("kept_runs", 0.0), ("kept_list_share", 0.0)];
+    };
+    let (mut mass, mut chars, mut sure, mut runs) = (0.0, 0.0, 0u32, 0u32);
+    let mut prev = false;
+    for (b, &q) in blocks.list.iter().zip(p) {
+        let kept = q >= 0.5;
+        if kept {
+            mass += q * f64::from(b.chars);
+            chars += f64::from(b.chars);
+            if !prev {
+                runs += 1;
+            }
+        }
+        sure += u32::from(q >= 0.9 && b.chars >= 80);
+        prev = kept;
+    }
+    let list: f64 =
+        blocks.list.iter().zip(p).filter(|(b, q)| **q >= 0.5 && b.in_list).map(|(b, _)| f64::from(b.chars)).sum();
+    [
+        ("kept_mean_p", mass / chars.max(1.0)),
+        ("sure_blocks", (1.0 + f64::from(sure)).ln()),
+        ("kept_runs", (1.0 + f64::from(runs)).ln()),
+        ("kept_list_share", list / chars.max(1.0)),
     ]
 }

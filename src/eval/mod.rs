@@ -45,6 +45,9 @@ pub struct PageResult {
     pub is_article: bool,
     /// Text metrics, when the page has gold text.
     pub scores: Option<TextScores>,
+    /// The has-article signals the algorithm reported (`auto` only).
+    #[serde(skip_serializing_if = "crate::output::Signals::is_empty")]
+    pub signals: crate::output::Signals,
 }
 
 /// Aggregate figures for one set of pages. Every figure that can be undefined (no gold pages, no
@@ -140,11 +143,13 @@ fn run_page<'e>(engine_for: EngineFor<'_, 'e>, algorithm: &str, ds: &Loaded, k: 
     };
     let req =
         Request { bytes, url: page.url.as_deref(), charset: None, algorithm, want_html: false, want_blocks: false };
+    let mut signals = crate::output::Signals::new();
     let (text, probability, is_article, ms, error) = match read_error {
         Some(e) => (String::new(), 0.0, false, None, Some(e)),
         // A panic in one algorithm on one page is a finding to report, not a reason to lose the run.
         None => match std::panic::catch_unwind(AssertUnwindSafe(|| engine.extract(&req))) {
             Ok(Ok(x)) => {
+                signals = x.has_article.signals;
                 (x.content.text, x.has_article.probability, x.has_article.is_article, Some(x.timings_ms.total), None)
             }
             Ok(Err(e)) => (String::new(), 0.0, false, None, Some(e.to_string())),
@@ -163,6 +168,7 @@ fn run_page<'e>(engine_for: EngineFor<'_, 'e>, algorithm: &str, ds: &Loaded, k: 
         probability,
         is_article,
         scores,
+        signals,
     }
 }
 
@@ -309,7 +315,7 @@ pub fn cross_validate(
     algorithms: &[&str],
     jobs: usize,
     k: usize,
-    params: &crate::gbdt::TrainParams,
+    learn: &crate::train::Learn,
     on_page: impl FnMut(&PageResult) -> Result<(), Error>,
 ) -> Result<Report, Error> {
     let k = k.max(2);
@@ -317,7 +323,7 @@ pub fn cross_validate(
     let mut engines = Vec::with_capacity(k);
     for f in 0..k {
         let keep = move |ds: &Dataset, p: &Page| crate::train::fold_of(&ds.name, &p.id, k) != f;
-        engines.push(crate::train::train_all(base, &sets, &keep, params)?);
+        engines.push(crate::train::train_all(base, &sets, &keep, learn)?);
     }
     run_with(&|ds, p| &engines[crate::train::fold_of(ds, &p.id, k)], datasets, algorithms, jobs, on_page)
 }
@@ -389,6 +395,7 @@ mod tests {
                 let g = Gold::new(g);
                 metrics::score(&g.predicted(pred), &g.words)
             }),
+            signals: Default::default(),
         }
     }
 

@@ -311,6 +311,7 @@ mod tests {
             probability: 0.9,
             is_article: true,
             scores: Some(metrics::score(&g.predicted("one two three four"), &g.words)),
+            signals: Default::default(),
         };
         let s = summarize("set", "auto", std::slice::from_ref(&page), 0.1);
         let a = AlgorithmReport {

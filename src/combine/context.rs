@@ -1,0 +1,134 @@
+//! The second look: features from the first-stage probabilities of a block's neighbours and siblings.
+//!
+//! One block alone is often ambiguous — a short line can be a subheading or a menu entry — while the
+//! blocks around it are not: a line between two paragraphs the first stage is sure of is almost
+//! always content, a "paragraph" inside a container of link lists almost never. The second stage
+//! sees each block's own features plus these, so it can fill gaps in the article and drop islands of
+//! noise. It is trained on out-of-fold first-stage probabilities (see `train`), so at training time it
+//! sees first-stage mistakes as they happen on new pages.
+
+use super::blocks::Blocks;
+use crate::dom::{Document, NONE};
+
+/// Names of the context features, in the order [`context_features`] writes them.
+pub const CONTEXT: &[&str] = &[
+    "s1_p",
+    "s1_prev",
+    "s1_next",
+    "s1_prev2",
+    "s1_next2",
+    "s1_window3",
+    "s1_window10",
+    "s1_max_window3",
+    "s1_parent",
+    "s1_parent_max",
+    "s1_grandparent",
+    "s1_inside_span",
+    "s1_span_distance",
+    "s1_page_mass",
+    "s1_mass_before",
+    "s1_mass_after",
+];
+
+/// What the context features need to know of each block besides the probabilities: its size and
+/// where it hangs. Kept apart from the page so that training can hold it for thousands of pages.
+#[derive(Debug, Clone, Default)]
+pub struct Layout {
+    pub chars: Vec<u32>,
+    /// The parent and the grandparent of each block's owner element.
+    pub parent: Vec<u32>,
+    pub grandparent: Vec<u32>,
+}
+
+impl Layout {
+    pub fn of(doc: &Document, blocks: &Blocks) -> Layout {
+        let up = |mut a: u32| {
+            let q = doc.node(a).parent;
+            if q != NONE {
+                a = q;
+            }
+            a
+        };
+        let mut l = Layout::default();
+        for b in &blocks.list {
+            let p = up(b.owner);
+            l.chars.push(b.chars);
+            l.parent.push(p);
+            l.grandparent.push(up(p));
+        }
+        l
+    }
+}
+
+/// Context features of every block (row-major, `CONTEXT.len()` per block) from first-stage
+/// probabilities `p` (one per block).
+pub fn context_features(layout: &Layout, p: &[f64]) -> Vec<f32> {
+    let n = layout.chars.len();
+    let nc = CONTEXT.len();
+    let mut out = vec![0f32; n * nc];
+    if n == 0 {
+        return out;
+    }
+    let chars: Vec<f64> = layout.chars.iter().map(|&c| f64::from(c.max(1))).collect();
+    // Prefix sums of chars and chars·p, for window means and masses.
+    let mut cs = vec![0.0; n + 1];
+    let mut ps = vec![0.0; n + 1];
+    for k in 0..n {
+        cs[k + 1] = cs[k] + chars[k];
+        ps[k + 1] = ps[k] + chars[k] * p[k];
+    }
+    let window = |k: usize, r: usize| {
+        let (lo, hi) = (k.saturating_sub(r), (k + r + 1).min(n));
+        (ps[hi] - ps[lo]) / (cs[hi] - cs[lo]).max(1.0)
+    };
+    // Chars-weighted mean probability per parent and grandparent of the blocks' owners.
+    let up = |k: usize, steps: usize| if steps == 1 { layout.parent[k] } else { layout.grandparent[k] };
+    let mut groups: std::collections::HashMap<(u32, u8), (f64, f64, f64)> = std::collections::HashMap::new();
+    for k in 0..n {
+        for steps in [1usize, 2] {
+            let e = groups.entry((up(k, steps), steps as u8)).or_insert((0.0, 0.0, 0.0));
+            e.0 += chars[k] * p[k];
+            e.1 += chars[k];
+            e.2 = e.2.max(p[k]);
+        }
+    }
+    // The span: from the first to the last confident block with some text.
+    let confident: Vec<usize> = (0..n).filter(|&k| p[k] >= 0.5 && layout.chars[k] >= 30).collect();
+    let (first, last) = (confident.first().copied(), confident.last().copied());
+    let total_mass = ps[n].max(1e-9);
+    for k in 0..n {
+        let at = |j: isize| {
+            let j = k as isize + j;
+            if j >= 0 && (j as usize) < n { p[j as usize] as f32 } else { 0.0 }
+        };
+        let (lo, hi) = (k.saturating_sub(3), (k + 4).min(n));
+        let max3 = p[lo..hi].iter().copied().fold(0.0, f64::max);
+        let g1 = groups.get(&(up(k, 1), 1)).copied().unwrap_or_default();
+        let g2 = groups.get(&(up(k, 2), 2)).copied().unwrap_or_default();
+        let (inside, distance) = match (first, last) {
+            (Some(f), Some(l)) if k >= f && k <= l => (1.0, 0.0),
+            (Some(f), Some(l)) => (0.0, (if k < f { f - k } else { k - l }) as f32),
+            _ => (0.0, n as f32),
+        };
+        let row = [
+            p[k] as f32,
+            at(-1),
+            at(1),
+            at(-2),
+            at(2),
+            window(k, 3) as f32,
+            window(k, 10) as f32,
+            max3 as f32,
+            (g1.0 / g1.1.max(1.0)) as f32,
+            g1.2 as f32,
+            (g2.0 / g2.1.max(1.0)) as f32,
+            inside,
+            (1.0 + distance).ln(),
+            (ps[n] / cs[n].max(1.0)) as f32,
+            (ps[k] / total_mass) as f32,
+            ((ps[n] - ps[k + 1]) / total_mass) as f32,
+        ];
+        out[k * nc..(k + 1) * nc].copy_from_slice(&row);
+    }
+    out
+}

@@ -1,0 +1,73 @@
+//! `auto`'s block classifier: two stages of gradient-boosted trees (see [`crate::gbdt`]).
+//!
+//! Stage 1 judges each block from its own measures ([`super::feature_names`]); stage 2 judges it again
+//! with stage 1's verdicts on its neighbours and siblings added ([`super::context::CONTEXT`]). Both are
+//! learned by `pith train` and shipped in `config/block-model.json`.
+
+use serde::{Deserialize, Serialize};
+
+use super::Measured;
+use super::context::{CONTEXT, Layout, context_features};
+use crate::dom::Document;
+use crate::gbdt::Forest;
+
+/// Both stages. A model without stage 2 uses stage 1's probabilities; an untrained one leaves `auto`
+/// with its heuristic region.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct BlockModel {
+    pub stage1: Forest,
+    #[serde(default)]
+    pub stage2: Forest,
+    /// What the model was trained on, for the record.
+    #[serde(default)]
+    pub trained_on: Vec<String>,
+}
+
+/// Input names of stage 2: stage 1's features, then the context features.
+pub fn stage2_names() -> Vec<&'static str> {
+    let mut v = super::feature_names();
+    v.extend(CONTEXT);
+    v
+}
+
+/// Stage 2's rows: each block's stage-1 features followed by its context features.
+pub fn stage2_rows(features: &[f32], context: &[f32], blocks: usize) -> Vec<f32> {
+    let (nf, nc) = (features.len() / blocks.max(1), CONTEXT.len());
+    let mut rows = Vec::with_capacity(blocks * (nf + nc));
+    for k in 0..blocks {
+        rows.extend_from_slice(&features[k * nf..(k + 1) * nf]);
+        rows.extend_from_slice(&context[k * nc..(k + 1) * nc]);
+    }
+    rows
+}
+
+impl BlockModel {
+    pub fn is_trained(&self) -> bool {
+        self.stage1.is_trained()
+    }
+
+    /// Check both stages against the features the code computes.
+    pub fn validate(&self) -> Result<(), String> {
+        self.stage1.validate(&super::feature_names()).map_err(|e| format!("stage 1: {e}"))?;
+        self.stage2.validate(&stage2_names()).map_err(|e| format!("stage 2: {e}"))
+    }
+
+    /// Stage 1's probability for every block of a measured page.
+    pub fn stage1(&self, m: &Measured) -> Vec<f64> {
+        let nf = super::feature_names().len();
+        (0..m.blocks.list.len()).map(|k| self.stage1.predict(&m.features[k * nf..(k + 1) * nf])).collect()
+    }
+
+    /// The final probability for every block of a measured page.
+    pub fn predict(&self, doc: &Document, m: &Measured) -> Vec<f64> {
+        let p1 = self.stage1(m);
+        if !self.stage2.is_trained() {
+            return p1;
+        }
+        let n = m.blocks.list.len();
+        let ctx = context_features(&Layout::of(doc, &m.blocks), &p1);
+        let rows = stage2_rows(&m.features, &ctx, n);
+        let w = stage2_names().len();
+        (0..n).map(|k| self.stage2.predict(&rows[k * w..(k + 1) * w])).collect()
+    }
+}
