@@ -52,6 +52,32 @@ impl Scan {
     fn read(&mut self, s: &str) {
         let mut in_word = false;
         let mut last = None;
+        if s.is_ascii() {
+            // The common case, byte by byte.
+            for &b in s.as_bytes() {
+                if b.is_ascii_whitespace() {
+                    in_word = false;
+                    continue;
+                }
+                if !self.started {
+                    self.started = true;
+                    self.upper_start = b.is_ascii_uppercase();
+                }
+                last = Some(b as char);
+                self.digits += u32::from(b.is_ascii_digit());
+                self.sentence_ends += u32::from(matches!(b, b'.' | b'!' | b'?'));
+                if b.is_ascii_alphanumeric() {
+                    self.words += u32::from(!in_word);
+                    in_word = true;
+                } else {
+                    in_word = false;
+                }
+            }
+            if let Some(c) = last {
+                self.terminal_end = matches!(c, '.' | '!' | '?' | '"' | ')' | ':');
+            }
+            return;
+        }
         for c in s.chars() {
             if c.is_whitespace() {
                 in_word = false;
@@ -211,12 +237,26 @@ const TAG_FLAGS: &[(&str, &[Tag])] = &[
     ("in_time_address", &[Tag::Time, Tag::Address]),
 ];
 
+/// The stems of [`NAME_GROUPS`] by first letter, with their group's bit: a class word is compared only
+/// with the stems that can match it.
+static STEMS_BY_LETTER: std::sync::LazyLock<Vec<Vec<(&'static str, u32)>>> = std::sync::LazyLock::new(|| {
+    let mut t = vec![Vec::new(); 128];
+    for (g, (_, stems)) in NAME_GROUPS.iter().enumerate() {
+        for s in *stems {
+            t[usize::from(s.as_bytes()[0] & 0x7f)].push((*s, 1u32 << g));
+        }
+    }
+    t
+});
+
 fn name_bits(id_class: &str) -> u32 {
+    let table = &*STEMS_BY_LETTER;
     let mut bits = 0u32;
     for word in id_class.split(|c: char| !c.is_ascii_alphanumeric()).filter(|w| !w.is_empty()) {
-        for (g, (_, stems)) in NAME_GROUPS.iter().enumerate() {
-            if stems.iter().any(|s| word.starts_with(s) && (s.len() > 2 || word.len() <= 3)) {
-                bits |= 1 << g;
+        for &(s, bit) in &table[usize::from(word.as_bytes()[0] & 0x7f)] {
+            // Short stems ("ad", "sr", "col") only as whole short words: "adult" is not an advert.
+            if word.starts_with(s) && (s.len() > 2 || word.len() <= 3) {
+                bits |= bit;
             }
         }
     }
@@ -397,6 +437,7 @@ pub fn features(ctx: &Context<'_>, blocks: &Blocks, inp: &Inputs<'_>) -> Vec<f32
     }
     let n = blocks.list.len();
     let mut rows = vec![0f32; n * nf];
+    let mut sibling_sigs: std::collections::HashMap<NodeId, Vec<u64>> = std::collections::HashMap::new();
     let keep_of: Vec<f32> =
         blocks.list.iter().map(|b| f32::from(u8::from(keep[blocks.texts[b.first as usize] as usize]))).collect();
     for (k, b) in blocks.list.iter().enumerate() {
@@ -420,19 +461,19 @@ pub fn features(ctx: &Context<'_>, blocks: &Blocks, inp: &Inputs<'_>) -> Vec<f32
         }
         let xs = doc.node(xb).stats;
         let ar = anchor_ratio(&ctx.params.anchor_ratio, xs.text_nodes, xs.link_text_nodes, xs.chars, xs.link_chars);
-        let sig = |c: NodeId| {
-            let e = doc.node(c).element();
-            (e.map(|e| e.tag as u8), e.and_then(|e| e.id_class.as_deref()).map(|s| s.split(' ').next().unwrap_or("")))
+        let (children, same) = if parent == b.owner {
+            (0, 0)
+        } else {
+            let kids = sibling_sigs.entry(parent).or_insert_with(|| {
+                doc.children(parent).filter(|&c| !doc.node(c).is_text()).map(|c| signature(doc, c)).collect()
+            });
+            let me = signature(doc, b.owner);
+            (kids.len() as u32, kids.iter().filter(|&&k| k == me).count() as u32)
         };
-        let (mut children, mut same) = (0u32, 0u32);
-        if parent != b.owner {
-            let me = sig(b.owner);
-            for c in doc.children(parent).filter(|&c| !doc.node(c).is_text()) {
-                children += 1;
-                same += u32::from(sig(c) == me);
-            }
-        }
-        let (title_share, title_cover) = if b.chars <= 400 && !inp.title_words.is_empty() {
+        // Headline candidates only: short, and not mostly link text (menus and teaser lists are many
+        // and would cost a tokenisation each).
+        let headline = b.chars <= 300 && b.link_chars * 2 <= b.chars;
+        let (title_share, title_cover) = if headline && !inp.title_words.is_empty() {
             title_overlap(doc, blocks.texts_of(b), inp.title_words)
         } else {
             (0.0, 0.0)
@@ -524,6 +565,17 @@ pub fn features(ctx: &Context<'_>, blocks: &Blocks, inp: &Inputs<'_>) -> Vec<f32
         row[at..at + neigh.len()].copy_from_slice(&neigh);
     }
     rows
+}
+
+/// An element's tag and first class word, hashed: siblings with equal signatures are repeats.
+fn signature(doc: &Document, c: NodeId) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    if let Some(e) = doc.node(c).element() {
+        (e.tag as u8).hash(&mut h);
+        e.id_class.as_deref().map(|s| s.split(' ').next().unwrap_or("")).hash(&mut h);
+    }
+    h.finish()
 }
 
 /// Share of the title's words found in the block, and share of the block's words that are title words.

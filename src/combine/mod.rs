@@ -100,6 +100,9 @@ pub fn measure(ctx: &Context<'_>) -> Measured {
     Measured { blocks, features, keep, density: ds.density, density_sum: ds.density_sum, p, best_p }
 }
 
+/// The highest has-article probability of a page whose kept text has no paragraph.
+const NO_PROSE_CAP: f64 = 0.1;
+
 /// `auto`.
 pub fn run(ctx: &Context<'_>) -> Outcome {
     let doc = ctx.doc;
@@ -139,7 +142,13 @@ pub fn run(ctx: &Context<'_>) -> Outcome {
     let judged = ctx.block_model.is_trained().then_some((&m.blocks, p.as_slice()));
     let signals = signals::signals(doc, &roots, m.p[m.best_p as usize], judged, ctx.meta, ctx.url);
     let probability = if ctx.article.is_trained() {
-        ctx.article.probability(&signals)
+        let p = ctx.article.probability(&signals);
+        // An article is prose: kept text without one paragraph-like block (25 characters or more with
+        // a sentence mark) is not one, however much of it there is. The learned model sees few such
+        // pages and cannot extrapolate to, say, a megabyte of unpunctuated words; among the labelled
+        // pages without such a block, about one in eight is an article, hence the cap.
+        let paragraphs = signals.iter().find(|(n, _)| *n == "paragraphs").map_or(0.0, |s| s.1);
+        if paragraphs > 0.0 { p } else { p.min(NO_PROSE_CAP) }
     } else {
         // Untrained (a fresh checkout before `pith train`): page P and text amount, half each.
         let kept = signals.iter().find(|(n, _)| *n == "text_chars").map_or(0.0, |s| s.1);

@@ -54,8 +54,8 @@ impl BlockModel {
 
     /// Stage 1's probability for every block of a measured page.
     pub fn stage1(&self, m: &Measured) -> Vec<f64> {
-        let nf = super::feature_names().len();
-        (0..m.blocks.list.len()).map(|k| self.stage1.predict(&m.features[k * nf..(k + 1) * nf])).collect()
+        let n = m.blocks.list.len();
+        self.stage1.predict_columns(&transpose(&m.features, n), n)
     }
 
     /// The final probability for every block of a measured page.
@@ -67,7 +67,18 @@ impl BlockModel {
         let n = m.blocks.list.len();
         let ctx = context_features(&Layout::of(doc, &m.blocks), &p1);
         let rows = stage2_rows(&m.features, &ctx, n);
-        let w = stage2_names().len();
-        (0..n).map(|k| self.stage2.predict(&rows[k * w..(k + 1) * w])).collect()
+        self.stage2.predict_columns(&transpose(&rows, n), n)
     }
+}
+
+/// Row-major `n` rows to feature-major.
+fn transpose(rows: &[f32], n: usize) -> Vec<f32> {
+    let w = rows.len() / n.max(1);
+    let mut out = vec![0f32; rows.len()];
+    for (r, row) in rows.chunks_exact(w.max(1)).enumerate() {
+        for (f, &v) in row.iter().enumerate() {
+            out[f * n + r] = v;
+        }
+    }
+    out
 }

@@ -102,6 +102,7 @@ pub(super) fn signals(
     let mut text = 0u32;
     let mut punct = 0u32;
     // Paragraph-like blocks: text grouped by nearest block ancestor, with a sentence mark and some length.
+    // Scripts written without sentence marks (Thai, Lao, Khmer, Myanmar) count their text as marked.
     let mut owners: Vec<(NodeId, u32, u32)> = Vec::new();
     for &r in roots {
         for t in doc.text_nodes(r) {
@@ -111,14 +112,19 @@ pub(super) fn signals(
             }
             text += n.stats.chars;
             punct += n.stats.punct;
+            let marks = if n.stats.punct == 0 && n.stats.chars >= 10 && doc.text(t).chars().any(unmarked_script) {
+                1
+            } else {
+                n.stats.punct
+            };
             let parent = doc.node(t).parent;
             let owner = if parent == NONE { doc.body } else { owners_of[parent as usize] };
             match owners.last_mut() {
                 Some(o) if o.0 == owner => {
                     o.1 += n.stats.chars;
-                    o.2 += n.stats.punct;
+                    o.2 += marks;
                 }
-                _ => owners.push((owner, n.stats.chars, n.stats.punct)),
+                _ => owners.push((owner, n.stats.chars, marks)),
             }
         }
     }
@@ -172,6 +178,11 @@ pub(super) fn signals(
     out.extend(url_signals(url));
     out.extend(block_signals(judged));
     out
+}
+
+/// Letters of scripts that separate sentences by spaces rather than marks.
+fn unmarked_script(c: char) -> bool {
+    matches!(c as u32, 0x0E00..=0x0EFF | 0x1780..=0x17FF | 0x1000..=0x109F)
 }
 
 /// The shape of the address: articles live at long, specific paths (a date, a slug of many words, a
