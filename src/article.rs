@@ -145,7 +145,7 @@ impl ArticleModel {
 
     /// The trees' settings: shallow and few, for about 1,300 labelled pages.
     pub fn tree_params() -> crate::gbdt::TrainParams {
-        crate::gbdt::TrainParams { trees: 100, max_depth: 2, learning_rate: 0.1, lambda: 1.0, min_child_weight: 1.0 }
+        crate::gbdt::TrainParams { trees: 100, max_depth: 3, learning_rate: 0.1, lambda: 1.0, min_child_weight: 1.0 }
     }
 }
 

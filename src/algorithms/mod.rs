@@ -81,7 +81,10 @@ pub struct Outcome {
 
 /// Names and one-line descriptions of every selectable algorithm, `auto` first.
 pub const ALGORITHMS: &[(&str, &str)] = &[
-    ("auto", "default: CECTD DensitySum content, refined by block classifiers, with a has-article model"),
+    (
+        "auto",
+        "default: every seed measure per text block, weighed by a learned two-stage classifier; has-article model",
+    ),
     ("cetd-ds", "Text Density + DensitySum + threshold (Sun, Song & Liao)"),
     ("cectd-ds", "Composite Text Density (link-aware) + DensitySum (Sun, Song & Liao)"),
     ("cectd-s", "Composite Text Density with sibling smoothing instead of DensitySum (Sun, Song & Liao)"),

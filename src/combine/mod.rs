@@ -1,19 +1,25 @@
-//! The default pipeline, `auto`: the seed algorithms combined, in the spirit of the CombinE / Crunch
-//! line of work the CETD paper cites.
+//! The default pipeline, `auto`: the seed algorithms combined by learning, in the spirit of the
+//! CombinE / Crunch line of work the CETD paper cites.
 //!
-//! 1. **Core.** Composite Text Density with DensitySum (Sun, Song & Liao) finds the node whose children
-//!    are densest: the article body. Unlike the paper's ExtractContent we do not mark every
-//!    above-threshold node across the page (that pulls in footers and comment threads); we start from
-//!    the one max-DensitySum node.
-//! 2. **Region.** The core grows upward while its parent adds little but dense, link-poor text (a
-//!    headline or a lead paragraph held in a sibling), and siblings whose CTD reaches the threshold
-//!    line of the CETD method join it.
-//! 3. **Pruning.** Inside the region, blocks that the anchor-ratio heuristic (seed 003) calls link
-//!    blocks, footer marks, and containers named for comments, sharing, related links or navigation are
-//!    cut out. What remains is emitted as maximal clean subtrees, so structure (lists, tables, `pre`)
-//!    survives.
-//! 4. **Has-article.** The page's P value (Lv et al.) and the region's own text measures combine into
-//!    the probability.
+//! 1. **Measures.** Every seed method runs on the one parsed page: Composite Text Density and
+//!    DensitySum (Sun, Song & Liao), the P value (Lv et al.), the Naive Bayes block posterior (seed
+//!    000), the anchor ratio (seed 003), and the heuristic CECTD region (`region`: the DensitySum core
+//!    chosen away from comment threads and toward the title, grown to dense siblings, pruned of link
+//!    blocks and containers named for noise).
+//! 2. **Blocks.** The page is cut into text blocks (`blocks`), and each gets those measures plus its
+//!    own text statistics, its ancestors' tags and class/id words, its container and its neighbours.
+//! 3. **Decision.** Two stages of gradient-boosted trees (`model`, learned by `pith train` from the
+//!    developers' labelled pages) give each block a probability of being main content; the second
+//!    stage also sees the first stage's probabilities around the block (`context`). Blocks at 0.5 or
+//!    above are kept, emitted as maximal clean subtrees so structure (headings, lists, tables, `pre`)
+//!    survives. Every block's probability is in the answer's block scores (`block_p`).
+//! 4. **Has-article.** Page-level signals (`signals`: the kept text's shape and the classifier's
+//!    confidence, the page P value, link density, repeated "cards", what the page declares about
+//!    itself, the shape of its URL) go to a small tree model (`crate::article`). A page judged not to
+//!    be an article returns only its short lead (configurable).
+//!
+//! Without trained models (a fresh checkout whose `config/` models were emptied) `auto` falls back to
+//! the heuristic region and a P value / text-amount probability.
 
 mod blocks;
 mod context;

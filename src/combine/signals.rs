@@ -46,9 +46,11 @@ fn heading_counts(doc: &Document) -> Vec<u32> {
 /// Listing and collection pages repeat a "card": sibling elements with the same tag and class, each
 /// holding a heading or a link and a little text. Returns the largest such group's size and the
 /// characters in all groups of three or more.
-fn card_structure(doc: &Document, headings: &[u32]) -> (u32, u32) {
+fn card_structure(doc: &Document, headings: &[u32]) -> (u32, u32, Vec<bool>) {
     let mut best = 0u32;
     let mut chars = 0u32;
+    // Difference array over node ids: +1 where a card's subtree starts, -1 where it ends.
+    let mut diff = vec![0i32; doc.len() + 1];
     let mut group: Vec<NodeId> = Vec::new();
     for parent in doc.body..doc.node(doc.body).end {
         if doc.node(parent).is_text() || doc.node(parent).stats.tags < 3 {
@@ -79,11 +81,21 @@ fn card_structure(doc: &Document, headings: &[u32]) -> (u32, u32) {
             if n >= 3 {
                 best = best.max(n);
                 chars += group[k..j].iter().map(|&c| doc.node(c).stats.chars).sum::<u32>();
+                for &c in &group[k..j] {
+                    diff[c as usize] += 1;
+                    diff[doc.node(c).end as usize] -= 1;
+                }
             }
             k = j;
         }
     }
-    (best, chars.min(doc.node(doc.body).stats.chars))
+    let mut in_card = vec![false; doc.len()];
+    let mut depth = 0i32;
+    for (i, flag) in in_card.iter_mut().enumerate() {
+        depth += diff[i];
+        *flag = depth > 0;
+    }
+    (best, chars.min(doc.node(doc.body).stats.chars), in_card)
 }
 
 /// The measures the has-article model weighs. Counts enter as logarithms: the difference between 50
@@ -146,7 +158,29 @@ pub(super) fn signals(
         headings += heads[r as usize];
     }
     let longest = owners.iter().map(|o| o.1).max().unwrap_or(0);
-    let (cards, card_chars) = card_structure(doc, &heads);
+    let (cards, card_chars, in_card) = card_structure(doc, &heads);
+    // Listings repeat what an article has once: linked headings, dates, prices; and keep their text in
+    // the repeated cards.
+    let (mut linked_headings, mut times, mut prices) = (0u32, 0u32, 0u32);
+    for i in doc.body..doc.node(doc.body).end {
+        let n = doc.node(i);
+        match n.tag() {
+            Some(t) if t.is_heading() && n.stats.chars > 0 && n.stats.link_chars * 2 >= n.stats.chars => {
+                linked_headings += 1
+            }
+            Some(Tag::Time) => times += 1,
+            None => prices += price_marks(doc.text(i)),
+            _ => {}
+        }
+    }
+    let mut kept_card = 0u32;
+    for &r in roots {
+        for t in doc.text_nodes(r) {
+            if in_card[t as usize] && !doc.node(t).in_link {
+                kept_card += doc.node(t).stats.chars;
+            }
+        }
+    }
     let ln = |x: f64| (1.0 + x).ln();
     let mut out = vec![
         ("cards", ln(cards as f64)),
@@ -175,9 +209,28 @@ pub(super) fn signals(
         ("ld_product", flag(meta.ld_product)),
         ("published", flag(meta.published)),
     ]);
+    out.extend([
+        ("kept_card_share", kept_card as f64 / text.max(1) as f64),
+        ("linked_headings", ln(linked_headings as f64)),
+        ("time_elements", ln(times as f64)),
+        ("price_marks", ln(prices as f64)),
+    ]);
     out.extend(url_signals(url));
     out.extend(block_signals(judged));
     out
+}
+
+/// Currency signs followed by a digit: prices, which shop listings show by the dozen.
+fn price_marks(text: &str) -> u32 {
+    let mut n = 0;
+    let mut prev_currency = false;
+    for c in text.chars() {
+        if prev_currency && c.is_ascii_digit() {
+            n += 1;
+        }
+        prev_currency = matches!(c, '$' | '€' | '£' | '¥' | '₹' | '￥') || (prev_currency && c == ' ');
+    }
+    n
 }
 
 /// Letters of scripts that separate sentences by spaces rather than marks.
@@ -271,4 +324,56 @@ fn block_signals(judged: Option<(&Blocks, &[f64])>) -> [(&'static str, f64); 4] 
         ("kept_runs", (1.0 + f64::from(runs)).ln()),
         ("kept_list_share", list / chars.max(1.0)),
     ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn value(s: &[(&str, f64)], name: &str) -> f64 {
+        s.iter().find(|(n, _)| *n == name).map(|x| x.1).unwrap_or(f64::NAN)
+    }
+
+    #[test]
+    fn prices_need_a_currency_sign_and_a_digit() {
+        assert_eq!(price_marks("Now $19.99, was $ 25 — €5 off, ¥100; costs $x or 5$"), 4);
+        assert_eq!(price_marks("no prices here"), 0);
+    }
+
+    #[test]
+    fn listing_and_article_signals_differ_where_they_should() {
+        let card = |k: u32| {
+            format!(
+                "<div class=card><h3><a href=/{k}>Headline number {k} of the day</a></h3><time>May {k}</time><p>$1{k} each</p></div>"
+            )
+        };
+        let listing =
+            format!("<html><body><div class=list>{}</div></body></html>", (1..=6).map(card).collect::<String>());
+        let doc = Document::parse(&listing);
+        let all: Vec<NodeId> = vec![doc.body];
+        let s = signals(&doc, &all, 0.1, None, &PageMeta::default(), Some("https://example.com/category/news/"));
+        assert_eq!(value(&s, "linked_headings"), (7.0f64).ln());
+        assert_eq!(value(&s, "time_elements"), (7.0f64).ln());
+        assert_eq!(value(&s, "price_marks"), (7.0f64).ln());
+        assert!(value(&s, "kept_card_share") > 0.99);
+        assert_eq!(value(&s, "url_listing"), 1.0);
+        assert_eq!(value(&s, "url_depth"), 2.0);
+
+        let article = "<html><body><article><h1>Farmers learn new rice methods</h1><p>More than two hundred \
+            farmers attended the course, which ran for three days.</p></article></body></html>";
+        let doc = Document::parse(article);
+        let s = signals(
+            &doc,
+            &[doc.body],
+            0.9,
+            None,
+            &PageMeta::default(),
+            Some("https://example.com/2026/05/farmers-learn-new-rice-methods"),
+        );
+        assert_eq!(value(&s, "linked_headings"), 0.0);
+        assert_eq!(value(&s, "kept_card_share"), 0.0);
+        assert_eq!(value(&s, "paragraphs"), (2.0f64).ln());
+        assert_eq!(value(&s, "url_dated"), 1.0);
+        assert_eq!(value(&s, "url_slug_words"), (6.0f64).ln());
+    }
 }
