@@ -105,6 +105,19 @@ impl Engine {
         })
     }
 
+    /// An engine with no trained models (the papers' parameters and the embedded site rules): the
+    /// starting point for training, which must not depend on the models it is about to replace.
+    pub fn untrained() -> Result<Engine, Error> {
+        Ok(Engine {
+            params: Params::default(),
+            bayes: BayesModel::default(),
+            article: ArticleModel::default(),
+            block_model: combine::BlockModel::default(),
+            templates: Templates::embedded()?,
+            limits: Limits::default(),
+        })
+    }
+
     /// Extract main content from a page.
     pub fn extract(&self, req: &Request<'_>) -> Result<Extraction, Error> {
         let t0 = Instant::now();
@@ -158,6 +171,7 @@ impl Engine {
             block_model: &self.block_model,
             meta: &meta,
             url: req.url,
+            want_blocks: req.want_blocks,
         };
         let mut outcome = self.run_algorithm(req.algorithm, &ctx);
         // A matching site rule wins over the generic algorithms in `auto`, and is all `template` uses.
@@ -235,6 +249,7 @@ impl Engine {
             block_model: &self.block_model,
             meta: &meta,
             url,
+            want_blocks: false,
         };
         Ok(f(&ctx))
     }

@@ -167,6 +167,7 @@ mod tests {
             block_model: &forest,
             meta: &Default::default(),
             url: None,
+            want_blocks: true,
         };
         let Content::Nodes(nodes) = run(&ctx).content else { panic!("nodes expected") };
         let texts: Vec<&str> = nodes.iter().map(|&n| doc.text(n)).collect();

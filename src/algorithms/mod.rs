@@ -45,6 +45,8 @@ pub struct Context<'a> {
     pub meta: &'a crate::meta::PageMeta,
     /// The page's address, when known.
     pub url: Option<&'a str>,
+    /// The caller wants per-block scores (an algorithm may skip building them otherwise).
+    pub want_blocks: bool,
 }
 
 /// The main content an algorithm chose.

@@ -39,6 +39,10 @@ pub struct EvalArgs {
     /// each fold's pages with the models that did not see them.
     #[arg(long, value_name = "K")]
     pub cv: Option<usize>,
+    /// Cross-validate with one fold per dataset instead: each dataset is scored by models trained on
+    /// the other datasets only (sources never seen in training).
+    #[arg(long, conflicts_with = "cv")]
+    pub cv_datasets: bool,
     /// Block classifier training under `--cv`.
     #[command(flatten)]
     pub learn: super::LearnArgs,
@@ -77,7 +81,14 @@ pub fn run(a: EvalArgs) -> Result<ExitCode, pith::Error> {
     // The runner catches a panicking algorithm and reports it per page; one line on stderr is enough
     // (the default hook would print a backtrace per page when RUST_BACKTRACE is set).
     std::panic::set_hook(Box::new(|info| eprintln!("pith eval: caught {info}")));
-    let mut engine = super::engine_from_env()?;
+    // Cross-validation trains every model itself: it needs no embedded one (which may be stale while
+    // the features are being changed).
+    let folds = match (a.cv, a.cv_datasets) {
+        (Some(k), _) => Some(pith::eval::Folds::Pages(k)),
+        (None, true) => Some(pith::eval::Folds::Datasets),
+        (None, false) => None,
+    };
+    let mut engine = if folds.is_some() { super::untrained_engine_from_env()? } else { super::engine_from_env()? };
     if let Some(dir) = &a.models {
         pith::train::load_models(&mut engine, dir)?;
     }
@@ -88,10 +99,10 @@ pub fn run(a: EvalArgs) -> Result<ExitCode, pith::Error> {
         }
         Ok(())
     };
-    let report = match a.cv {
-        Some(k) => {
+    let report = match folds {
+        Some(folds) => {
             let params = a.learn.params();
-            pith::eval::cross_validate(&engine, &a.datasets, &algorithms, jobs, k, &params, write_page)?
+            pith::eval::cross_validate(&engine, &a.datasets, &algorithms, jobs, folds, &params, write_page)?
         }
         None => pith::eval::run(&engine, &a.datasets, &algorithms, jobs, write_page)?,
     };

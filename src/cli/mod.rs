@@ -82,10 +82,21 @@ impl LearnArgs {
 /// The engine with the embedded models and the algorithm parameters of the embedded defaults as
 /// overridden by `PITH_PARAMS__<ALGORITHM>__<KEY>` variables, as `pith serve` reads them.
 fn engine_from_env() -> Result<pith::Engine, pith::Error> {
-    let config = pith::server::config::Config::load(None).map_err(|e| pith::Error::Config(e.0))?;
     let mut engine = pith::Engine::with_defaults()?;
-    engine.params = config.params;
+    engine.params = params_from_env()?;
     Ok(engine)
+}
+
+/// [`engine_from_env`] without the embedded models, for training them anew (`train`, `eval --cv`).
+fn untrained_engine_from_env() -> Result<pith::Engine, pith::Error> {
+    let mut engine = pith::Engine::untrained()?;
+    engine.params = params_from_env()?;
+    Ok(engine)
+}
+
+fn params_from_env() -> Result<pith::algorithms::Params, pith::Error> {
+    let config = pith::server::config::Config::load(None).map_err(|e| pith::Error::Config(e.0))?;
+    Ok(config.params)
 }
 
 /// Run a parsed command line.

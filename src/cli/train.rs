@@ -41,7 +41,7 @@ fn write_pretty(path: &Path, value: &impl serde::Serialize) -> Result<(), pith::
 
 pub fn run(a: TrainArgs) -> Result<ExitCode, pith::Error> {
     let sets = a.datasets.iter().map(|d| pith::dataset::Dataset::open(d)).collect::<Result<Vec<_>, _>>()?;
-    let base = pith::Engine::with_defaults()?;
+    let base = super::untrained_engine_from_env()?;
     let params = a.learn.params();
     let t = std::time::Instant::now();
     let engine = pith::train::train_all(&base, &sets, &pith::train::all_pages, &params)?;

@@ -46,6 +46,10 @@ struct Scan {
     upper_start: bool,
     terminal_end: bool,
     started: bool,
+    /// Words and phrases typical of page furniture ("share", "comments", "版权", ...).
+    cues: u32,
+    /// A date or a time of day appears ("2004-12-27", "2005年6月", "12:46").
+    dated: bool,
 }
 
 impl Scan {
@@ -193,7 +197,132 @@ pub fn segment(doc: &Document, owners: &[NodeId]) -> Blocks {
         }
         prev_text = i;
     }
+    for b in &mut out.list {
+        // Furniture is short; long blocks are not searched.
+        if b.chars <= 200 {
+            let texts = &out.texts[b.first as usize..b.last as usize];
+            b.scan.cues = texts.iter().map(|&t| boilerplate_cues(doc.text(t))).sum();
+            b.scan.dated = texts.iter().any(|&t| has_date(doc.text(t)));
+        }
+    }
     out
+}
+
+/// Latin-script words of page furniture, lower-case and sorted (for a binary search).
+const CUE_WORDS: &[&str] = &[
+    "advertisement",
+    "archive",
+    "archives",
+    "bookmark",
+    "categories",
+    "category",
+    "comment",
+    "comments",
+    "contact",
+    "cookie",
+    "cookies",
+    "copyright",
+    "email",
+    "facebook",
+    "follow",
+    "home",
+    "login",
+    "logout",
+    "menu",
+    "newsletter",
+    "next",
+    "password",
+    "posted",
+    "previous",
+    "print",
+    "privacy",
+    "recommended",
+    "register",
+    "related",
+    "reply",
+    "reserved",
+    "rss",
+    "search",
+    "share",
+    "sign",
+    "sponsored",
+    "subscribe",
+    "tags",
+    "terms",
+    "tweet",
+    "twitter",
+    "whatsapp",
+];
+
+/// Phrases of page furniture in scripts written without spaces.
+const CUE_PHRASES: &[&str] = &[
+    "分享",
+    "评论",
+    "责任编辑",
+    "相关",
+    "推荐",
+    "上一篇",
+    "下一篇",
+    "登录",
+    "注册",
+    "版权",
+    "广告",
+    "来源",
+    "点击",
+    "首页",
+    "收藏",
+    "打印",
+    "关注",
+    "举报",
+];
+
+/// True when the text holds a date (four digits, a separator, one or two digits) or a time of day
+/// (one or two digits, a colon, two digits): the stamps of posts, comments and teasers.
+fn has_date(text: &str) -> bool {
+    let b = text.as_bytes();
+    let digits_at = |i: usize| b[i..].iter().take_while(|c| c.is_ascii_digit()).count();
+    let mut i = 0;
+    while i < b.len() {
+        if !b[i].is_ascii_digit() {
+            i += 1;
+            continue;
+        }
+        let run = digits_at(i);
+        let after = i + run;
+        if run == 4 {
+            // 2004-12-27, 2004/12/27, 2004.12.27, 2004年12月
+            let sep = if b[after..].starts_with("年".as_bytes()) {
+                3
+            } else {
+                usize::from(matches!(b.get(after), Some(b'-' | b'/' | b'.')))
+            };
+            if sep > 0 && after + sep < b.len() && (1..=2).contains(&digits_at(after + sep)) {
+                return true;
+            }
+        } else if (1..=2).contains(&run)
+            && b.get(after) == Some(&b':')
+            && after + 1 < b.len()
+            && digits_at(after + 1) == 2
+        {
+            return true;
+        }
+        i = after;
+    }
+    false
+}
+
+/// How many furniture words and phrases a text holds.
+fn boilerplate_cues(text: &str) -> u32 {
+    let mut n = 0;
+    crate::tokens::for_each_word(text, |w| {
+        if w.len() >= 3 && w.is_ascii() && CUE_WORDS.binary_search(&w).is_ok() {
+            n += 1;
+        }
+    });
+    if !text.is_ascii() {
+        n += CUE_PHRASES.iter().map(|p| text.matches(p).count() as u32).sum::<u32>();
+    }
+    n
 }
 
 /// Class/id word groups. An element's name matches a group when one of its `-`/`_`/space-separated
@@ -367,6 +496,13 @@ const BASE: &[&str] = &[
     "page_blocks",
     "region_share",
     "block_share",
+    "after_title",
+    "blocks_from_title",
+    "core_distance",
+    "boilerplate_cues",
+    "dated",
+    "parent_dated_share",
+    "grandparent_dated_share",
 ];
 
 const NEIGHBOUR: &[&str] = &[
@@ -438,6 +574,34 @@ pub fn features(ctx: &Context<'_>, blocks: &Blocks, inp: &Inputs<'_>) -> Vec<f32
     let n = blocks.list.len();
     let mut rows = vec![0f32; n * nf];
     let mut sibling_sigs: std::collections::HashMap<NodeId, Vec<u64>> = std::collections::HashMap::new();
+    // Title overlap of headline candidates only: short, and not mostly link text (menus and teaser
+    // lists are many and would cost a tokenisation each).
+    let titles: Vec<(f32, f32)> = blocks
+        .list
+        .iter()
+        .map(|b| {
+            if b.chars <= 300 && b.link_chars * 2 <= b.chars && !inp.title_words.is_empty() {
+                title_overlap(doc, blocks.texts_of(b), inp.title_words)
+            } else {
+                (0.0, 0.0)
+            }
+        })
+        .collect();
+    // Share of dated blocks among the blocks under the same parent (and grandparent) of their owner:
+    // comment threads and teaser lists stamp every entry, articles once.
+    let mut dated_groups: std::collections::HashMap<NodeId, (u32, u32)> = std::collections::HashMap::new();
+    let up = |o: NodeId| if o == doc.body || doc.node(o).parent == NONE { o } else { doc.node(o).parent };
+    for b in &blocks.list {
+        let p = up(b.owner);
+        for g in [p, up(p)] {
+            let e = dated_groups.entry(g).or_default();
+            e.0 += u32::from(b.scan.dated);
+            e.1 += 1;
+        }
+    }
+    let dated_share = |g: NodeId| dated_groups.get(&g).map_or(0.0, |e| share(e.0, e.1));
+    // The headline: the first block that holds most of the title's words.
+    let title_block = titles.iter().position(|t| t.0 >= 0.5);
     let keep_of: Vec<f32> =
         blocks.list.iter().map(|b| f32::from(u8::from(keep[blocks.texts[b.first as usize] as usize]))).collect();
     for (k, b) in blocks.list.iter().enumerate() {
@@ -470,14 +634,7 @@ pub fn features(ctx: &Context<'_>, blocks: &Blocks, inp: &Inputs<'_>) -> Vec<f32
             let me = signature(doc, b.owner);
             (kids.len() as u32, kids.iter().filter(|&&k| k == me).count() as u32)
         };
-        // Headline candidates only: short, and not mostly link text (menus and teaser lists are many
-        // and would cost a tokenisation each).
-        let headline = b.chars <= 300 && b.link_chars * 2 <= b.chars;
-        let (title_share, title_cover) = if headline && !inp.title_words.is_empty() {
-            title_overlap(doc, blocks.texts_of(b), inp.title_words)
-        } else {
-            (0.0, 0.0)
-        };
+        let (title_share, title_cover) = titles[k];
         let os = owner.stats;
         let ps = doc.node(parent).stats;
         let cs = doc.node(container).stats;
@@ -528,6 +685,13 @@ pub fn features(ctx: &Context<'_>, blocks: &Blocks, inp: &Inputs<'_>) -> Vec<f32
             ln1(n as f64),
             share(region_chars, body_chars),
             share(b.chars, region_chars.max(1)),
+            title_block.map_or(0.5, |t| f32::from(u8::from(k >= t))),
+            title_block.map_or(5.0, |t| ln1(k.abs_diff(t) as f64)),
+            ln1(core_distance(doc, b.owner, inp.core) as f64),
+            ln1(s.cues as f64),
+            f32::from(u8::from(s.dated)),
+            dated_share(up(b.owner)),
+            dated_share(up(up(b.owner))),
         ];
         row[..base.len()].copy_from_slice(&base);
         let mut at = base.len();
@@ -576,6 +740,21 @@ fn signature(doc: &Document, c: NodeId) -> u64 {
         e.id_class.as_deref().map(|s| s.split(' ').next().unwrap_or("")).hash(&mut h);
     }
     h.finish()
+}
+
+/// Levels between `owner` and the nearest ancestor that also holds `core`; 0 inside the core.
+fn core_distance(doc: &Document, owner: NodeId, core: NodeId) -> u32 {
+    if doc.contains(core, owner) {
+        return 0;
+    }
+    let mut steps = 1;
+    for a in doc.ancestors(owner) {
+        if doc.contains(a, core) {
+            return steps;
+        }
+        steps += 1;
+    }
+    steps
 }
 
 /// Share of the title's words found in the block, and share of the block's words that are title words.
@@ -627,4 +806,27 @@ pub fn roots_of(doc: &Document, chosen: &[bool]) -> Vec<NodeId> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cue_words_are_sorted_and_found() {
+        assert!(CUE_WORDS.windows(2).all(|w| w[0] < w[1]));
+        assert_eq!(boilerplate_cues("Share this: Facebook, Twitter. 3 Comments"), 4);
+        assert_eq!(boilerplate_cues("分享到：微博 | 责任编辑：王明"), 2);
+        assert_eq!(boilerplate_cues("Farmers learned new methods."), 0);
+    }
+
+    #[test]
+    fn dates_and_times() {
+        for yes in ["2004-12-27 12:46 flyingbirds", "发表于 2005年6月14日", "at 9:05 pm", "2020/11/18"] {
+            assert!(has_date(yes), "{yes}");
+        }
+        for no in ["Page 2 of 12", "1999 was a year", "ratio 3:1", "12345-6", "", "2004-"] {
+            assert!(!has_date(no), "{no}");
+        }
+    }
 }

@@ -132,19 +132,24 @@ pub fn run(ctx: &Context<'_>) -> Outcome {
     } else {
         (m.keep.clone(), Vec::new())
     };
-    let mut owner_p = std::collections::HashMap::with_capacity(block_p.len());
-    for (o, pr) in block_p {
-        let e = owner_p.entry(o).or_insert(0.0f64);
-        *e = e.max(pr);
-    }
-    let blocks = score_blocks(doc, &roots, |i| {
-        let k = i as usize;
-        let mut s = vec![("ctd", m.density[k]), ("density_sum", m.density_sum[k]), ("p", m.p[k])];
-        if let Some(&pr) = owner_p.get(&i) {
-            s.push(("block_p", pr));
+    // Per-block scores only when asked for: building them is a walk over every element.
+    let blocks = if ctx.want_blocks {
+        let mut owner_p = std::collections::HashMap::with_capacity(block_p.len());
+        for (o, pr) in block_p {
+            let e = owner_p.entry(o).or_insert(0.0f64);
+            *e = e.max(pr);
         }
-        (s, owner_p.get(&i).copied().unwrap_or(m.density_sum[k]))
-    });
+        score_blocks(doc, &roots, |i| {
+            let k = i as usize;
+            let mut s = vec![("ctd", m.density[k]), ("density_sum", m.density_sum[k]), ("p", m.p[k])];
+            if let Some(&pr) = owner_p.get(&i) {
+                s.push(("block_p", pr));
+            }
+            (s, owner_p.get(&i).copied().unwrap_or(m.density_sum[k]))
+        })
+    } else {
+        Vec::new()
+    };
     let judged = ctx.block_model.is_trained().then_some((&m.blocks, p.as_slice()));
     let signals = signals::signals(doc, &roots, m.p[m.best_p as usize], judged, ctx.meta, ctx.url);
     let probability = if ctx.article.is_trained() {

@@ -304,28 +304,50 @@ pub fn run(
     run_with(&|_, _| engine, datasets, algorithms, jobs, on_page)
 }
 
-/// `k`-fold cross-validation: pages are split into `k` folds by [`crate::train::fold_of`]; for each
-/// fold every model (Naive Bayes, block classifier, has-article) is trained from `base` on the other
-/// folds' pages, and the fold's pages are extracted with those models only. The report then holds
-/// figures for pages no model saw in training, the honest estimate of how the shipped models do on
-/// new pages from the same sources.
+/// A page's fold from its dataset name and id.
+type FoldOf = dyn Fn(&str, &str) -> usize + Sync;
+
+/// How cross-validation splits the pages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Folds {
+    /// `k` folds by [`crate::train::fold_of`]: every source is seen in training, other pages of it scored.
+    Pages(usize),
+    /// One fold per dataset: each dataset is scored by models trained on the others only, the closest
+    /// stand-in for sources never seen.
+    Datasets,
+}
+
+/// Cross-validation: for each fold every model (Naive Bayes, block classifier, has-article) is trained
+/// from `base` on the other folds' pages, and the fold's pages are extracted with those models only.
+/// The report then holds figures for pages no model saw in training, the honest estimate of how the
+/// shipped models do on new pages.
 pub fn cross_validate(
     base: &Engine,
     datasets: &[PathBuf],
     algorithms: &[&str],
     jobs: usize,
-    k: usize,
+    folds: Folds,
     learn: &crate::train::Learn,
     on_page: impl FnMut(&PageResult) -> Result<(), Error>,
 ) -> Result<Report, Error> {
-    let k = k.max(2);
     let sets = datasets.iter().map(|d| Dataset::open(d)).collect::<Result<Vec<_>, _>>()?;
+    let names: Vec<String> = sets.iter().map(|s| s.name.clone()).collect();
+    let (k, fold): (usize, Box<FoldOf>) = match folds {
+        Folds::Pages(k) => {
+            let k = k.max(2);
+            (k, Box::new(move |ds: &str, id: &str| crate::train::fold_of(ds, id, k)))
+        }
+        Folds::Datasets => {
+            let names = names.clone();
+            (sets.len(), Box::new(move |ds: &str, _: &str| names.iter().position(|n| n == ds).unwrap_or(0)))
+        }
+    };
     let mut engines = Vec::with_capacity(k);
     for f in 0..k {
-        let keep = move |ds: &Dataset, p: &Page| crate::train::fold_of(&ds.name, &p.id, k) != f;
+        let keep = |ds: &Dataset, p: &Page| fold(&ds.name, &p.id) != f;
         engines.push(crate::train::train_all(base, &sets, &keep, learn)?);
     }
-    run_with(&|ds, p| &engines[crate::train::fold_of(ds, &p.id, k)], datasets, algorithms, jobs, on_page)
+    run_with(&|ds, p| &engines[fold(ds, &p.id)], datasets, algorithms, jobs, on_page)
 }
 
 /// [`run`] with an engine chosen per page.
