@@ -200,3 +200,43 @@ fn trained_models_extract_unseen_pages_and_training_is_deterministic() {
     let r = trained.extract(&Request::new(listing.as_bytes())).unwrap();
     assert!(!r.has_article.is_article, "listing judged an article: {}", r.has_article.probability);
 }
+
+#[test]
+fn cross_validation_scores_every_page_with_models_that_did_not_see_it() {
+    let root = std::env::temp_dir().join(format!("pith-cv-test-{}", std::process::id()));
+    let (a, b) = (root.join("set-a"), root.join("set-b"));
+    let mut g = Gen(0xabcdef);
+    write_dataset(&a, &mut g, 24);
+    write_dataset(&b, &mut g, 24);
+    let mut base = Engine::with_defaults().unwrap();
+    base.block_model = Default::default();
+    base.article = Default::default();
+    base.params.auto.no_article_text = pith::combine::NoArticleText::Full;
+    let learn = pith::train::Learn {
+        gbdt: pith::gbdt::TrainParams {
+            trees: 30,
+            max_depth: 4,
+            learning_rate: 0.3,
+            lambda: 1.0,
+            min_child_weight: 1.0,
+        },
+        balance: 0.0,
+        stack_folds: 2,
+    };
+    let dirs = vec![a.clone(), b.clone()];
+    for folds in [pith::eval::Folds::Pages(3), pith::eval::Folds::Datasets] {
+        let mut seen = 0;
+        let report = pith::eval::cross_validate(&base, &dirs, &["auto"], 2, folds, &learn, |_| {
+            seen += 1;
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(seen, 48, "{folds:?}");
+        let m = &report.algorithms[0].micro;
+        assert_eq!((m.pages, m.errors), (48, 0), "{folds:?}");
+        // Generated pages are easy: models that never saw a page (or its dataset) still get it right.
+        assert!(m.shingle_f1.unwrap() > 0.95, "{folds:?}: {:?}", m.shingle_f1);
+        assert!(m.has_article.accuracy.unwrap() > 0.9, "{folds:?}: {:?}", m.has_article.accuracy);
+    }
+    std::fs::remove_dir_all(&root).ok();
+}

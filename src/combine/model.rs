@@ -60,14 +60,16 @@ impl BlockModel {
 
     /// The final probability for every block of a measured page.
     pub fn predict(&self, doc: &Document, m: &Measured) -> Vec<f64> {
-        let p1 = self.stage1(m);
+        let n = m.blocks.list.len();
+        // Feature-major columns: stage 2's inputs are stage 1's columns with the context columns after.
+        let mut columns = transpose(&m.features, n);
+        let p1 = self.stage1.predict_columns(&columns, n);
         if !self.stage2.is_trained() {
             return p1;
         }
-        let n = m.blocks.list.len();
         let ctx = context_features(&Layout::of(doc, &m.blocks), &p1);
-        let rows = stage2_rows(&m.features, &ctx, n);
-        self.stage2.predict_columns(&transpose(&rows, n), n)
+        columns.extend(transpose(&ctx, n));
+        self.stage2.predict_columns(&columns, n)
     }
 }
 
