@@ -50,7 +50,14 @@ pub fn decode(bytes: &[u8], caller_charset: Option<&str>) -> Result<Decoded, Err
     } else if let Some(enc) = caller {
         (enc, CharsetSource::Caller)
     } else if let Some(enc) = sniff_meta(&bytes[..bytes.len().min(META_SCAN)]) {
-        (enc, CharsetSource::Meta)
+        // A legacy charset declared over bytes that are valid UTF-8 with multi-byte sequences: the page
+        // was re-saved or served as UTF-8 and the declaration is stale (a GBK or Big5 text is almost
+        // never valid UTF-8 over more than a few characters). Trust the bytes.
+        if enc != encoding_rs::UTF_8 && is_multibyte_utf8(bytes) {
+            (encoding_rs::UTF_8, CharsetSource::Detected)
+        } else {
+            (enc, CharsetSource::Meta)
+        }
     } else {
         (detect(bytes), CharsetSource::Detected)
     };
@@ -86,6 +93,13 @@ fn detect(bytes: &[u8]) -> &'static Encoding {
     let mut det = chardetng::EncodingDetector::new(chardetng::Iso2022JpDetection::Deny);
     det.feed(window, last);
     det.guess(None, chardetng::Utf8Detection::Allow)
+}
+
+/// True when the bytes are valid UTF-8 and hold at least a few multi-byte sequences (pure ASCII decodes
+/// the same in every charset we meet, so it says nothing).
+fn is_multibyte_utf8(bytes: &[u8]) -> bool {
+    let multibyte = bytes.iter().filter(|&&b| b >= 0xC0).take(8).count();
+    multibyte >= 8 && std::str::from_utf8(bytes).is_ok()
 }
 
 /// Find `<meta charset=...>` or `<meta http-equiv="content-type" content="...charset=...">` in `head`.
@@ -149,6 +163,19 @@ mod tests {
         );
         assert_eq!(sniff_meta(b"<meta charset='utf-16'>").map(|e| e.name()), Some("UTF-8"));
         assert_eq!(sniff_meta(b"<meta name=x>"), None);
+    }
+
+    #[test]
+    fn utf8_bytes_under_a_stale_legacy_declaration_decode_as_utf8() {
+        let page = "<meta charset=gb2312><p>谷歌在2014年收购的人工智能公司开发出一款计算机。</p>";
+        let d = decode(page.as_bytes(), None).unwrap();
+        assert_eq!(d.charset, "UTF-8");
+        assert!(d.text.contains("人工智能"));
+        // Real GBK bytes under the same declaration stay GBK (decoded as its superset GB18030).
+        let gbk = encoding_rs::GBK.encode(page).0;
+        let d = decode(&gbk, None).unwrap();
+        assert_eq!((d.charset, d.source), ("gb18030", CharsetSource::Meta));
+        assert!(d.text.contains("人工智能"));
     }
 
     #[test]
