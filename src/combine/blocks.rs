@@ -314,11 +314,37 @@ fn has_date(text: &str) -> bool {
 /// How many furniture words and phrases a text holds.
 fn boilerplate_cues(text: &str) -> u32 {
     let mut n = 0;
-    crate::tokens::for_each_word(text, |w| {
-        if w.len() >= 3 && w.is_ascii() && CUE_WORDS.binary_search(&w).is_ok() {
-            n += 1;
+    // Words are lower-cased into a small buffer: cue words are short, longer words cannot match, and a
+    // word with non-ASCII letters in it is none of them.
+    let mut word = [0u8; 16];
+    let mut len = 0usize;
+    let mut spoilt = false;
+    let check = |word: &[u8], n: &mut u32| {
+        if word.len() >= 3 && CUE_WORDS.binary_search_by(|c| c.as_bytes().cmp(word)).is_ok() {
+            *n += 1;
         }
-    });
+    };
+    for &b in text.as_bytes() {
+        if b.is_ascii_alphanumeric() {
+            if len < word.len() {
+                word[len] = b.to_ascii_lowercase();
+                len += 1;
+            } else {
+                spoilt = true;
+            }
+        } else if b >= 0x80 {
+            spoilt |= len > 0;
+        } else {
+            if len > 0 && !spoilt {
+                check(&word[..len], &mut n);
+            }
+            len = 0;
+            spoilt = false;
+        }
+    }
+    if len > 0 && !spoilt {
+        check(&word[..len], &mut n);
+    }
     if !text.is_ascii() {
         n += CUE_PHRASES.iter().map(|p| text.matches(p).count() as u32).sum::<u32>();
     }
@@ -573,7 +599,7 @@ pub fn features(ctx: &Context<'_>, blocks: &Blocks, inp: &Inputs<'_>) -> Vec<f32
     }
     let n = blocks.list.len();
     let mut rows = vec![0f32; n * nf];
-    let mut sibling_sigs: std::collections::HashMap<NodeId, Vec<u64>> = std::collections::HashMap::new();
+    let mut sibling_sigs: super::IdMap<NodeId, Vec<u64>> = super::IdMap::default();
     // Title overlap of headline candidates only: short, and not mostly link text (menus and teaser
     // lists are many and would cost a tokenisation each).
     let titles: Vec<(f32, f32)> = blocks
@@ -589,7 +615,7 @@ pub fn features(ctx: &Context<'_>, blocks: &Blocks, inp: &Inputs<'_>) -> Vec<f32
         .collect();
     // Share of dated blocks among the blocks under the same parent (and grandparent) of their owner:
     // comment threads and teaser lists stamp every entry, articles once.
-    let mut dated_groups: std::collections::HashMap<NodeId, (u32, u32)> = std::collections::HashMap::new();
+    let mut dated_groups: super::IdMap<NodeId, (u32, u32)> = super::IdMap::default();
     let up = |o: NodeId| if o == doc.body || doc.node(o).parent == NONE { o } else { doc.node(o).parent };
     for b in &blocks.list {
         let p = up(b.owner);
@@ -733,13 +759,20 @@ pub fn features(ctx: &Context<'_>, blocks: &Blocks, inp: &Inputs<'_>) -> Vec<f32
 
 /// An element's tag and first class word, hashed: siblings with equal signatures are repeats.
 fn signature(doc: &Document, c: NodeId) -> u64 {
-    use std::hash::{Hash, Hasher};
-    let mut h = std::collections::hash_map::DefaultHasher::new();
+    // FNV-1a over the tag and the first class word.
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut eat = |b: u8| {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    };
     if let Some(e) = doc.node(c).element() {
-        (e.tag as u8).hash(&mut h);
-        e.id_class.as_deref().map(|s| s.split(' ').next().unwrap_or("")).hash(&mut h);
+        eat(e.tag as u8);
+        eat(0xff);
+        for b in e.id_class.as_deref().and_then(|s| s.split(' ').next()).unwrap_or("").bytes() {
+            eat(b);
+        }
     }
-    h.finish()
+    h
 }
 
 /// Levels between `owner` and the nearest ancestor that also holds `core`; 0 inside the core.

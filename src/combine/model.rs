@@ -23,6 +23,9 @@ pub struct BlockModel {
     pub trained_on: Vec<String>,
 }
 
+/// Stage-1 probabilities this close to 0 or 1 are final: stage 2 is not asked.
+const SURE: f64 = 0.05;
+
 /// Input names of stage 2: stage 1's features, then the context features.
 pub fn stage2_names() -> Vec<&'static str> {
     let mut v = super::feature_names();
@@ -69,7 +72,24 @@ impl BlockModel {
         }
         let ctx = context_features(&Layout::of(doc, &m.blocks), &p1);
         columns.extend(transpose(&ctx, n));
-        self.stage2.predict_columns(&columns, n)
+        // Stage 2 looks again only where stage 1 is unsure: most blocks of a page are menu entries and
+        // footer lines stage 1 already puts near 0, and a second opinion on them costs as much as the
+        // first.
+        let unsure: Vec<usize> = (0..n).filter(|&k| p1[k] > SURE && p1[k] < 1.0 - SURE).collect();
+        if unsure.len() == n {
+            return self.stage2.predict_columns(&columns, n);
+        }
+        let u = unsure.len();
+        let mut sub = Vec::with_capacity(u * (columns.len() / n.max(1)));
+        for col in columns.chunks_exact(n.max(1)) {
+            sub.extend(unsure.iter().map(|&k| col[k]));
+        }
+        let p2 = self.stage2.predict_columns(&sub, u);
+        let mut p = p1;
+        for (&k, q) in unsure.iter().zip(p2) {
+            p[k] = q;
+        }
+        p
     }
 }
 
