@@ -94,10 +94,30 @@ impl Forest {
     /// into vector instructions. The same results as [`Forest::predict`] row by row, several times
     /// faster on a page's hundreds of blocks.
     pub fn predict_columns(&self, columns: &[f32], n: usize) -> Vec<f64> {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU has AVX2 (checked on the line above), the only requirement of a
+            // `target_feature` function.
+            return unsafe { self.predict_columns_avx2(columns, n) };
+        }
+        self.columns(columns, n)
+    }
+
+    /// [`Forest::predict_columns`] compiled for AVX2: twice the lanes per comparison. The build
+    /// targets baseline x86-64 so the binary runs anywhere; this one loop is where wider vectors pay.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    fn predict_columns_avx2(&self, columns: &[f32], n: usize) -> Vec<f64> {
+        self.columns(columns, n)
+    }
+
+    #[inline(always)]
+    fn columns(&self, columns: &[f32], n: usize) -> Vec<f64> {
         // Leaf values are f32; summing them in f32 keeps the loop narrow (the sum of a few hundred
         // values of about 0.1 loses nothing that matters to a probability).
         let mut margin = vec![0f32; n];
         let mut leaf = vec![0u32; n];
+        let mut values = [0f32; 1 << MAX_DEPTH];
         for t in &self.trees {
             leaf.iter_mut().for_each(|l| *l = 0);
             for (d, (&f, &th)) in t.feature.iter().zip(&t.threshold).enumerate() {
@@ -106,8 +126,11 @@ impl Forest {
                     *l |= u32::from(v > th) << d;
                 }
             }
+            // A fixed-size table indexed under a mask: no bounds check, so the gather vectorises.
+            let k = t.value.len().min(values.len());
+            values[..k].copy_from_slice(&t.value[..k]);
             for (m, &l) in margin.iter_mut().zip(&leaf) {
-                *m += t.value[l as usize];
+                *m += values[l as usize & ((1 << MAX_DEPTH) - 1)];
             }
         }
         margin.into_iter().map(|m| sigmoid(self.base + f64::from(m))).collect()

@@ -21,8 +21,22 @@ pub struct TrainArgs {
     /// Where to write the has-article model (learned from pages with a has_article label).
     #[arg(long, default_value = "config/article-model.json")]
     pub article_out: PathBuf,
+    /// Leave out one cross-validation fold, `F/K` (fold F of K, counted from 0, the same folds as
+    /// `pith eval --cv K`), so that fold's models can be inspected with `pith extract --models`.
+    #[arg(long, value_name = "F/K", value_parser = parse_hold_out)]
+    pub hold_out: Option<(usize, usize)>,
     #[command(flatten)]
     pub learn: super::LearnArgs,
+}
+
+fn parse_hold_out(s: &str) -> Result<(usize, usize), String> {
+    let (f, k) = s.split_once('/').ok_or("expected F/K, e.g. 2/5")?;
+    let f: usize = f.trim().parse().map_err(|_| format!("not a fold number: {f}"))?;
+    let k: usize = k.trim().parse().map_err(|_| format!("not a fold count: {k}"))?;
+    if k < 2 || f >= k {
+        return Err(format!("need 0 <= F < K and K >= 2, got {f}/{k}"));
+    }
+    Ok((f, k))
 }
 
 fn write_json(path: &Path, value: &impl serde::Serialize) -> Result<(), pith::Error> {
@@ -44,7 +58,14 @@ pub fn run(a: TrainArgs) -> Result<ExitCode, pith::Error> {
     let base = super::untrained_engine_from_env()?;
     let params = a.learn.params();
     let t = std::time::Instant::now();
-    let engine = pith::train::train_all(&base, &sets, &pith::train::all_pages, &params)?;
+    let engine = match a.hold_out {
+        None => pith::train::train_all(&base, &sets, &pith::train::all_pages, &params)?,
+        Some((f, k)) => {
+            let keep =
+                |ds: &pith::dataset::Dataset, p: &pith::dataset::Page| pith::train::fold_of(&ds.name, &p.id, k) != f;
+            pith::train::train_all(&base, &sets, &keep, &params)?
+        }
+    };
     write_pretty(&a.out, &engine.bayes)?;
     write_json(&a.block_out, &engine.block_model)?;
     write_pretty(&a.article_out, &engine.article)?;

@@ -807,6 +807,45 @@ fn title_overlap(doc: &Document, texts: &[NodeId], title: &[String]) -> (f32, f3
     (share(f, title.len() as u32), share(hits, words))
 }
 
+/// Whether an element's class/id names a reader-comment thread ("comments", "comment-list",
+/// "disqus_thread", "respond", "replies", or the pinyin "pinglun" of Chinese sites), but not an
+/// opinion piece ("commentary").
+fn is_comment_thread_name(id_class: &str) -> bool {
+    id_class.split(|c: char| !c.is_ascii_alphanumeric()).any(|w| {
+        (w.starts_with("comment") && !w.starts_with("commentar"))
+            || w.starts_with("disqus")
+            || w == "respond"
+            || w == "replies"
+            || w.starts_with("pinglun")
+    })
+}
+
+/// Unchoose the text of comment threads: containers named for comments that start after the first
+/// chosen text node and do not hold the page's most confident block. Comments follow the article, so
+/// a container that holds the article's beginning or its surest paragraph (a page wrapper that
+/// happens to carry such a name, an opinion section's "tone-comment") is never one; readers' comments
+/// are prose and the block classifier alone keeps some. Returns the number of text nodes unchosen.
+pub fn drop_comment_threads(doc: &Document, chosen: &mut [bool], surest: NodeId) -> usize {
+    let Some(first) = chosen.iter().position(|&c| c) else { return 0 };
+    let end = doc.node(doc.body).end;
+    let mut dropped = 0;
+    let mut i = (first as NodeId).saturating_add(1);
+    while i < end {
+        let n = doc.node(i);
+        let named = n.element().and_then(|e| e.id_class.as_deref()).is_some_and(is_comment_thread_name);
+        if named && !(i..n.end).contains(&surest) {
+            for c in &mut chosen[i as usize..n.end as usize] {
+                dropped += usize::from(*c);
+                *c = false;
+            }
+            i = n.end.max(i + 1);
+        } else {
+            i += 1;
+        }
+    }
+    dropped
+}
+
 /// The chosen content as subtree roots: every element whose text nodes are all chosen (topmost only),
 /// and chosen text nodes whose parent is not, in document order. `chosen` is indexed by node id.
 pub fn roots_of(doc: &Document, chosen: &[bool]) -> Vec<NodeId> {
@@ -861,5 +900,39 @@ mod tests {
         for no in ["Page 2 of 12", "1999 was a year", "ratio 3:1", "12345-6", "", "2004-"] {
             assert!(!has_date(no), "{no}");
         }
+    }
+
+    /// Choose every text node, drop comment threads, and return the text still chosen.
+    fn kept_after_comment_drop(html: &str, surest_text: &str) -> String {
+        let doc = Document::parse(html);
+        let mut chosen: Vec<bool> = (0..doc.len()).map(|i| doc.node(i as NodeId).is_text()).collect();
+        let surest = (0..doc.len() as NodeId)
+            .find(|&i| doc.node(i).is_text() && doc.text(i).contains(surest_text))
+            .map(|i| doc.node(i).parent)
+            .unwrap_or(NONE);
+        drop_comment_threads(&doc, &mut chosen, surest);
+        (0..doc.len() as NodeId)
+            .filter(|&i| chosen[i as usize])
+            .map(|i| doc.text(i).trim())
+            .collect::<Vec<_>>()
+            .join("|")
+    }
+
+    #[test]
+    fn comment_threads_after_the_article_are_dropped() {
+        let page = "<body><h1>Title</h1><div class=post><p>Article text.</p></div>\
+                    <div id=comments><h3>Comments</h3><p>A reader writes at length.</p></div></body>";
+        assert_eq!(kept_after_comment_drop(page, "Article"), "Title|Article text.");
+        // A wrapper named for comments that holds the article's start is not a thread.
+        let wrapped = "<body><div class='main has-comments'><h1>Title</h1><p>Article text.</p></div></body>";
+        assert_eq!(kept_after_comment_drop(wrapped, "Article"), "Title|Article text.");
+        // Nor is one holding the surest block, even when something before it was kept.
+        let opinion = "<body><p>Menu</p><div class='tone-comment'><p>Opinion text.</p></div></body>";
+        assert_eq!(kept_after_comment_drop(opinion, "Opinion"), "Menu|Opinion text.");
+        // "commentary" is an opinion section, not reader comments.
+        let commentary = "<body><p>Lead.</p><div class=commentary><p>More text.</p></div></body>";
+        assert_eq!(kept_after_comment_drop(commentary, "Lead"), "Lead.|More text.");
+        assert!(is_comment_thread_name("disqus_thread") && is_comment_thread_name("pinglun-box"));
+        assert!(!is_comment_thread_name("recommend") && !is_comment_thread_name("commentary"));
     }
 }

@@ -58,11 +58,19 @@ pub struct AutoParams {
     pub lead_chars: u32,
     /// A block is content when the block classifier gives it at least this probability.
     pub block_threshold: f64,
+    /// Keep reader comments. By default a comment thread (a container named for comments that starts
+    /// after the article's first kept text) is left out whatever its blocks scored.
+    pub include_comments: bool,
 }
 
 impl Default for AutoParams {
     fn default() -> Self {
-        AutoParams { no_article_text: NoArticleText::Lead, lead_chars: 300, block_threshold: 0.5 }
+        AutoParams {
+            no_article_text: NoArticleText::Lead,
+            lead_chars: 300,
+            block_threshold: 0.5,
+            include_comments: false,
+        }
     }
 }
 /// Everything `auto` measures on a page before deciding: the blocks, their feature rows and the
@@ -134,6 +142,31 @@ impl std::hash::Hasher for IdHasher {
     }
 }
 
+/// The text nodes `auto` keeps: those of blocks at or above the threshold, less comment threads
+/// (unless asked to keep them).
+fn choose(ctx: &Context<'_>, m: &Measured, p: &[f64]) -> Vec<bool> {
+    let doc = ctx.doc;
+    let mut chosen = vec![false; doc.len()];
+    for (b, &pr) in m.blocks.list.iter().zip(p) {
+        if pr >= ctx.params.auto.block_threshold {
+            for &t in m.blocks.texts_of(b) {
+                chosen[t as usize] = true;
+            }
+        }
+    }
+    if !ctx.params.auto.include_comments {
+        // The owner of the block the classifier is surest of (the first of equals).
+        let surest = m
+            .blocks
+            .list
+            .iter()
+            .zip(p)
+            .fold((NodeId::MAX, f64::MIN), |best, (b, &pr)| if pr > best.1 { (b.owner, pr) } else { best });
+        blocks::drop_comment_threads(doc, &mut chosen, surest.0);
+    }
+    chosen
+}
+
 /// The highest has-article probability of a page whose kept text has no paragraph.
 const NO_PROSE_CAP: f64 = 0.1;
 
@@ -143,16 +176,8 @@ pub fn run(ctx: &Context<'_>) -> Outcome {
     let m = measure(ctx);
     let p = if ctx.block_model.is_trained() { ctx.block_model.predict(doc, &m) } else { Vec::new() };
     let (roots, block_p) = if ctx.block_model.is_trained() {
-        let mut chosen = vec![false; doc.len()];
-        let mut probs = Vec::with_capacity(m.blocks.list.len());
-        for (b, &pr) in m.blocks.list.iter().zip(&p) {
-            probs.push((b.owner, pr));
-            if pr >= ctx.params.auto.block_threshold {
-                for &t in m.blocks.texts_of(b) {
-                    chosen[t as usize] = true;
-                }
-            }
-        }
+        let chosen = choose(ctx, &m, &p);
+        let probs = m.blocks.list.iter().zip(&p).map(|(b, &pr)| (b.owner, pr)).collect::<Vec<_>>();
         let roots = roots_of(doc, &chosen);
         // Nothing passed (a page of one short paragraph, say): fall back to the heuristic region, and
         // leave the verdict on whether that is an article to the has-article model.
@@ -210,6 +235,7 @@ pub fn explain(engine: &crate::Engine, bytes: &[u8], url: Option<&str>) -> Resul
         let m = measure(ctx);
         let nf = feature_names().len();
         let p = ctx.block_model.predict(ctx.doc, &m);
+        let chosen = if ctx.block_model.is_trained() { choose(ctx, &m, &p) } else { Vec::new() };
         let mut out = String::new();
         for (k, b) in m.blocks.list.iter().enumerate() {
             let pr =
@@ -219,7 +245,12 @@ pub fn explain(engine: &crate::Engine, bytes: &[u8], url: Option<&str>) -> Resul
             let _ = writeln!(
                 out,
                 "{pr:.3} {} {:>6} {:>4.2} {:<40} {head}",
-                if pr >= ctx.params.auto.block_threshold { '+' } else { '-' },
+                match (pr >= ctx.params.auto.block_threshold, m.blocks.texts_of(b).first()) {
+                    // Above the threshold but inside a comment thread.
+                    (true, Some(&t)) if !chosen.is_empty() && !chosen[t as usize] => 'c',
+                    (true, _) => '+',
+                    _ => '-',
+                },
                 b.chars,
                 b.link_chars as f64 / b.chars.max(1) as f64,
                 ctx.doc.xpath(b.owner).chars().rev().take(40).collect::<String>().chars().rev().collect::<String>(),
