@@ -57,8 +57,7 @@ fn run(engine: &Engine, measure: &str, page: &Page) {
         }
         m => {
             let (algorithm, want_blocks) = if m == "auto+blocks" { ("auto", true) } else { (m, false) };
-            let req =
-                Request { bytes: &page.bytes, url: None, charset: None, algorithm, want_html: false, want_blocks };
+            let req = Request { want_html: false, want_blocks, algorithm, ..Request::new(&page.bytes) };
             black_box(engine.extract(&req).expect("extract"));
         }
     }

@@ -109,7 +109,7 @@ fn time_min<T>(repeats: usize, mut f: impl FnMut() -> T) -> f64 {
 /// The request one row measures.
 fn request<'a>(name: &'a str, bytes: &'a [u8], url: Option<&'a str>) -> Request<'a> {
     let (algorithm, blocks) = if name == AUTO_BLOCKS { ("auto", true) } else { (name, false) };
-    Request { bytes, url, charset: None, algorithm, want_html: false, want_blocks: blocks }
+    Request { bytes, url, charset: None, algorithm, want_html: false, want_blocks: blocks, include_comments: None }
 }
 
 /// Measure `opts.algorithms` over the pages of `opts.datasets`, one page at a time, on this thread.

@@ -43,12 +43,22 @@ pub struct Request<'a> {
     pub want_html: bool,
     /// Report per-block scores.
     pub want_blocks: bool,
+    /// Keep reader comments in `auto`'s content (`None`: the configured `params.auto.include_comments`).
+    pub include_comments: Option<bool>,
 }
 
 impl<'a> Request<'a> {
     /// A request with defaults: `auto`, HTML and blocks included.
     pub fn new(bytes: &'a [u8]) -> Self {
-        Request { bytes, url: None, charset: None, algorithm: "auto", want_html: true, want_blocks: true }
+        Request {
+            bytes,
+            url: None,
+            charset: None,
+            algorithm: "auto",
+            want_html: true,
+            want_blocks: true,
+            include_comments: None,
+        }
     }
 }
 
@@ -162,10 +172,21 @@ impl Engine {
             }
         };
         let t_parse = Instant::now();
+        // A per-request override of the comment policy costs a copy of the parameters, only then.
+        let with_comments;
+        let params = match req.include_comments {
+            Some(v) if v != self.params.auto.include_comments => {
+                let mut p = self.params.clone();
+                p.auto.include_comments = v;
+                with_comments = p;
+                &with_comments
+            }
+            _ => &self.params,
+        };
         let ctx = Context {
             doc: &doc,
             html: &stripped.html,
-            params: &self.params,
+            params,
             bayes: &self.bayes,
             article: &self.article,
             block_model: &self.block_model,

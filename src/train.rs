@@ -101,6 +101,7 @@ pub fn train_article(
                     url: p.url.as_deref(),
                     want_html: false,
                     want_blocks: false,
+                    include_comments: None,
                     ..crate::Request::new(&bytes)
                 };
                 Ok(engine.extract(&req).ok().map(|r| (r.has_article.signals, p.has_article == Some(true))))

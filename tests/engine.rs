@@ -192,3 +192,23 @@ fn oversized_input_is_refused_by_the_limit() {
     let r = e.extract(&Request::new(&[b'a'; 101]));
     assert!(matches!(r, Err(Error::TooLarge { size: 101, limit: 100 })));
 }
+
+#[test]
+fn comment_threads_are_left_out_unless_asked_for() {
+    let page = include_bytes!("fixtures/pages/comments.html");
+    let mut e = engine();
+    // Keep every block the classifier scores, so only the comment rule decides what goes.
+    e.params.auto.block_threshold = 0.0;
+    e.params.auto.no_article_text = pith::combine::NoArticleText::Full;
+    let text = |e: &Engine, include_comments| {
+        e.extract(&Request { include_comments, ..Request::new(page) }).expect("extracts").content.text
+    };
+    let (default, with) = (text(&e, None), text(&e, Some(true)));
+    let comment = "We tried this on our farm last season";
+    assert!(default.contains("Farmers in the county") && !default.contains(comment), "{default}");
+    assert!(with.contains("Farmers in the county") && with.contains(comment), "{with}");
+    // The configured default can be turned around per request too.
+    e.params.auto.include_comments = true;
+    assert!(text(&e, None).contains(comment));
+    assert!(!text(&e, Some(false)).contains(comment));
+}

@@ -59,6 +59,30 @@ async fn extract_options_and_request_id() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn include_comments_per_request_json_and_query() {
+    // Every block kept, so only the comment rule decides (see tests/engine.rs).
+    let app = TestApp::spawn(|c| {
+        c.params.auto.block_threshold = 0.0;
+        c.params.auto.no_article_text = pith::combine::NoArticleText::Full;
+    })
+    .await;
+    let page = include_str!("fixtures/pages/comments.html");
+    let comment = "We tried this on our farm last season";
+    let text = |r: &common::Resp| r.json()["content"]["text"].as_str().unwrap_or_default().to_string();
+    let default = app.extract(json!({ "html": page })).await;
+    assert_eq!(default.status, 200, "{default:?}");
+    assert!(!text(&default).contains(comment));
+    // A different option is a different cache entry, not the answer cached above.
+    let with = app.extract(json!({ "html": page, "include_comments": true })).await;
+    assert_eq!(with.json()["cache"], "miss");
+    assert!(text(&with).contains(comment));
+    let raw = app.post_raw("/v1/extract?include_comments=true", "text/html", page.as_bytes().to_vec()).await;
+    assert!(text(&raw).contains(comment));
+    let bad = app.post_raw("/v1/extract?include_comments=maybe", "text/html", page.as_bytes().to_vec()).await;
+    assert_eq!((bad.status, bad.problem_code()), (400, "bad-query".to_string()));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn extract_raw_html_with_charset_and_query() {
     let app = TestApp::spawn(|_| {}).await;
     let page = format!("<html><body><article><p>{GBK_TEXT}</p><p>{GBK_TEXT}</p></article></body></html>");

@@ -33,6 +33,9 @@ pub struct ExtractArgs {
     /// Leave per-block scores out of the JSON.
     #[arg(long)]
     pub no_blocks: bool,
+    /// Keep reader comments in `auto`'s content (left out by default).
+    #[arg(long)]
+    pub include_comments: bool,
     /// Read the models from this directory instead of the embedded ones (see `pith eval --models`).
     #[arg(long)]
     pub models: Option<PathBuf>,
@@ -65,6 +68,7 @@ pub fn run(a: ExtractArgs) -> Result<ExitCode, pith::Error> {
         algorithm: &a.algorithm,
         want_html: matches!(a.format, Format::Json | Format::Html),
         want_blocks: !a.no_blocks && matches!(a.format, Format::Json),
+        include_comments: a.include_comments.then_some(true),
     };
     let result = engine.extract(&req)?;
     let mut out = std::io::stdout().lock();

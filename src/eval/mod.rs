@@ -141,8 +141,15 @@ fn run_page<'e>(engine_for: EngineFor<'_, 'e>, algorithm: &str, ds: &Loaded, k: 
         Ok(b) => (b.as_slice(), None),
         Err(e) => (&[][..], Some(e.clone())),
     };
-    let req =
-        Request { bytes, url: page.url.as_deref(), charset: None, algorithm, want_html: false, want_blocks: false };
+    let req = Request {
+        bytes,
+        url: page.url.as_deref(),
+        charset: None,
+        algorithm,
+        want_html: false,
+        want_blocks: false,
+        include_comments: None,
+    };
     let mut signals = crate::output::Signals::new();
     let (text, probability, is_article, ms, error) = match read_error {
         Some(e) => (String::new(), 0.0, false, None, Some(e)),

@@ -33,6 +33,7 @@ pub struct Key {
     pub text: bool,
     pub html: bool,
     pub blocks: bool,
+    pub include_comments: Option<bool>,
 }
 
 /// A cached answer: the result, and how it was fetched when it was.

@@ -42,6 +42,8 @@ pub struct ExtractRequest {
     pub formats: Option<Vec<Format>>,
     pub blocks: Option<bool>,
     pub charset: Option<String>,
+    /// Keep reader comments in the content (default: the configured `params.auto.include_comments`).
+    pub include_comments: Option<bool>,
 }
 
 /// Query parameters of the raw-HTML form.
@@ -53,6 +55,7 @@ pub struct RawParams {
     pub blocks: Option<bool>,
     /// Comma-separated: `text,html`.
     pub formats: Option<String>,
+    pub include_comments: Option<bool>,
 }
 
 /// A validated request, whatever its shape.
@@ -64,6 +67,7 @@ pub struct Job {
     pub text: bool,
     pub html: bool,
     pub blocks: bool,
+    pub include_comments: Option<bool>,
 }
 
 #[derive(Debug, Clone)]
@@ -144,6 +148,7 @@ impl ExtractRequest {
             text: formats.contains(&Format::Text),
             html: formats.contains(&Format::Html),
             blocks: self.blocks.unwrap_or(true),
+            include_comments: self.include_comments,
         })
     }
 }
@@ -174,6 +179,7 @@ impl RawParams {
             text,
             html,
             blocks: self.blocks.unwrap_or(true),
+            include_comments: self.include_comments,
         })
     }
 }
@@ -251,14 +257,8 @@ fn serde_urlencoded_pairs(pairs: Vec<(String, String)>) -> Result<RawParams, Api
             "url" => p.url.replace(v).is_some(),
             "algorithm" => p.algorithm.replace(v).is_some(),
             "formats" => p.formats.replace(v).is_some(),
-            "blocks" => {
-                let b = match v.as_str() {
-                    "true" | "1" => true,
-                    "false" | "0" => false,
-                    _ => return Err(bad("bad-query", format!("blocks={v:?}: use true or false"))),
-                };
-                p.blocks.replace(b).is_some()
-            }
+            "blocks" => p.blocks.replace(query_bool(&k, &v)?).is_some(),
+            "include_comments" => p.include_comments.replace(query_bool(&k, &v)?).is_some(),
             other => return Err(bad("bad-query", format!("unknown query parameter {other:?}"))),
         };
         if slot_taken {
@@ -266,6 +266,14 @@ fn serde_urlencoded_pairs(pairs: Vec<(String, String)>) -> Result<RawParams, Api
         }
     }
     Ok(p)
+}
+
+fn query_bool(name: &str, v: &str) -> Result<bool, ApiError> {
+    match v {
+        "true" | "1" => Ok(true),
+        "false" | "0" => Ok(false),
+        _ => Err(bad("bad-query", format!("{name}={v:?}: use true or false"))),
+    }
 }
 
 /// Cache lookup, fetch, extraction on the pool, cache insert.
@@ -280,7 +288,14 @@ pub async fn run_job(state: &AppState, job: Job, no_cache: bool) -> Result<Answe
             Source::Content { hash: state.cache.content_hash(bytes), url: url.clone(), charset: job.charset.clone() }
         }
     };
-    let key = Key { source, algorithm: job.algorithm.clone(), text: job.text, html: job.html, blocks: job.blocks };
+    let key = Key {
+        source,
+        algorithm: job.algorithm.clone(),
+        text: job.text,
+        html: job.html,
+        blocks: job.blocks,
+        include_comments: job.include_comments,
+    };
     if !no_cache && let Some(hit) = state.cache.get(&key).await {
         state.metrics.cache_hits.fetch_add(1, Ordering::Relaxed);
         return Ok(Answer { value: hit, cache: "hit" });
@@ -309,7 +324,7 @@ pub async fn run_job(state: &AppState, job: Job, no_cache: bool) -> Result<Answe
 
     let engine = state.engine.clone();
     let algorithm = job.algorithm.clone();
-    let (want_text, want_html, want_blocks) = (job.text, job.html, job.blocks);
+    let (want_text, want_html, want_blocks, include_comments) = (job.text, job.html, job.blocks, job.include_comments);
     let result = state
         .pool
         .run(move || {
@@ -320,6 +335,7 @@ pub async fn run_job(state: &AppState, job: Job, no_cache: bool) -> Result<Answe
                 algorithm: &algorithm,
                 want_html,
                 want_blocks,
+                include_comments,
             })
         })
         .await?;
