@@ -134,6 +134,15 @@ fn write_dataset(dir: &Path, g: &mut Gen, pages: usize) -> Vec<(String, String)>
     articles
 }
 
+/// Settings for a quick training run on the small generated datasets.
+fn small_learn(trees: usize) -> pith::train::Learn {
+    pith::train::Learn {
+        gbdt: pith::gbdt::TrainParams { trees, max_depth: 4, learning_rate: 0.3, lambda: 1.0, min_child_weight: 1.0 },
+        balance: 0.0,
+        stack_folds: 2,
+    }
+}
+
 #[test]
 fn trained_models_extract_unseen_pages_and_training_is_deterministic() {
     let dir = std::env::temp_dir().join(format!("pith-train-test-{}", std::process::id()));
@@ -141,20 +150,8 @@ fn trained_models_extract_unseen_pages_and_training_is_deterministic() {
     write_dataset(&dir, &mut g, 48);
     let sets = vec![pith::dataset::Dataset::open(&dir).unwrap()];
     // Start from models that know nothing, so whatever works below was learned here.
-    let mut base = Engine::with_defaults().unwrap();
-    base.block_model = Default::default();
-    base.article = Default::default();
-    let learn = pith::train::Learn {
-        gbdt: pith::gbdt::TrainParams {
-            trees: 40,
-            max_depth: 4,
-            learning_rate: 0.3,
-            lambda: 1.0,
-            min_child_weight: 1.0,
-        },
-        balance: 0.0,
-        stack_folds: 2,
-    };
+    let base = Engine::untrained().unwrap();
+    let learn = small_learn(40);
     let trained = pith::train::train_all(&base, &sets, &pith::train::all_pages, &learn).unwrap();
     let again = pith::train::train_all(&base, &sets, &pith::train::all_pages, &learn).unwrap();
     std::fs::remove_dir_all(&dir).ok();
@@ -208,21 +205,9 @@ fn cross_validation_scores_every_page_with_models_that_did_not_see_it() {
     let mut g = Gen(0xabcdef);
     write_dataset(&a, &mut g, 24);
     write_dataset(&b, &mut g, 24);
-    let mut base = Engine::with_defaults().unwrap();
-    base.block_model = Default::default();
-    base.article = Default::default();
+    let mut base = Engine::untrained().unwrap();
     base.params.auto.no_article_text = pith::combine::NoArticleText::Full;
-    let learn = pith::train::Learn {
-        gbdt: pith::gbdt::TrainParams {
-            trees: 30,
-            max_depth: 4,
-            learning_rate: 0.3,
-            lambda: 1.0,
-            min_child_weight: 1.0,
-        },
-        balance: 0.0,
-        stack_folds: 2,
-    };
+    let learn = small_learn(30);
     let dirs = vec![a.clone(), b.clone()];
     for folds in [pith::eval::Folds::Pages(3), pith::eval::Folds::Datasets] {
         let mut seen = 0;

@@ -824,26 +824,21 @@ fn is_comment_thread_name(id_class: &str) -> bool {
 /// chosen text node and do not hold the page's most confident block. Comments follow the article, so
 /// a container that holds the article's beginning or its surest paragraph (a page wrapper that
 /// happens to carry such a name, an opinion section's "tone-comment") is never one; readers' comments
-/// are prose and the block classifier alone keeps some. Returns the number of text nodes unchosen.
-pub fn drop_comment_threads(doc: &Document, chosen: &mut [bool], surest: NodeId) -> usize {
-    let Some(first) = chosen.iter().position(|&c| c) else { return 0 };
+/// are prose and the block classifier alone keeps some.
+pub fn drop_comment_threads(doc: &Document, chosen: &mut [bool], surest: NodeId) {
+    let Some(first) = chosen.iter().position(|&c| c) else { return };
     let end = doc.node(doc.body).end;
-    let mut dropped = 0;
     let mut i = (first as NodeId).saturating_add(1);
     while i < end {
         let n = doc.node(i);
         let named = n.element().and_then(|e| e.id_class.as_deref()).is_some_and(is_comment_thread_name);
         if named && !(i..n.end).contains(&surest) {
-            for c in &mut chosen[i as usize..n.end as usize] {
-                dropped += usize::from(*c);
-                *c = false;
-            }
+            chosen[i as usize..n.end as usize].fill(false);
             i = n.end.max(i + 1);
         } else {
             i += 1;
         }
     }
-    dropped
 }
 
 /// The chosen content as subtree roots: every element whose text nodes are all chosen (topmost only),
