@@ -20,6 +20,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::Error;
+use crate::gbdt::sigmoid;
 
 /// A trained model.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -50,10 +51,6 @@ impl Default for ArticleModel {
             trees: crate::gbdt::Forest::default(),
         }
     }
-}
-
-fn sigmoid(z: f64) -> f64 {
-    1.0 / (1.0 + (-z).exp())
 }
 
 impl ArticleModel {

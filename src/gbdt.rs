@@ -73,7 +73,8 @@ pub struct Forest {
     pub gain: Vec<f64>,
 }
 
-fn sigmoid(z: f64) -> f64 {
+/// The logistic function: log-odds to a probability (the link of every model here).
+pub fn sigmoid(z: f64) -> f64 {
     1.0 / (1.0 + (-z).exp())
 }
 

@@ -31,6 +31,7 @@ pub mod dom;
 mod error;
 pub mod eval;
 pub mod gbdt;
+pub mod hash;
 pub mod meta;
 pub mod output;
 mod pipeline;

@@ -371,12 +371,9 @@ pub fn train_all(
 
 /// The cross-validation fold of a page: a stable hash (FNV-1a) of its dataset and id, modulo `k`.
 pub fn fold_of(dataset: &str, id: &str, k: usize) -> usize {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in dataset.bytes().chain([0u8]).chain(id.bytes()) {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
-    (h % k.max(1) as u64) as usize
+    let mut h = crate::hash::Fnv1a::new();
+    h.bytes(dataset.bytes().chain([0u8]).chain(id.bytes()));
+    (h.finish() % k.max(1) as u64) as usize
 }
 
 #[cfg(test)]

@@ -10,7 +10,8 @@
 //!
 //! Departures: the paper blocks on table/tr/td/div and suggests more block tags; we add the HTML5
 //! sectioning and list containers (section, article, main, aside, nav, header, footer, ul, ol, dl,
-//! blockquote, form, center), which modern pages use where older ones used tables. Sibling merging is
+//! blockquote, form, center), which modern pages use where older ones used tables: the tags
+//! [`Tag::is_container`] names. Sibling merging is
 //! limited to blocks of the same tag so that a menu `<ul>` never merges into an article `<div>`.
 
 use std::collections::HashMap;
@@ -114,35 +115,6 @@ pub struct PageBlock {
     pub counts: BlockCounts,
 }
 
-fn is_block_tag(t: Tag) -> bool {
-    use Tag::*;
-    matches!(
-        t,
-        Table
-            | Tbody
-            | Thead
-            | Tfoot
-            | Tr
-            | Td
-            | Th
-            | Div
-            | Section
-            | Article
-            | Main
-            | Aside
-            | Nav
-            | Header
-            | Footer
-            | Ul
-            | Ol
-            | Dl
-            | Blockquote
-            | Form
-            | Center
-            | Body
-    )
-}
-
 /// Bottom-up blocking (the paper's rules 1–3).
 pub fn blocks(doc: &Document, merge_siblings: bool) -> Vec<PageBlock> {
     // Nearest block ancestor of every node, computed top-down in one pass (parents come first).
@@ -151,7 +123,7 @@ pub fn blocks(doc: &Document, merge_siblings: bool) -> Vec<PageBlock> {
     for i in body..doc.node(body).end {
         let n = doc.node(i);
         owner[i as usize] = match n.tag() {
-            Some(t) if is_block_tag(t) => i,
+            Some(t) if t.is_container() => i,
             _ if i == body => body,
             _ => owner[n.parent as usize],
         };
@@ -205,20 +177,6 @@ pub fn blocks(doc: &Document, merge_siblings: bool) -> Vec<PageBlock> {
         merged.push(b);
     }
     merged
-}
-
-impl crate::dom::Node {
-    /// The next sibling that is an element (text siblings skipped).
-    pub fn next_sibling_element(&self, doc: &Document) -> Option<NodeId> {
-        let mut s = self.next_sibling;
-        while s != NONE {
-            if !doc.node(s).is_text() {
-                return Some(s);
-            }
-            s = doc.node(s).next_sibling;
-        }
-        None
-    }
 }
 
 /// Class-conditional counts: `counts[class][feature][bin]`, class 0 = theme (c1), 1 = noise (c2).

@@ -599,7 +599,7 @@ pub fn features(ctx: &Context<'_>, blocks: &Blocks, inp: &Inputs<'_>) -> Vec<f32
     }
     let n = blocks.list.len();
     let mut rows = vec![0f32; n * nf];
-    let mut sibling_sigs: super::IdMap<NodeId, Vec<u64>> = super::IdMap::default();
+    let mut sibling_sigs: crate::hash::IdMap<NodeId, Vec<u64>> = crate::hash::IdMap::default();
     // Title overlap of headline candidates only: short, and not mostly link text (menus and teaser
     // lists are many and would cost a tokenisation each).
     let titles: Vec<(f32, f32)> = blocks
@@ -615,7 +615,7 @@ pub fn features(ctx: &Context<'_>, blocks: &Blocks, inp: &Inputs<'_>) -> Vec<f32
         .collect();
     // Share of dated blocks among the blocks under the same parent (and grandparent) of their owner:
     // comment threads and teaser lists stamp every entry, articles once.
-    let mut dated_groups: super::IdMap<NodeId, (u32, u32)> = super::IdMap::default();
+    let mut dated_groups: crate::hash::IdMap<NodeId, (u32, u32)> = crate::hash::IdMap::default();
     let up = |o: NodeId| if o == doc.body || doc.node(o).parent == NONE { o } else { doc.node(o).parent };
     for b in &blocks.list {
         let p = up(b.owner);
@@ -759,20 +759,13 @@ pub fn features(ctx: &Context<'_>, blocks: &Blocks, inp: &Inputs<'_>) -> Vec<f32
 
 /// An element's tag and first class word, hashed: siblings with equal signatures are repeats.
 fn signature(doc: &Document, c: NodeId) -> u64 {
-    // FNV-1a over the tag and the first class word.
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    let mut eat = |b: u8| {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    };
+    let mut h = crate::hash::Fnv1a::new();
     if let Some(e) = doc.node(c).element() {
-        eat(e.tag as u8);
-        eat(0xff);
-        for b in e.id_class.as_deref().and_then(|s| s.split(' ').next()).unwrap_or("").bytes() {
-            eat(b);
-        }
+        h.byte(e.tag as u8);
+        h.byte(0xff);
+        h.bytes(e.id_class.as_deref().and_then(|s| s.split(' ').next()).unwrap_or("").bytes());
     }
-    h
+    h.finish()
 }
 
 /// Levels between `owner` and the nearest ancestor that also holds `core`; 0 inside the core.

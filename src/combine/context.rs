@@ -83,7 +83,7 @@ pub fn context_features(layout: &Layout, p: &[f64]) -> Vec<f32> {
     };
     // Chars-weighted mean probability per parent and grandparent of the blocks' owners.
     let up = |k: usize, steps: usize| if steps == 1 { layout.parent[k] } else { layout.grandparent[k] };
-    let mut groups: super::IdMap<(u32, u8), (f64, f64, f64)> = super::IdMap::default();
+    let mut groups: crate::hash::IdMap<(u32, u8), (f64, f64, f64)> = crate::hash::IdMap::default();
     for k in 0..n {
         for steps in [1usize, 2] {
             let e = groups.entry((up(k, steps), steps as u8)).or_insert((0.0, 0.0, 0.0));

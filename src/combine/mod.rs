@@ -114,34 +114,6 @@ pub fn measure(ctx: &Context<'_>) -> Measured {
     Measured { blocks, features, keep, density: ds.density, density_sum: ds.density_sum, p, best_p }
 }
 
-/// A hash map keyed by node ids and other small integers. The standard hasher resists flooding
-/// attacks a page cannot mount here (its keys are arena indices we assign), and costs several times more.
-pub(crate) type IdMap<K, V> = std::collections::HashMap<K, V, std::hash::BuildHasherDefault<IdHasher>>;
-
-/// Multiplicative hashing of integers written to it (Fibonacci hashing).
-#[derive(Default, Clone, Copy)]
-pub(crate) struct IdHasher(u64);
-
-impl std::hash::Hasher for IdHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(u64::from(b));
-        }
-    }
-    fn write_u8(&mut self, n: u8) {
-        self.write_u64(u64::from(n));
-    }
-    fn write_u32(&mut self, n: u32) {
-        self.write_u64(u64::from(n));
-    }
-    fn write_u64(&mut self, n: u64) {
-        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    }
-}
-
 /// The text nodes `auto` keeps: those of blocks at or above the threshold, less comment threads
 /// (unless asked to keep them).
 fn choose(ctx: &Context<'_>, m: &Measured, p: &[f64]) -> Vec<bool> {
@@ -187,7 +159,7 @@ pub fn run(ctx: &Context<'_>) -> Outcome {
     };
     // Per-block scores only when asked for: building them is a walk over every element.
     let blocks = if ctx.want_blocks {
-        let mut owner_p: IdMap<NodeId, f64> = IdMap::default();
+        let mut owner_p: crate::hash::IdMap<NodeId, f64> = crate::hash::IdMap::default();
         for (o, pr) in block_p {
             let e = owner_p.entry(o).or_insert(0.0f64);
             *e = e.max(pr);

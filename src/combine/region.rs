@@ -112,7 +112,7 @@ pub(super) fn title_words(title: &str) -> Vec<String> {
 struct TitleWords<'a> {
     doc: &'a Document,
     words: Vec<String>,
-    seen: std::cell::RefCell<super::IdMap<NodeId, u128>>,
+    seen: std::cell::RefCell<crate::hash::IdMap<NodeId, u128>>,
 }
 
 impl<'a> TitleWords<'a> {

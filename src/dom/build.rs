@@ -13,8 +13,9 @@
 use html5ever::LocalName;
 use scraper::Html;
 
+use super::text::{Folded, fold_into};
 use super::tree::{self, Data, Tree};
-use super::{Document, DomLimits, Element, NONE, Node, NodeData, NodeId, Refs, Stats, Tag, fold_ws, is_punct};
+use super::{Document, DomLimits, Element, NONE, Node, NodeData, NodeId, Refs, Stats, Tag, fold_ws};
 
 /// Elements whose content is never page text. Pre-strip removes most of them; any that remain are
 /// skipped here.
@@ -55,30 +56,6 @@ pub(crate) fn style_hides(style: &str) -> bool {
         decl == "display:none" || decl == "visibility:hidden"
     })
 }
-
-/// Byte classes for the text loop: ASCII word characters, ASCII punctuation (counted), ASCII
-/// whitespace (exactly what `char::is_whitespace` says of ASCII: tab to CR, and space), and the bytes
-/// of non-ASCII characters, which take the per-character path.
-const WORD: u8 = 0;
-const PUNCT: u8 = 1;
-const SPACE: u8 = 2;
-const NON_ASCII: u8 = 3;
-static BYTE_CLASS: [u8; 256] = {
-    let mut t = [NON_ASCII; 256];
-    let mut b = 0;
-    while b < 128 {
-        let c = b as u8;
-        t[b] = if c == b' ' || (c >= 0x09 && c <= 0x0D) {
-            SPACE
-        } else if c.is_ascii_punctuation() {
-            PUNCT
-        } else {
-            WORD
-        };
-        b += 1;
-    }
-    t
-};
 
 /// The document title is cut to this many bytes of source text.
 const MAX_TITLE_BYTES: usize = 1024;
@@ -378,6 +355,22 @@ impl Builder {
             markup,
             ..Stats::default()
         };
+        let element = Element {
+            tag,
+            name: name.clone(),
+            xpath_index,
+            id_class: (!id_class.is_empty()).then(|| id_class.into_boxed_str()),
+            refs: (href.is_some() || src.is_some() || alt.is_some()).then(|| Box::new(Refs { href, src, alt })),
+        };
+        self.push_node(in_link, NodeData::Element(element), stats);
+        self.link(id);
+        self.stack.push(Frame { id, last_child: NONE, names_start: self.names.len() });
+        Action::Pushed
+    }
+
+    /// Append a node at the open element's depth, not yet linked to a parent or siblings.
+    fn push_node(&mut self, in_link: bool, data: NodeData, stats: Stats) -> NodeId {
+        let id = self.nodes.len() as NodeId;
         self.nodes.push(Node {
             parent: NONE,
             first_child: NONE,
@@ -385,18 +378,10 @@ impl Builder {
             end: id + 1,
             depth: self.stack.len() as u32,
             in_link,
-            data: NodeData::Element(Element {
-                tag,
-                name: name.clone(),
-                xpath_index,
-                id_class: (!id_class.is_empty()).then(|| id_class.into_boxed_str()),
-                refs: (href.is_some() || src.is_some() || alt.is_some()).then(|| Box::new(Refs { href, src, alt })),
-            }),
+            data,
             stats,
         });
-        self.link(id);
-        self.stack.push(Frame { id, last_child: NONE, names_start: self.names.len() });
-        Action::Pushed
+        id
     }
 
     fn close_element(&mut self) {
@@ -415,61 +400,7 @@ impl Builder {
         let parent = top.id;
         let in_link = self.nodes[parent as usize].in_link;
         let start = self.text_buf.len();
-        let mut chars = 0u32;
-        let mut raw_chars = 0u32;
-        let mut punct = 0u32;
-        let mut pending_space = false;
-        let space_before = raw.starts_with(|c: char| c.is_whitespace());
-        // Byte loop with whole runs of non-space ASCII copied at once; other characters one by one.
-        let bytes = raw.as_bytes();
-        let mut i = 0;
-        while i < bytes.len() {
-            let class = BYTE_CLASS[bytes[i] as usize];
-            if class == SPACE {
-                raw_chars += 1;
-                pending_space = true;
-                i += 1;
-                continue;
-            }
-            if class != NON_ASCII {
-                let run_start = i;
-                while i < bytes.len() {
-                    let c = BYTE_CLASS[bytes[i] as usize];
-                    if c > PUNCT {
-                        break;
-                    }
-                    punct += u32::from(c);
-                    i += 1;
-                }
-                if pending_space && self.text_buf.len() > start {
-                    self.text_buf.push(' ');
-                    chars += 1;
-                }
-                pending_space = false;
-                self.text_buf.push_str(&raw[run_start..i]);
-                let n = (i - run_start) as u32;
-                chars += n;
-                raw_chars += n;
-                continue;
-            }
-            let Some(c) = raw[i..].chars().next() else { break };
-            i += c.len_utf8();
-            raw_chars += 1;
-            if c.is_whitespace() {
-                pending_space = true;
-                continue;
-            }
-            if pending_space && self.text_buf.len() > start {
-                self.text_buf.push(' ');
-                chars += 1;
-            }
-            pending_space = false;
-            self.text_buf.push(c);
-            chars += 1;
-            if is_punct(c) {
-                punct += 1;
-            }
-        }
+        let Folded { chars, raw_chars, punct, space_before, space_after } = fold_into(raw, &mut self.text_buf);
         let len = self.text_buf.len() - start;
         if len == 0 {
             // Whitespace only: no node, but the source length still counts it.
@@ -496,16 +427,11 @@ impl Builder {
             link_text_nodes: u32::from(in_link),
             ..Stats::default()
         };
-        self.nodes.push(Node {
-            parent: NONE,
-            first_child: NONE,
-            next_sibling: NONE,
-            end: id + 1,
-            depth: self.stack.len() as u32,
+        self.push_node(
             in_link,
-            data: NodeData::Text { start: start as u32, len: len as u32, space_before, space_after: pending_space },
+            NodeData::Text { start: start as u32, len: len as u32, space_before, space_after },
             stats,
-        });
+        );
         self.link(id);
     }
 
@@ -527,22 +453,14 @@ impl Builder {
         if self.body == NONE {
             // html5ever always makes a body; an empty arena (nothing but ignored content) gets a bare one.
             if self.nodes.is_empty() {
-                self.nodes.push(Node {
-                    parent: NONE,
-                    first_child: NONE,
-                    next_sibling: NONE,
-                    end: 1,
-                    depth: 0,
-                    in_link: false,
-                    data: NodeData::Element(Element {
-                        tag: Tag::Body,
-                        name: LocalName::from("body"),
-                        xpath_index: 1,
-                        id_class: None,
-                        refs: None,
-                    }),
-                    stats: Stats::default(),
-                });
+                let body = Element {
+                    tag: Tag::Body,
+                    name: LocalName::from("body"),
+                    xpath_index: 1,
+                    id_class: None,
+                    refs: None,
+                };
+                self.push_node(false, NodeData::Element(body), Stats::default());
             }
             self.body = 0;
         }

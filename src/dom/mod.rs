@@ -6,6 +6,8 @@
 //! 100,000 nested `<div>`s cannot overflow the stack. Every algorithm reads these numbers; none re-parses.
 
 mod build;
+mod tag;
+mod text;
 mod tree;
 
 use html5ever::LocalName;
@@ -14,201 +16,13 @@ use scraper::Html;
 
 use build::Builder;
 pub(crate) use build::style_hides;
+pub use tag::Tag;
+pub use text::{fold_ws, is_punct};
 
 /// Index of a node in [`Document::nodes`].
 pub type NodeId = u32;
 /// "No node" for parent/sibling links.
 pub const NONE: NodeId = u32::MAX;
-
-/// Tags the algorithms treat specially. Everything else is `Other` (its name is still kept).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Tag {
-    Html,
-    Head,
-    Title,
-    Body,
-    Div,
-    P,
-    A,
-    Table,
-    Tbody,
-    Thead,
-    Tfoot,
-    Tr,
-    Td,
-    Th,
-    Ul,
-    Ol,
-    Li,
-    Dl,
-    Dt,
-    Dd,
-    H1,
-    H2,
-    H3,
-    H4,
-    H5,
-    H6,
-    Section,
-    Article,
-    Main,
-    Aside,
-    Nav,
-    Header,
-    Footer,
-    Span,
-    Br,
-    Hr,
-    Img,
-    Pre,
-    Code,
-    Blockquote,
-    Figure,
-    Figcaption,
-    Form,
-    Label,
-    Meta,
-    Center,
-    Font,
-    Caption,
-    Address,
-    Details,
-    Summary,
-    Time,
-    Other,
-}
-
-impl Tag {
-    pub(crate) fn from_name(name: &str) -> Tag {
-        use Tag::*;
-        match name {
-            "html" => Html,
-            "head" => Head,
-            "title" => Title,
-            "body" => Body,
-            "div" => Div,
-            "p" => P,
-            "a" => A,
-            "table" => Table,
-            "tbody" => Tbody,
-            "thead" => Thead,
-            "tfoot" => Tfoot,
-            "tr" => Tr,
-            "td" => Td,
-            "th" => Th,
-            "ul" => Ul,
-            "ol" => Ol,
-            "li" => Li,
-            "dl" => Dl,
-            "dt" => Dt,
-            "dd" => Dd,
-            "h1" => H1,
-            "h2" => H2,
-            "h3" => H3,
-            "h4" => H4,
-            "h5" => H5,
-            "h6" => H6,
-            "section" => Section,
-            "article" => Article,
-            "main" => Main,
-            "aside" => Aside,
-            "nav" => Nav,
-            "header" => Header,
-            "footer" => Footer,
-            "span" => Span,
-            "br" => Br,
-            "hr" => Hr,
-            "img" => Img,
-            "pre" => Pre,
-            "code" => Code,
-            "blockquote" => Blockquote,
-            "figure" => Figure,
-            "figcaption" => Figcaption,
-            "form" => Form,
-            "label" => Label,
-            "meta" => Meta,
-            "center" => Center,
-            "font" => Font,
-            "caption" => Caption,
-            "address" => Address,
-            "details" => Details,
-            "summary" => Summary,
-            "time" => Time,
-            _ => Other,
-        }
-    }
-
-    /// Elements that start a new line of text when rendered (and that make up "blocks").
-    pub fn is_block(self) -> bool {
-        use Tag::*;
-        matches!(
-            self,
-            Html | Body
-                | Div
-                | P
-                | Table
-                | Tbody
-                | Thead
-                | Tfoot
-                | Tr
-                | Ul
-                | Ol
-                | Li
-                | Dl
-                | Dt
-                | Dd
-                | H1
-                | H2
-                | H3
-                | H4
-                | H5
-                | H6
-                | Section
-                | Article
-                | Main
-                | Aside
-                | Nav
-                | Header
-                | Footer
-                | Br
-                | Hr
-                | Pre
-                | Blockquote
-                | Figure
-                | Figcaption
-                | Form
-                | Center
-                | Caption
-                | Address
-                | Details
-                | Summary
-        )
-    }
-
-    pub fn is_heading(self) -> bool {
-        matches!(self, Tag::H1 | Tag::H2 | Tag::H3 | Tag::H4 | Tag::H5 | Tag::H6)
-    }
-
-    /// Void elements have no end tag in the source.
-    pub(crate) fn is_void(name: &str) -> bool {
-        matches!(
-            name,
-            "area"
-                | "base"
-                | "br"
-                | "col"
-                | "embed"
-                | "hr"
-                | "img"
-                | "input"
-                | "link"
-                | "meta"
-                | "source"
-                | "track"
-                | "wbr"
-        )
-    }
-}
 
 /// Counts over a node's subtree (the node included). Characters are Unicode scalar values after
 /// whitespace folding, as seed 004's worked example counts them.
@@ -340,6 +154,18 @@ impl Node {
     pub fn is_text(&self) -> bool {
         matches!(self.data, NodeData::Text { .. })
     }
+
+    /// The next sibling that is an element (text siblings skipped).
+    pub fn next_sibling_element(&self, doc: &Document) -> Option<NodeId> {
+        let mut s = self.next_sibling;
+        while s != NONE {
+            if !doc.node(s).is_text() {
+                return Some(s);
+            }
+            s = doc.node(s).next_sibling;
+        }
+        None
+    }
 }
 
 /// Limits that keep hostile pages bounded.
@@ -367,38 +193,6 @@ pub struct Document {
     pub lang: Option<String>,
     /// True when a limit cut the tree.
     pub truncated: bool,
-}
-
-/// Punctuation counted by seed 000's feature and by the statistics: ASCII and CJK full-width marks.
-pub fn is_punct(c: char) -> bool {
-    c.is_ascii_punctuation()
-        || matches!(
-            c,
-            '，' | '。'
-                | '、'
-                | '；'
-                | '：'
-                | '？'
-                | '！'
-                | '“'
-                | '”'
-                | '‘'
-                | '’'
-                | '《'
-                | '》'
-                | '「'
-                | '」'
-                | '『'
-                | '』'
-                | '（'
-                | '）'
-                | '【'
-                | '】'
-                | '…'
-                | '—'
-                | '．'
-                | '·'
-        )
 }
 
 impl Document {
@@ -551,18 +345,6 @@ impl Iterator for Walk<'_> {
         self.next = (self.step)(&self.doc.nodes[id as usize]);
         Some(id)
     }
-}
-
-/// Fold whitespace runs to one space and trim.
-pub fn fold_ws(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for w in s.split_whitespace() {
-        if !out.is_empty() {
-            out.push(' ');
-        }
-        out.push_str(w);
-    }
-    out
 }
 
 #[cfg(test)]

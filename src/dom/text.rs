@@ -1,0 +1,164 @@
+//! Text as the arena holds it: whitespace folded, characters and punctuation counted.
+//!
+//! One pass over each text node of the parse does all three, so the statistics every algorithm reads
+//! (seed 004's character counts, seed 000's punctuation, seed 001's raw text length) come from the same
+//! reading of the same characters.
+
+/// Byte classes for the text loop: ASCII word characters, ASCII punctuation (counted), ASCII
+/// whitespace (exactly what `char::is_whitespace` says of ASCII: tab to CR, and space), and the bytes
+/// of non-ASCII characters, which take the per-character path.
+const WORD: u8 = 0;
+const PUNCT: u8 = 1;
+const SPACE: u8 = 2;
+const NON_ASCII: u8 = 3;
+static BYTE_CLASS: [u8; 256] = {
+    let mut t = [NON_ASCII; 256];
+    let mut b = 0;
+    while b < 128 {
+        let c = b as u8;
+        t[b] = if c == b' ' || (c >= 0x09 && c <= 0x0D) {
+            SPACE
+        } else if c.is_ascii_punctuation() {
+            PUNCT
+        } else {
+            WORD
+        };
+        b += 1;
+    }
+    t
+};
+
+/// Punctuation counted by seed 000's feature and by the statistics: ASCII and CJK full-width marks.
+pub fn is_punct(c: char) -> bool {
+    c.is_ascii_punctuation()
+        || matches!(
+            c,
+            '，' | '。'
+                | '、'
+                | '；'
+                | '：'
+                | '？'
+                | '！'
+                | '“'
+                | '”'
+                | '‘'
+                | '’'
+                | '《'
+                | '》'
+                | '「'
+                | '」'
+                | '『'
+                | '』'
+                | '（'
+                | '）'
+                | '【'
+                | '】'
+                | '…'
+                | '—'
+                | '．'
+                | '·'
+        )
+}
+
+/// What [`fold_into`] counted.
+pub(super) struct Folded {
+    /// Characters written (folded).
+    pub chars: u32,
+    /// Characters read, whitespace included: seed 001's text length.
+    pub raw_chars: u32,
+    pub punct: u32,
+    /// The raw text began or ended with whitespace (a word boundary to keep when text nodes are joined).
+    pub space_before: bool,
+    pub space_after: bool,
+}
+
+/// Append `raw` to `buf` with whitespace runs folded to one space and trimmed at both ends, and count
+/// its characters and punctuation. Nothing is appended for whitespace-only text.
+pub(super) fn fold_into(raw: &str, buf: &mut String) -> Folded {
+    let start = buf.len();
+    let mut chars = 0u32;
+    let mut raw_chars = 0u32;
+    let mut punct = 0u32;
+    let mut pending_space = false;
+    let space_before = raw.starts_with(|c: char| c.is_whitespace());
+    // Byte loop with whole runs of non-space ASCII copied at once; other characters one by one.
+    let bytes = raw.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        let class = BYTE_CLASS[bytes[i] as usize];
+        if class == SPACE {
+            raw_chars += 1;
+            pending_space = true;
+            i += 1;
+            continue;
+        }
+        if class != NON_ASCII {
+            let run_start = i;
+            while i < bytes.len() {
+                let c = BYTE_CLASS[bytes[i] as usize];
+                if c > PUNCT {
+                    break;
+                }
+                punct += u32::from(c);
+                i += 1;
+            }
+            if pending_space && buf.len() > start {
+                buf.push(' ');
+                chars += 1;
+            }
+            pending_space = false;
+            buf.push_str(&raw[run_start..i]);
+            let n = (i - run_start) as u32;
+            chars += n;
+            raw_chars += n;
+            continue;
+        }
+        let Some(c) = raw[i..].chars().next() else { break };
+        i += c.len_utf8();
+        raw_chars += 1;
+        if c.is_whitespace() {
+            pending_space = true;
+            continue;
+        }
+        if pending_space && buf.len() > start {
+            buf.push(' ');
+            chars += 1;
+        }
+        pending_space = false;
+        buf.push(c);
+        chars += 1;
+        if is_punct(c) {
+            punct += 1;
+        }
+    }
+    Folded { chars, raw_chars, punct, space_before, space_after: pending_space }
+}
+
+/// Fold whitespace runs to one space and trim.
+pub fn fold_ws(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for w in s.split_whitespace() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(w);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn folding_counts_and_edges() {
+        let mut buf = String::from("x");
+        let f = fold_into("  a,b\u{0B}c\u{A0} 中文，好 x. ", &mut buf);
+        assert_eq!(&buf[1..], "a,b c 中文，好 x.");
+        assert_eq!((f.chars, f.punct), ("a,b c 中文，好 x.".chars().count() as u32, 3));
+        assert!(f.space_before && f.space_after);
+        let blank = fold_into(" \n\t", &mut buf);
+        assert_eq!((blank.chars, blank.raw_chars), (0, 3));
+        assert_eq!(fold_ws("  one \n two  "), "one two");
+    }
+}
