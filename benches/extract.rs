@@ -45,7 +45,7 @@ fn pages() -> Vec<Page> {
 /// Every measure: `parse`, each algorithm without HTML and blocks, and `auto+blocks`.
 fn measures() -> Vec<&'static str> {
     let mut m = vec!["parse"];
-    m.extend(pith::eval::all_algorithms());
+    m.extend(pith::eval::all_algorithms().into_iter().map(|a| a.name()));
     m.insert(2, "auto+blocks");
     m
 }
@@ -57,6 +57,7 @@ fn run(engine: &Engine, measure: &str, page: &Page) {
         }
         m => {
             let (algorithm, want_blocks) = if m == "auto+blocks" { ("auto", true) } else { (m, false) };
+            let algorithm = algorithm.parse().expect("a known algorithm");
             let req = Request { want_html: false, want_blocks, algorithm, ..Request::new(&page.bytes) };
             black_box(engine.extract(&req).expect("extract"));
         }

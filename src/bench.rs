@@ -16,7 +16,7 @@ use scraper::Html;
 use serde::Serialize;
 
 use crate::dataset::Dataset;
-use crate::{Engine, Error, Request, decode};
+use crate::{Algorithm, Engine, Error, Request, decode};
 
 /// The row name of `auto` run with per-block scores reported (the goal row).
 pub const AUTO_BLOCKS: &str = "auto+blocks";
@@ -106,23 +106,44 @@ fn time_min<T>(repeats: usize, mut f: impl FnMut() -> T) -> f64 {
     best
 }
 
-/// The request one row measures.
-fn request<'a>(name: &'a str, bytes: &'a [u8], url: Option<&'a str>) -> Request<'a> {
-    let (algorithm, blocks) = if name == AUTO_BLOCKS { ("auto", true) } else { (name, false) };
-    Request { bytes, url, charset: None, algorithm, want_html: false, want_blocks: blocks, include_comments: None }
+/// What one row measures: an algorithm, and whether blocks are reported.
+#[derive(Debug, Clone, Copy)]
+struct Measure {
+    algorithm: Algorithm,
+    blocks: bool,
+}
+
+impl Measure {
+    fn parse(name: &str) -> Result<Measure, Error> {
+        if name == AUTO_BLOCKS {
+            return Ok(Measure { algorithm: Algorithm::Auto, blocks: true });
+        }
+        match name.parse() {
+            Ok(algorithm) => Ok(Measure { algorithm, blocks: false }),
+            Err(_) => Err(Error::UnknownAlgorithm {
+                name: name.to_string(),
+                known: format!("{}, {AUTO_BLOCKS}, all", crate::algorithms::names().join(", ")),
+            }),
+        }
+    }
+
+    /// The request the row times.
+    fn request<'a>(self, bytes: &'a [u8], url: Option<&'a str>) -> Request<'a> {
+        Request {
+            bytes,
+            url,
+            charset: None,
+            algorithm: self.algorithm,
+            want_html: false,
+            want_blocks: self.blocks,
+            include_comments: None,
+        }
+    }
 }
 
 /// Measure `opts.algorithms` over the pages of `opts.datasets`, one page at a time, on this thread.
 pub fn run(engine: &Engine, opts: &BenchOptions) -> Result<BenchReport, Error> {
-    let known = crate::algorithms::names();
-    for a in &opts.algorithms {
-        if a != AUTO_BLOCKS && !known.contains(&a.as_str()) {
-            return Err(Error::UnknownAlgorithm {
-                name: a.clone(),
-                known: format!("{}, {AUTO_BLOCKS}, all", known.join(", ")),
-            });
-        }
-    }
+    let measures = opts.algorithms.iter().map(|a| Measure::parse(a)).collect::<Result<Vec<_>, _>>()?;
     let mut parse = Samples::new();
     let mut algos: Vec<Samples> = opts.algorithms.iter().map(|_| Samples::new()).collect();
     let mut names = Vec::new();
@@ -143,8 +164,8 @@ pub fn run(engine: &Engine, opts: &BenchOptions) -> Result<BenchReport, Error> {
             let url = page.url.as_deref();
             // Warm-up: one untimed run of everything, so the first timed run does not pay for page faults.
             black_box(Html::parse_document(&text));
-            for a in &opts.algorithms {
-                let _ = black_box(engine.extract(&request(a, &bytes, url)));
+            for m in &measures {
+                let _ = black_box(engine.extract(&m.request(&bytes, url)));
             }
             // Interleave: each repeat times the parse and every algorithm once, so a burst of load from
             // another process disturbs all of them alike rather than one.
@@ -153,8 +174,8 @@ pub fn run(engine: &Engine, opts: &BenchOptions) -> Result<BenchReport, Error> {
             let mut failed = vec![false; opts.algorithms.len()];
             for _ in 0..opts.repeats.max(1) {
                 p_ms = p_ms.min(time_min(1, || Html::parse_document(&text)));
-                for (k, a) in opts.algorithms.iter().enumerate() {
-                    let req = request(a, &bytes, url);
+                for (k, m) in measures.iter().enumerate() {
+                    let req = m.request(&bytes, url);
                     let t = Instant::now();
                     let r = black_box(engine.extract(&req));
                     a_ms[k] = a_ms[k].min(t.elapsed().as_secs_f64() * 1000.0);
@@ -208,7 +229,13 @@ pub fn run(engine: &Engine, opts: &BenchOptions) -> Result<BenchReport, Error> {
 /// In-process throughput on one page: `threads` threads each extracting `bytes` over and over for
 /// `seconds` with the service's default request (`auto` unless named, text, HTML and blocks). Returns
 /// pages per second over all threads.
-pub fn throughput(engine: &Engine, bytes: &[u8], algorithm: &str, threads: usize, seconds: f64) -> Result<f64, Error> {
+pub fn throughput(
+    engine: &Engine,
+    bytes: &[u8],
+    algorithm: Algorithm,
+    threads: usize,
+    seconds: f64,
+) -> Result<f64, Error> {
     engine.extract(&Request { algorithm, ..Request::new(bytes) })?;
     let deadline = std::time::Duration::from_secs_f64(seconds);
     let t0 = Instant::now();

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::algorithms::Block;
+use crate::contract::Block;
 use crate::dom::{Document, NodeData, NodeId, Tag};
 
 /// The result of one extraction.
@@ -64,7 +64,10 @@ pub struct Timings {
     pub decode: f64,
     pub prestrip: f64,
     pub parse: f64,
+    /// The algorithm alone (and a site rule's override).
     pub score: f64,
+    /// Rendering text and HTML and building the block report.
+    pub output: f64,
     pub total: f64,
 }
 

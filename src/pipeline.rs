@@ -1,18 +1,24 @@
-//! The engine: runs the stages in order and times each.
+//! The engine: runs the stages in order, each a named step, and times each.
 //!
-//! decode → prestrip → parse (DOM + statistics, site-template noise removed) → score (the chosen
-//! algorithm) → output. An [`Engine`] is built once (it holds the trained model and the site rules) and
-//! shared by every request; `extract` takes `&self` and is safe to call from many threads at once.
+//! decode → prestrip → parse ([`Engine::prepare`]: DOM and statistics, site-template noise removed)
+//! → score ([`Engine::score`]: the chosen algorithm) → output (text, HTML, block report). An [`Engine`]
+//! is built once (it holds the models and the site rules) and shared by every request; `extract`
+//! takes `&self` and is safe to call from many threads at once. What a stage prepares depends only on
+//! what the chosen algorithm says it [`Needs`]: no stage asks for an algorithm by name.
 
 use std::time::Instant;
 
+use html5ever::tendril::StrTendril;
 use scraper::Html;
 
-use crate::algorithms::{self, Content, Context, Outcome, Params, bayes::BayesModel, template::Templates};
-use crate::article::ArticleModel;
-use crate::dom::{Document, DomLimits};
+use crate::algorithms::template::{SiteRule, Templates};
+use crate::algorithms::{Algorithm, Needs, SiteRuleUse, auto};
+use crate::contract::{Content, Context, Outcome, Params, topmost};
+use crate::dom::{Document, DomLimits, NodeId};
+use crate::meta::PageMeta;
+use crate::models::Models;
 use crate::output::{self, ContentOut, Extraction, HasArticle, Timings};
-use crate::{Error, combine, decode, prestrip};
+use crate::{Error, decode, prestrip};
 
 /// Bounds that keep one request's cost predictable.
 #[derive(Debug, Clone, Copy)]
@@ -38,7 +44,7 @@ pub struct Request<'a> {
     pub url: Option<&'a str>,
     /// A charset label from the caller (HTTP `Content-Type`, `--charset`).
     pub charset: Option<&'a str>,
-    pub algorithm: &'a str,
+    pub algorithm: Algorithm,
     /// Build `content.html` (skipped when false: it costs a second walk).
     pub want_html: bool,
     /// Report per-block scores.
@@ -54,7 +60,7 @@ impl<'a> Request<'a> {
             bytes,
             url: None,
             charset: None,
-            algorithm: "auto",
+            algorithm: Algorithm::Auto,
             want_html: true,
             want_blocks: true,
             include_comments: None,
@@ -63,53 +69,61 @@ impl<'a> Request<'a> {
 }
 
 /// Everything loaded once and shared.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Engine {
     pub params: Params,
-    pub bayes: BayesModel,
-    pub article: ArticleModel,
-    /// `auto`'s block classifier.
-    pub block_model: combine::BlockModel,
+    pub models: Models,
     pub templates: Templates,
     pub limits: Limits,
 }
 
-/// The trained Naive Bayes model shipped in `config/`, embedded so the binary needs no files.
-const EMBEDDED_BAYES: &str = include_str!("../config/bayes-model.json");
-/// The has-article model shipped in `config/`, embedded likewise.
-const EMBEDDED_ARTICLE: &str = include_str!("../config/article-model.json");
-
-/// The block classifier shipped in `config/`, embedded likewise.
-const EMBEDDED_BLOCKS: &str = include_str!("../config/block-model.json");
-
-/// Parse the embedded block classifier.
-pub fn embedded_block_model() -> Result<combine::BlockModel, Error> {
-    parse_block_model(EMBEDDED_BLOCKS)
+/// How to run stages 1–3 on a page.
+#[derive(Debug, Clone, Copy)]
+pub struct Preparation<'a> {
+    /// A charset label from the caller.
+    pub charset: Option<&'a str>,
+    /// The page's address (picks the site rule).
+    pub url: Option<&'a str>,
+    /// What the algorithm reads besides the tree.
+    pub needs: Needs,
+    /// Apply a site rule that matches the URL (its noise selectors, and its content where the
+    /// algorithm uses it). Training leaves rules out: it learns from pages as the generic methods see them.
+    pub site_rules: bool,
 }
 
-/// Parse and check a block classifier file's text against the features the code computes.
-pub fn parse_block_model(text: &str) -> Result<combine::BlockModel, Error> {
-    let m: combine::BlockModel = serde_json::from_str(text).map_err(|e| Error::Config(format!("block model: {e}")))?;
-    m.validate().map_err(|e| Error::Config(format!("block model: {e}")))?;
-    Ok(m)
+/// A page after stages 1–3 (decode, pre-strip, parse): what the algorithms read.
+pub struct Page<'e> {
+    pub doc: Document,
+    /// The pre-stripped source, kept only when the algorithm reads it (empty otherwise).
+    pub source: StrTendril,
+    /// What the page declares about itself, scanned only when the algorithm reads it.
+    pub meta: PageMeta,
+    /// The encoding the bytes were decoded with.
+    pub charset: &'static str,
+    /// The site rule that matched the URL, and the nodes its content selectors picked (topmost, in
+    /// document order).
+    pub rule: Option<(&'e SiteRule, Vec<NodeId>)>,
+    /// Milliseconds spent in decode, pre-strip and parse.
+    pub ms: [f64; 3],
 }
 
-/// Parse the embedded has-article model.
-pub fn embedded_article() -> Result<ArticleModel, Error> {
-    let m: ArticleModel =
-        serde_json::from_str(EMBEDDED_ARTICLE).map_err(|e| Error::Config(format!("article model: {e}")))?;
-    m.validate()?;
-    Ok(m)
+impl Page<'_> {
+    /// The algorithms' view of the page.
+    pub fn context<'a>(&'a self, params: &'a Params, url: Option<&'a str>, want_blocks: bool) -> Context<'a> {
+        Context { doc: &self.doc, source: &self.source, params, meta: &self.meta, url, want_blocks }
+    }
+}
+
+fn ms(a: Instant, b: Instant) -> f64 {
+    (b - a).as_secs_f64() * 1000.0
 }
 
 impl Engine {
-    /// An engine with the embedded model, the embedded site rules and the papers' parameters.
+    /// An engine with the embedded models, the embedded site rules and the papers' parameters.
     pub fn with_defaults() -> Result<Engine, Error> {
         Ok(Engine {
             params: Params::default(),
-            bayes: embedded_bayes()?,
-            article: embedded_article()?,
-            block_model: embedded_block_model()?,
+            models: Models::embedded()?,
             templates: Templates::embedded()?,
             limits: Limits::default(),
         })
@@ -120,58 +134,86 @@ impl Engine {
     pub fn untrained() -> Result<Engine, Error> {
         Ok(Engine {
             params: Params::default(),
-            bayes: BayesModel::default(),
-            article: ArticleModel::default(),
-            block_model: combine::BlockModel::default(),
+            models: Models::untrained(),
             templates: Templates::embedded()?,
             limits: Limits::default(),
         })
     }
 
-    /// Extract main content from a page.
+    /// Extract main content from a page: the five stages in order.
     pub fn extract(&self, req: &Request<'_>) -> Result<Extraction, Error> {
         let t0 = Instant::now();
-        if !algorithms::names().contains(&req.algorithm) {
-            return Err(Error::UnknownAlgorithm {
-                name: req.algorithm.to_string(),
-                known: algorithms::names().join(", "),
-            });
-        }
-        check_input(req.bytes, self.limits.max_input_bytes)?;
-        let decoded = decode::decode(req.bytes, req.charset)?;
-        let meta = if req.algorithm == "auto" { crate::meta::scan(&decoded.text) } else { Default::default() };
-        let t_decode = Instant::now();
-        let mut stripped = if req.algorithm == "line-density" {
-            prestrip::prestrip_source(&decoded.text)
-        } else {
-            prestrip::prestrip(&decoded.text)
+        let prep = Preparation { charset: req.charset, url: req.url, needs: req.algorithm.needs(), site_rules: true };
+        let page = self.prepare(req.bytes, &prep)?;
+        let t_parse = Instant::now();
+        let outcome = self.score(req, &page);
+        let t_score = Instant::now();
+        let mut result = self.output(req, &page, outcome);
+        let t_end = Instant::now();
+        let [decode, prestrip, parse] = page.ms;
+        result.timings_ms = Timings {
+            decode,
+            prestrip,
+            parse,
+            score: ms(t_parse, t_score),
+            output: ms(t_score, t_end),
+            total: ms(t0, t_end),
         };
+        Ok(result)
+    }
+
+    /// Stages 1–3: check the input, decode it, pre-strip it and parse it into the arena, with what
+    /// the algorithm reads besides the tree (its source text, the page's declarations) and the site
+    /// rule's noise removed. Extraction and training both prepare pages here.
+    pub fn prepare<'e>(&'e self, bytes: &[u8], prep: &Preparation<'_>) -> Result<Page<'e>, Error> {
+        let t0 = Instant::now();
+        let needs = prep.needs;
+        check_input(bytes, self.limits.max_input_bytes)?;
+        // Stage 1, with the declarations read before pre-strip removes the scripts that carry them.
+        let decoded = decode::decode(bytes, prep.charset)?;
+        let meta = if needs.declarations { crate::meta::scan(&decoded.text) } else { PageMeta::default() };
+        let t_decode = Instant::now();
+        // Stage 2.
+        let mut stripped =
+            if needs.source { prestrip::prestrip_source(&decoded.text) } else { prestrip::prestrip(&decoded.text) };
         drop(decoded.text);
         let t_prestrip = Instant::now();
-        let rule = req.url.and_then(|u| self.templates.find(u));
-        if req.algorithm == "template" && rule.is_none() {
-            return Err(Error::NoTemplate(req.url.unwrap_or("a page without a URL").to_string()));
+        // Stage 3.
+        let rule = if prep.site_rules { prep.url.and_then(|u| self.templates.find(u)) } else { None };
+        if needs.site_rule == SiteRuleUse::Require && rule.is_none() {
+            return Err(Error::NoTemplate(prep.url.unwrap_or("a page without a URL").to_string()));
         }
-        let (doc, template_content) = match rule {
+        let (doc, rule) = match rule {
             // Site rules are CSS selectors, which run on scraper's tree; then that tree is copied.
             Some(r) => {
                 let parsed = Html::parse_document(&stripped.html);
                 let noise = r.noise_nodes(&parsed);
                 let content = r.content_nodes(&parsed);
-                Document::from_html(&parsed, self.limits.dom, &|id| noise.contains(&id), &content)
+                let (doc, found) = Document::from_html(&parsed, self.limits.dom, &|id| noise.contains(&id), &content);
+                let found = topmost(&doc, found);
+                (doc, Some((r, found)))
             }
+            // Without a rule the tendril is handed to the parser whole, unless the algorithm reads it.
             None => {
-                // line-density reads the pre-stripped source; everything else needs only the tree, so
-                // the tendril is handed to the parser whole.
-                let html = if req.algorithm == "line-density" {
-                    stripped.html.clone()
-                } else {
-                    std::mem::take(&mut stripped.html)
-                };
-                (Document::parse_tendril(html, self.limits.dom), Vec::new())
+                let html = if needs.source { stripped.html.clone() } else { std::mem::take(&mut stripped.html) };
+                (Document::parse_tendril(html, self.limits.dom), None)
             }
         };
+        let source = if needs.source { stripped.html } else { StrTendril::new() };
         let t_parse = Instant::now();
+        Ok(Page {
+            doc,
+            source,
+            meta,
+            charset: decoded.charset,
+            rule,
+            ms: [ms(t0, t_decode), ms(t_decode, t_prestrip), ms(t_prestrip, t_parse)],
+        })
+    }
+
+    /// Stage 4: run the algorithm on a prepared page, let a matching site rule have its say, and bound
+    /// the probability to [0, 1].
+    pub fn score(&self, req: &Request<'_>, page: &Page<'_>) -> Outcome {
         // A per-request override of the comment policy costs a copy of the parameters, only then.
         let with_comments;
         let params = match req.include_comments {
@@ -183,52 +225,54 @@ impl Engine {
             }
             _ => &self.params,
         };
-        let ctx = Context {
-            doc: &doc,
-            html: &stripped.html,
-            params,
-            bayes: &self.bayes,
-            article: &self.article,
-            block_model: &self.block_model,
-            meta: &meta,
-            url: req.url,
-            want_blocks: req.want_blocks,
-        };
-        let mut outcome = self.run_algorithm(req.algorithm, &ctx);
-        // A matching site rule wins over the generic algorithms in `auto`, and is all `template` uses.
-        if let Some(r) = rule {
-            let rule_content = algorithms::topmost(&doc, template_content);
-            if req.algorithm == "template" || (req.algorithm == "auto" && !rule_content.is_empty()) {
-                let found = !rule_content.is_empty();
-                tracing::debug!(rule = %r.name, found, "site template applied");
-                outcome.content = Content::Nodes(rule_content);
-                if req.algorithm == "template" {
+        let ctx = page.context(params, req.url, req.want_blocks);
+        let mut outcome = req.algorithm.run(&ctx, &self.models.auto());
+        if let Some((rule, content)) = &page.rule {
+            let found = !content.is_empty();
+            let apply = match req.algorithm.needs().site_rule {
+                SiteRuleUse::Require => {
                     outcome.probability = if found { 1.0 } else { 0.0 };
+                    true
                 }
+                SiteRuleUse::Prefer => found,
+                SiteRuleUse::Ignore => false,
+            };
+            if apply {
+                tracing::debug!(rule = %rule.name, found, "site template applied");
+                outcome.content = Content::Nodes(content.clone());
             }
         }
-        let probability = if outcome.probability.is_finite() { outcome.probability.clamp(0.0, 1.0) } else { 0.0 };
+        if !outcome.probability.is_finite() {
+            outcome.probability = 0.0;
+        }
+        outcome.probability = outcome.probability.clamp(0.0, 1.0);
+        outcome
+    }
+
+    /// Stage 5: the answer: text, HTML when asked for, the block report, the has-article judgement.
+    /// Timings are filled in by the caller.
+    pub fn output(&self, req: &Request<'_>, page: &Page<'_>, outcome: Outcome) -> Extraction {
+        let doc = &page.doc;
         let (text, html) = match &outcome.content {
             Content::Nodes(roots) => (
-                output::render_text(&doc, roots),
-                if req.want_html { output::render_html(&doc, roots, req.url) } else { String::new() },
+                output::render_text(doc, roots),
+                if req.want_html { output::render_html(doc, roots, req.url) } else { String::new() },
             ),
             Content::Text(paras) => {
                 (paras.join("\n"), if req.want_html { output::paragraphs_html(paras) } else { String::new() })
             }
         };
         let blocks = if req.want_blocks {
-            output::report_blocks(&doc, outcome.blocks, self.limits.max_blocks)
+            output::report_blocks(doc, outcome.blocks, self.limits.max_blocks)
         } else {
             Vec::new()
         };
-        let ms = |a: Instant, b: Instant| (b - a).as_secs_f64() * 1000.0;
-        let t_end = Instant::now();
-        Ok(Extraction {
+        let probability = outcome.probability;
+        Extraction {
             url: req.url.map(str::to_string),
             title: doc.title.clone(),
             lang: doc.lang.clone(),
-            charset: decoded.charset.to_string(),
+            charset: page.charset.to_string(),
             algorithm: req.algorithm.to_string(),
             content: ContentOut { text, html },
             has_article: HasArticle {
@@ -237,77 +281,32 @@ impl Engine {
                 signals: outcome.signals.iter().map(|&(k, v)| (std::borrow::Cow::Borrowed(k), v)).collect(),
             },
             blocks,
-            timings_ms: Timings {
-                decode: ms(t0, t_decode),
-                prestrip: ms(t_decode, t_prestrip),
-                parse: ms(t_prestrip, t_parse),
-                score: ms(t_parse, t_end),
-                total: ms(t0, t_end),
-            },
-        })
+            timings_ms: Timings::default(),
+        }
     }
 
-    /// Decode, pre-strip and parse a page exactly as [`Engine::extract`] does for `auto` (site rules
-    /// aside), then hand the algorithms' context to `f`. Training uses this, so it learns from the
-    /// same measures extraction computes.
+    /// How training prepares a page: as [`Engine::extract`] does for `auto`, site rules aside.
+    pub fn prepare_for_training<'e>(&'e self, bytes: &[u8], url: Option<&str>) -> Result<Page<'e>, Error> {
+        let needs = Algorithm::Auto.needs();
+        self.prepare(bytes, &Preparation { charset: None, url, needs, site_rules: false })
+    }
+
+    /// Prepare a page as training does and hand the algorithms' context to `f`.
     pub fn with_context<R>(
         &self,
         bytes: &[u8],
         url: Option<&str>,
         f: impl FnOnce(&Context<'_>) -> R,
     ) -> Result<R, Error> {
-        check_input(bytes, self.limits.max_input_bytes)?;
-        let decoded = decode::decode(bytes, None)?;
-        let meta = crate::meta::scan(&decoded.text);
-        let stripped = prestrip::prestrip(&decoded.text);
-        let doc = Document::parse_tendril(stripped.html.clone(), self.limits.dom);
-        let ctx = Context {
-            doc: &doc,
-            html: &stripped.html,
-            params: &self.params,
-            bayes: &self.bayes,
-            article: &self.article,
-            block_model: &self.block_model,
-            meta: &meta,
-            url,
-            want_blocks: false,
-        };
-        Ok(f(&ctx))
+        let page = self.prepare_for_training(bytes, url)?;
+        Ok(f(&page.context(&self.params, url, false)))
     }
 
-    /// Run one algorithm by name on a parsed page (names are checked by the caller).
-    pub fn run_algorithm(&self, name: &str, ctx: &Context<'_>) -> Outcome {
-        use algorithms::*;
-        match name {
-            "cetd-ds" => cetd::run_density_sum(ctx, cetd::Density::Text),
-            "cectd-ds" => cetd::run_density_sum(ctx, cetd::Density::Composite),
-            "cectd-s" => cetd::run_smoothed(ctx),
-            "p-value" => pvalue::run(ctx),
-            "bayes" => bayes::run(ctx),
-            "anchor-ratio" => anchor_ratio::run(ctx),
-            "line-density" => line_density::run(ctx),
-            "dom-stats" => dom_stats::run(ctx),
-            "template" => Outcome {
-                content: Content::Nodes(Vec::new()),
-                probability: 0.0,
-                blocks: Vec::new(),
-                signals: Vec::new(),
-            },
-            _ => combine::run(ctx),
-        }
+    /// `auto`'s decision per block, one line each (see [`auto::explain`]), on a page prepared as
+    /// training prepares it.
+    pub fn explain(&self, bytes: &[u8], url: Option<&str>) -> Result<String, Error> {
+        self.with_context(bytes, url, |ctx| auto::explain(ctx, &self.models.auto()))
     }
-}
-
-/// Parse the embedded model.
-pub fn embedded_bayes() -> Result<BayesModel, Error> {
-    parse_bayes(EMBEDDED_BAYES)
-}
-
-/// Parse and check a model file's text.
-pub fn parse_bayes(text: &str) -> Result<BayesModel, Error> {
-    let m: BayesModel = serde_json::from_str(text).map_err(|e| Error::Config(format!("bayes model: {e}")))?;
-    m.validate().map_err(Error::Config)?;
-    Ok(m)
 }
 
 /// Refuse empty, oversized and binary input before any work is done.

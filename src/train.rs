@@ -7,10 +7,10 @@ use std::collections::HashMap;
 
 use rayon::prelude::*;
 
+use crate::algorithms::auto;
 use crate::algorithms::bayes::{BayesModel, blocks};
 use crate::dataset::Dataset;
-use crate::dom::Document;
-use crate::{Error, decode, prestrip, tokens};
+use crate::{Error, tokens};
 
 /// Share of a block's words found in the gold text (each gold word used at most as often as it occurs).
 pub fn gold_share(block_words: &[String], gold: &HashMap<String, u32>) -> f64 {
@@ -41,10 +41,11 @@ pub fn all_pages(_: &Dataset, _: &crate::dataset::Page) -> bool {
 /// Learn a model from the pages with gold text of `datasets` that `keep` admits.
 pub fn train(
     datasets: &[Dataset],
+    engine: &crate::Engine,
     keep: PageFilter<'_>,
-    merge_siblings: bool,
     label_threshold: f64,
 ) -> Result<BayesModel, Error> {
+    let merge_siblings = engine.params.bayes.merge_siblings;
     let mut model = BayesModel { label_threshold, ..BayesModel::default() };
     for ds in datasets {
         let pages: Vec<_> = ds.pages.iter().filter(|p| p.gold.is_some() && keep(ds, p)).collect();
@@ -52,15 +53,14 @@ pub fn train(
             .par_iter()
             .map(|p| -> Result<Vec<([usize; 4], bool)>, Error> {
                 let bytes = ds.html(p)?;
-                let Ok(dec) = decode::decode(&bytes, None) else { return Ok(Vec::new()) };
-                let html = prestrip::prestrip(&dec.text).html;
-                let doc = Document::parse(&html);
+                let Ok(page) = engine.prepare_for_training(&bytes, p.url.as_deref()) else { return Ok(Vec::new()) };
+                let doc = &page.doc;
                 let mut gold: HashMap<String, u32> = HashMap::new();
                 for w in tokens::words(&tokens::normalize(p.gold.as_deref().unwrap_or(""))) {
                     *gold.entry(w).or_default() += 1;
                 }
                 let mut out = Vec::new();
-                for b in blocks(&doc, merge_siblings) {
+                for b in blocks(doc, merge_siblings) {
                     let text: String = b.texts.iter().map(|&t| doc.text(t)).collect::<Vec<_>>().join(" ");
                     let words = tokens::words(&tokens::normalize(&text));
                     if words.is_empty() {
@@ -86,7 +86,7 @@ pub fn train_article(
     datasets: &[Dataset],
     keep: PageFilter<'_>,
     engine: &crate::Engine,
-) -> Result<crate::article::ArticleModel, Error> {
+) -> Result<auto::ArticleModel, Error> {
     let mut names: Vec<String> = Vec::new();
     let mut rows: Vec<Vec<f64>> = Vec::new();
     let mut labels: Vec<bool> = Vec::new();
@@ -120,8 +120,8 @@ pub fn train_article(
     if names.is_empty() {
         return Err(Error::Config("no page with a has_article label to learn from".into()));
     }
-    let params = crate::article::ArticleModel::tree_params();
-    let mut model = crate::article::ArticleModel::fit_trees(&names, &rows, &labels, &params);
+    let params = auto::ArticleModel::tree_params();
+    let mut model = auto::ArticleModel::fit_trees(&names, &rows, &labels, &params);
     model.trained_on = trained_on;
     Ok(model)
 }
@@ -191,7 +191,7 @@ pub struct PageRows {
     pub x: Vec<f32>,
     pub y: Vec<f32>,
     pub w: Vec<f32>,
-    pub layout: crate::combine::Layout,
+    pub layout: auto::Layout,
 }
 
 /// Feature rows and gold labels of every block of one page. Each block weighs by its words, scaled so
@@ -199,12 +199,9 @@ pub struct PageRows {
 /// outweigh a short one, while inside a page long blocks matter more than short ones.
 pub fn page_rows(engine: &crate::Engine, bytes: &[u8], url: Option<&str>, gold: &GoldGrams) -> Result<PageRows, Error> {
     engine.with_context(bytes, url, |ctx| {
-        let m = crate::combine::measure(ctx);
-        let mut rows = PageRows {
-            x: m.features.clone(),
-            layout: crate::combine::Layout::of(ctx.doc, &m.blocks),
-            ..PageRows::default()
-        };
+        let m = auto::measure(ctx, &engine.models.bayes);
+        let mut rows =
+            PageRows { x: m.features.clone(), layout: auto::Layout::of(ctx.doc, &m.blocks), ..PageRows::default() };
         let mut sizes = Vec::new();
         for b in &m.blocks.list {
             let text: Vec<&str> = m.blocks.texts_of(b).iter().map(|&t| ctx.doc.text(t)).collect();
@@ -264,7 +261,7 @@ pub fn train_blocks(
     engine: &crate::Engine,
     keep: PageFilter<'_>,
     learn: &Learn,
-) -> Result<crate::combine::BlockModel, Error> {
+) -> Result<auto::BlockModel, Error> {
     let counts: Vec<usize> =
         datasets.iter().map(|ds| ds.pages.iter().filter(|p| p.gold.is_some() && keep(ds, p)).count()).collect();
     let used: Vec<usize> = counts.iter().copied().filter(|&c| c > 0).collect();
@@ -287,14 +284,14 @@ pub fn train_blocks(
             trained_on.push(format!("{} ({count} pages with gold)", ds.name));
         }
     }
-    let names1 = crate::combine::feature_names();
+    let names1 = auto::feature_names();
     let fit = |x: &[f32], y: &[f32], w: &[f32], names: &[&str]| {
         crate::gbdt::train(&crate::gbdt::Data { x, y, w, features: names.len() }, names, &learn.gbdt)
     };
     let (x, y, w) = flatten(&pages, |_, p| p.x.clone());
     let stage1 = fit(&x, &y, &w, &names1);
     drop((x, y, w));
-    let mut model = crate::combine::BlockModel { stage1, trained_on, ..Default::default() };
+    let mut model = auto::BlockModel { stage1, trained_on, ..Default::default() };
     if learn.stack_folds < 2 {
         return Ok(model);
     }
@@ -311,39 +308,13 @@ pub fn train_blocks(
             }
         }
     }
-    let names2 = crate::combine::stage2_names();
+    let names2 = auto::stage2_names();
     let (x, y, w) = flatten(&pages, |k, p| {
-        let ctx = crate::combine::context_features(&p.layout, &oof[k]);
-        crate::combine::stage2_rows(&p.x, &ctx, p.y.len())
+        let ctx = auto::context_features(&p.layout, &oof[k]);
+        auto::stage2_rows(&p.x, &ctx, p.y.len())
     });
     model.stage2 = fit(&x, &y, &w, &names2);
     Ok(model)
-}
-
-/// Replace an engine's models with those found in `dir` (`bayes-model.json`, `block-model.json`,
-/// `article-model.json`; a missing file keeps the embedded model).
-pub fn load_models(engine: &mut crate::Engine, dir: &std::path::Path) -> Result<(), Error> {
-    let read = |name: &str| -> Result<Option<String>, Error> {
-        let p = dir.join(name);
-        match std::fs::read_to_string(&p) {
-            Ok(t) => Ok(Some(t)),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-            Err(e) => Err(Error::Config(format!("{}: {e}", p.display()))),
-        }
-    };
-    if let Some(t) = read("bayes-model.json")? {
-        engine.bayes = crate::parse_bayes(&t)?;
-    }
-    if let Some(t) = read("block-model.json")? {
-        engine.block_model = crate::parse_block_model(&t)?;
-    }
-    if let Some(t) = read("article-model.json")? {
-        let m: crate::article::ArticleModel =
-            serde_json::from_str(&t).map_err(|e| Error::Config(format!("article model: {e}")))?;
-        m.validate()?;
-        engine.article = m;
-    }
-    Ok(())
 }
 
 /// Train all three models in order — Naive Bayes, the block classifier (which reads the Naive Bayes
@@ -355,17 +326,10 @@ pub fn train_all(
     keep: PageFilter<'_>,
     learn: &Learn,
 ) -> Result<crate::Engine, Error> {
-    let mut engine = crate::Engine {
-        params: base.params.clone(),
-        bayes: base.bayes.clone(),
-        article: base.article.clone(),
-        block_model: base.block_model.clone(),
-        templates: base.templates.clone(),
-        limits: base.limits,
-    };
-    engine.bayes = train(datasets, keep, engine.params.bayes.merge_siblings, 0.5)?;
-    engine.block_model = train_blocks(datasets, &engine, keep, learn)?;
-    engine.article = train_article(datasets, keep, &engine)?;
+    let mut engine = base.clone();
+    engine.models.bayes = train(datasets, &engine, keep, 0.5)?;
+    engine.models.blocks = train_blocks(datasets, &engine, keep, learn)?;
+    engine.models.article = train_article(datasets, keep, &engine)?;
     Ok(engine)
 }
 

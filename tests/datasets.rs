@@ -29,8 +29,11 @@ fn every_algorithm_on_every_dataset_page() {
                 names
                     .iter()
                     .filter_map(|&name| {
-                        let req =
-                            pith::Request { url: p.url.as_deref(), algorithm: name, ..pith::Request::new(&bytes) };
+                        let req = pith::Request {
+                            url: p.url.as_deref(),
+                            algorithm: name.parse().unwrap(),
+                            ..pith::Request::new(&bytes)
+                        };
                         match engine.extract(&req) {
                             Ok(_) | Err(pith::Error::EmptyInput | pith::Error::BinaryInput(_)) => None,
                             Err(e) => Some(format!("{}/{} {name}: {e}", ds.name, p.id)),

@@ -2,7 +2,7 @@
 
 use std::time::{Duration, Instant};
 
-use pith::{Engine, Error, Request};
+use pith::{Algorithm, Engine, Error, Request};
 
 const ARTICLE: &[u8] = include_bytes!("fixtures/pages/article.html");
 const LISTING: &[u8] = include_bytes!("fixtures/pages/listing.html");
@@ -12,7 +12,7 @@ fn engine() -> Engine {
 }
 
 fn extract(bytes: &[u8], algorithm: &str) -> Result<pith::Extraction, Error> {
-    engine().extract(&Request { algorithm, ..Request::new(bytes) })
+    engine().extract(&Request { algorithm: algorithm.parse()?, ..Request::new(bytes) })
 }
 
 #[test]
@@ -33,7 +33,7 @@ fn every_charset_decodes_to_the_right_text() {
     // Decoding is under test, not the has-article judgement of these three-sentence pages: keep the
     // text of pages judged non-articles whole.
     let mut e = engine();
-    e.params.auto.no_article_text = pith::combine::NoArticleText::Full;
+    e.params.auto.no_article_text = pith::algorithms::auto::NoArticleText::Full;
     for (stem, charset) in stems {
         let expected = std::fs::read_to_string(dir.join(format!("{stem}.expected.txt"))).unwrap();
         for variant in ["html", "nometa.html"] {
@@ -112,12 +112,17 @@ fn site_templates_win_and_template_only_mode_says_when_none_matches() {
     let r = e.extract(&Request { url: Some("https://www.example.com/a"), ..Request::new(page) }).unwrap();
     assert_eq!(r.content.text, "Rule-chosen text.");
     let t = e
-        .extract(&Request { url: Some("https://www.example.com/a"), algorithm: "template", ..Request::new(page) })
+        .extract(&Request {
+            url: Some("https://www.example.com/a"),
+            algorithm: Algorithm::Template,
+            ..Request::new(page)
+        })
         .unwrap();
     assert_eq!(t.content.text, "Rule-chosen text.");
-    let none = e.extract(&Request { url: Some("https://other.test/"), algorithm: "template", ..Request::new(page) });
+    let none =
+        e.extract(&Request { url: Some("https://other.test/"), algorithm: Algorithm::Template, ..Request::new(page) });
     assert!(matches!(none, Err(Error::NoTemplate(_))));
-    let no_url = e.extract(&Request { algorithm: "template", ..Request::new(page) });
+    let no_url = e.extract(&Request { algorithm: Algorithm::Template, ..Request::new(page) });
     assert!(matches!(no_url, Err(Error::NoTemplate(_))));
 }
 
@@ -134,10 +139,10 @@ fn hundred_thousand_nested_divs() {
     let t = Instant::now();
     // Two words are no article; with non-articles' text kept whole, `auto` must still find them.
     let mut e = engine();
-    e.params.auto.no_article_text = pith::combine::NoArticleText::Full;
+    e.params.auto.no_article_text = pith::algorithms::auto::NoArticleText::Full;
     for name in pith::algorithms::names().into_iter().filter(|&n| n != "template") {
         let r = e
-            .extract(&Request { algorithm: name, ..Request::new(page.as_bytes()) })
+            .extract(&Request { algorithm: name.parse().unwrap(), ..Request::new(page.as_bytes()) })
             .unwrap_or_else(|e| panic!("{name}: {e}"));
         if name == "auto" {
             assert!(r.content.text.contains("deep text"));
@@ -199,7 +204,7 @@ fn comment_threads_are_left_out_unless_asked_for() {
     let mut e = engine();
     // Keep every block the classifier scores, so only the comment rule decides what goes.
     e.params.auto.block_threshold = 0.0;
-    e.params.auto.no_article_text = pith::combine::NoArticleText::Full;
+    e.params.auto.no_article_text = pith::algorithms::auto::NoArticleText::Full;
     let text = |e: &Engine, include_comments| {
         e.extract(&Request { include_comments, ..Request::new(page) }).expect("extracts").content.text
     };

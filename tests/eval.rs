@@ -42,12 +42,18 @@ fn run_scores_a_small_dataset() {
     // The scoring is under test, not whether a two-paragraph page counts as an article: keep the text of
     // pages judged non-articles whole.
     let mut engine = pith::Engine::with_defaults().unwrap();
-    engine.params.auto.no_article_text = pith::combine::NoArticleText::Full;
+    engine.params.auto.no_article_text = pith::algorithms::auto::NoArticleText::Full;
     let mut seen = Vec::new();
-    let report = pith::eval::run(&engine, std::slice::from_ref(&dir), &["auto", "cetd-ds"], 2, |p| {
-        seen.push((p.algorithm.clone(), p.id.clone(), p.error.is_some()));
-        Ok(())
-    })
+    let report = pith::eval::run(
+        &engine,
+        std::slice::from_ref(&dir),
+        &[pith::Algorithm::Auto, pith::Algorithm::CetdDs],
+        2,
+        |p| {
+            seen.push((p.algorithm.clone(), p.id.clone(), p.error.is_some()));
+            Ok(())
+        },
+    )
     .unwrap();
     std::fs::remove_dir_all(&dir).ok();
 

@@ -155,10 +155,10 @@ fn trained_models_extract_unseen_pages_and_training_is_deterministic() {
     let trained = pith::train::train_all(&base, &sets, &pith::train::all_pages, &learn).unwrap();
     let again = pith::train::train_all(&base, &sets, &pith::train::all_pages, &learn).unwrap();
     std::fs::remove_dir_all(&dir).ok();
-    assert_eq!(trained.block_model, again.block_model, "same pages, same block model");
-    assert_eq!(trained.article, again.article, "same pages, same has-article model");
-    assert!(trained.block_model.stage1.is_trained() && trained.block_model.stage2.is_trained());
-    assert!(trained.article.trees.is_trained());
+    assert_eq!(trained.models.blocks, again.models.blocks, "same pages, same block model");
+    assert_eq!(trained.models.article, again.models.article, "same pages, same has-article model");
+    assert!(trained.models.blocks.stage1.is_trained() && trained.models.blocks.stage2.is_trained());
+    assert!(trained.models.article.trees.is_trained());
 
     // Pages generated after training: the article text in, the frame out.
     let mut fresh = Gen(0xfeed);
@@ -175,8 +175,8 @@ fn trained_models_extract_unseen_pages_and_training_is_deterministic() {
         // And the classifier itself is sure of it, block by block (an untrained one says 0.5 to all).
         let judged = trained
             .with_context(page.as_bytes(), None, |ctx| {
-                let m = pith::combine::measure(ctx);
-                let p = ctx.block_model.predict(ctx.doc, &m);
+                let m = pith::algorithms::auto::measure(ctx, &trained.models.bayes);
+                let p = trained.models.blocks.predict(ctx.doc, &m);
                 m.blocks
                     .list
                     .iter()
@@ -206,12 +206,12 @@ fn cross_validation_scores_every_page_with_models_that_did_not_see_it() {
     write_dataset(&a, &mut g, 24);
     write_dataset(&b, &mut g, 24);
     let mut base = Engine::untrained().unwrap();
-    base.params.auto.no_article_text = pith::combine::NoArticleText::Full;
+    base.params.auto.no_article_text = pith::algorithms::auto::NoArticleText::Full;
     let learn = small_learn(30);
     let dirs = vec![a.clone(), b.clone()];
     for folds in [pith::eval::Folds::Pages(3), pith::eval::Folds::Datasets] {
         let mut seen = 0;
-        let report = pith::eval::cross_validate(&base, &dirs, &["auto"], 2, folds, &learn, |_| {
+        let report = pith::eval::cross_validate(&base, &dirs, &[pith::Algorithm::Auto], 2, folds, &learn, |_| {
             seen += 1;
             Ok(())
         })

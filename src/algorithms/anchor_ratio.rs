@@ -14,54 +14,9 @@
 //! only one-character leaves and extract almost nothing. 2 is kept for the cleaner output.
 //! XPath prefixes are ancestor elements here: the same grouping without building path strings.
 
-use serde::{Deserialize, Serialize};
-
-use super::cetd::coverage_probability;
-use super::{Block, Content, Context, Outcome, ratio, topmost};
-use crate::dom::{NONE, NodeId};
-
-/// Parameters of the anchor-ratio method.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct AnchorRatioParams {
-    pub atr_weight: f64,
-    pub anr_weight: f64,
-    /// Blocks with AR below this keep their leaves.
-    pub max_ratio: f64,
-    /// Leaves shorter than this (characters) are dropped.
-    pub min_chars: u32,
-    /// Leaves whose text begins with one of these (case-insensitive) are footer marks.
-    pub footer_marks: Vec<String>,
-}
-
-impl Default for AnchorRatioParams {
-    fn default() -> Self {
-        AnchorRatioParams {
-            atr_weight: 0.75,
-            anr_weight: 0.25,
-            max_ratio: 0.60,
-            min_chars: 2,
-            footer_marks: [
-                "powered by",
-                "copyright",
-                "©",
-                "(c)",
-                "all rights reserved",
-                "版权所有",
-                "版权",
-                "©版权",
-                "copyright ©",
-                "備案",
-                "备案",
-                "icp备",
-                "ลิขสิทธิ์",
-            ]
-            .iter()
-            .map(|s| s.to_string())
-            .collect(),
-        }
-    }
-}
+use crate::contract::params::AnchorRatioParams;
+use crate::contract::{Block, Content, Context, Outcome, coverage_probability, ratio, topmost};
+use crate::dom::{Document, NONE, NodeId};
 
 /// AR of an XPath block from its counts.
 pub fn anchor_ratio(p: &AnchorRatioParams, leaves: u32, anchor_leaves: u32, chars: u32, link_chars: u32) -> f64 {
@@ -80,27 +35,63 @@ pub fn is_footer(p: &AnchorRatioParams, text: &str) -> bool {
     })
 }
 
+/// The method's measures over one page, its public result (which `auto` reads). Computed on demand
+/// from the arena's statistics: every figure is a few arithmetic operations on counts already there.
+#[derive(Debug, Clone, Copy)]
+pub struct AnchorRatios<'a> {
+    doc: &'a Document,
+    params: &'a AnchorRatioParams,
+}
+
+/// The measures of `doc` with parameters `params`.
+pub fn measure<'a>(doc: &'a Document, params: &'a AnchorRatioParams) -> AnchorRatios<'a> {
+    AnchorRatios { doc, params }
+}
+
+impl AnchorRatios<'_> {
+    /// AR of the subtree of `node`, read as an XPath block.
+    pub fn ratio(&self, node: NodeId) -> f64 {
+        let s = self.doc.node(node).stats;
+        anchor_ratio(self.params, s.text_nodes, s.link_text_nodes, s.chars, s.link_chars)
+    }
+
+    /// True when the subtree of `node` reads as links rather than text: AR at or above the limit.
+    pub fn is_link_block(&self, node: NodeId) -> bool {
+        self.ratio(node) >= self.params.max_ratio
+    }
+
+    /// The XPath block of a leaf: the lowest element at or above `from` (the leaf's parent) holding
+    /// more than one leaf, `<body>` at the most.
+    pub fn xpath_block(&self, from: NodeId) -> NodeId {
+        let (doc, body) = (self.doc, self.doc.body);
+        let mut blk = from;
+        while blk != NONE && blk != body && doc.node(blk).stats.text_nodes < 2 {
+            blk = doc.node(blk).parent;
+        }
+        if blk == NONE { body } else { blk }
+    }
+
+    /// True when `text` begins with a footer mark.
+    pub fn is_footer(&self, text: &str) -> bool {
+        is_footer(self.params, text)
+    }
+}
+
 /// `anchor-ratio`.
 pub fn run(ctx: &Context<'_>) -> Outcome {
     let doc = ctx.doc;
     let p = &ctx.params.anchor_ratio;
-    let body = doc.body;
+    let ars = measure(doc, p);
     let mut keep = Vec::new();
     let mut block_of: Vec<(NodeId, NodeId)> = Vec::new();
-    for leaf in doc.text_nodes(body) {
-        let mut blk = doc.node(leaf).parent;
-        while blk != NONE && blk != body && doc.node(blk).stats.text_nodes < 2 {
-            blk = doc.node(blk).parent;
-        }
-        if blk == NONE {
-            blk = body;
-        }
+    for leaf in doc.text_nodes(doc.body) {
+        let blk = ars.xpath_block(doc.node(leaf).parent);
         let s = doc.node(blk).stats;
-        let ar = anchor_ratio(p, s.text_nodes, s.link_text_nodes, s.chars, s.link_chars);
+        let ar = ars.ratio(blk);
         let text = doc.text(leaf);
         let long_enough = doc.node(leaf).stats.chars >= p.min_chars;
         let plain_group = s.link_text_nodes < 2 && s.text_nodes > 2;
-        if !is_footer(p, text) && long_enough && (ar < p.max_ratio || plain_group) {
+        if !ars.is_footer(text) && long_enough && (ar < p.max_ratio || plain_group) {
             keep.push(leaf);
         }
         block_of.push((blk, leaf));
@@ -112,7 +103,7 @@ pub fn run(ctx: &Context<'_>) -> Outcome {
         .iter()
         .map(|&(b, _)| {
             let s = doc.node(b).stats;
-            let ar = anchor_ratio(p, s.text_nodes, s.link_text_nodes, s.chars, s.link_chars);
+            let ar = ars.ratio(b);
             let content = kept.iter().any(|&k| doc.contains(b, k));
             Block {
                 node: b,
@@ -133,7 +124,6 @@ pub fn run(ctx: &Context<'_>) -> Outcome {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dom::Document;
 
     #[test]
     fn weights_and_selection() {
@@ -154,21 +144,9 @@ mod tests {
              <div><p>A paragraph of the article.</p><p>Another paragraph with a <a href=/>link</a> inside.</p></div>\
              <div><span>Powered by Nothing</span><span>x</span></div></body>",
         );
-        let bayes = super::super::bayes::BayesModel::default();
-        let params = super::super::Params::default();
-        let article = crate::article::ArticleModel::default();
-        let forest = crate::combine::BlockModel::default();
-        let ctx = Context {
-            doc: &doc,
-            html: "",
-            params: &params,
-            bayes: &bayes,
-            article: &article,
-            block_model: &forest,
-            meta: &Default::default(),
-            url: None,
-            want_blocks: true,
-        };
+        let params = crate::contract::Params::default();
+        let ctx =
+            Context { doc: &doc, source: "", params: &params, meta: &Default::default(), url: None, want_blocks: true };
         let Content::Nodes(nodes) = run(&ctx).content else { panic!("nodes expected") };
         let texts: Vec<&str> = nodes.iter().map(|&n| doc.text(n)).collect();
         assert!(texts.contains(&"A paragraph of the article."));

@@ -18,22 +18,9 @@ use std::collections::HashMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::{Block, Content, Context, Outcome, ratio, topmost};
+use crate::contract::params::BayesParams;
+use crate::contract::{Block, Content, Context, Outcome, coverage, ratio, topmost};
 use crate::dom::{Document, NONE, NodeId, Tag};
-
-/// Parameters of the classifier at run time.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct BayesParams {
-    /// Merge neighbouring sibling blocks of the same tag (the paper's blocking rule 3).
-    pub merge_siblings: bool,
-}
-
-impl Default for BayesParams {
-    fn default() -> Self {
-        BayesParams { merge_siblings: true }
-    }
-}
 
 /// Number of bins of each feature.
 pub const BINS: [usize; 4] = [6, 4, 3, 3];
@@ -248,15 +235,30 @@ impl BayesModel {
     }
 }
 
+/// The method's measures, its public result (which `auto` reads): the page's blocks and each one's
+/// posterior P(c1|x).
+#[derive(Debug, Clone)]
+pub struct BayesBlocks {
+    pub blocks: Vec<PageBlock>,
+    /// P(c1|x) of each block, in the order of `blocks`.
+    pub theme: Vec<f64>,
+}
+
+/// Block the page and weigh every block with `model`.
+pub fn measure(doc: &Document, params: &BayesParams, model: &BayesModel) -> BayesBlocks {
+    let blocks = blocks(doc, params.merge_siblings);
+    let theme = blocks.iter().map(|b| model.theme_probability(&b.counts.features())).collect();
+    BayesBlocks { blocks, theme }
+}
+
 /// `bayes`: every block with P(c1|x) >= P(c2|x) is content.
-pub fn run(ctx: &Context<'_>) -> Outcome {
+pub fn run(ctx: &Context<'_>, model: &BayesModel) -> Outcome {
     let doc = ctx.doc;
-    let bl = blocks(doc, ctx.params.bayes.merge_siblings);
+    let measured = measure(doc, &ctx.params.bayes, model);
     let mut content = Vec::new();
-    let mut out_blocks = Vec::with_capacity(bl.len());
+    let mut out_blocks = Vec::with_capacity(measured.blocks.len());
     let mut theme_chars = 0u64;
-    for b in &bl {
-        let p = ctx.bayes.theme_probability(&b.counts.features());
+    for (b, &p) in measured.blocks.iter().zip(&measured.theme) {
         let is_theme = p >= 0.5;
         if is_theme {
             content.extend(b.texts.iter().copied());
@@ -265,7 +267,7 @@ pub fn run(ctx: &Context<'_>) -> Outcome {
         out_blocks.push(Block { node: b.nodes[0], scores: vec![("bayes_p", p)], content: is_theme, rank: p });
     }
     let total = u64::from(doc.node(doc.body).stats.non_link_chars().max(1));
-    let probability = super::cetd::coverage(theme_chars as f64, total as f64);
+    let probability = coverage(theme_chars as f64, total as f64);
     Outcome { content: Content::Nodes(topmost(doc, content)), probability, blocks: out_blocks, signals: Vec::new() }
 }
 

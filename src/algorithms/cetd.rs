@@ -8,24 +8,8 @@
 //! - `cectd-s`: Composite Text Density smoothed over siblings, each node labelled by the threshold
 //!   alone: the comparison variant the paper uses to show what DensitySum adds.
 
-use serde::{Deserialize, Serialize};
-
-use super::{Block, Content, Context, Outcome, elements, ratio, topmost};
+use crate::contract::{Content, Context, Outcome, coverage_probability, elements, ratio, score_elements, topmost};
 use crate::dom::{Document, NONE, NodeId, Stats};
-
-/// Parameters of the CETD family.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct CetdParams {
-    /// Weight of a node itself in sibling smoothing (`cectd-s`); each neighbour weighs 1.
-    pub smoothing_self_weight: f64,
-}
-
-impl Default for CetdParams {
-    fn default() -> Self {
-        CetdParams { smoothing_self_weight: 2.0 }
-    }
-}
 
 /// Which density a run uses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -127,7 +111,7 @@ fn path_min(doc: &Document, value: &[f64], from: NodeId) -> f64 {
     min
 }
 
-/// The result of the DensitySum selection, shared with `auto`.
+/// The DensitySum selection's measures: the method's public result, which `auto` reads.
 pub struct DensitySumRun {
     pub density: Vec<f64>,
     pub density_sum: Vec<f64>,
@@ -181,7 +165,7 @@ pub fn run_density_sum(ctx: &Context<'_>, kind: Density) -> Outcome {
     let doc = ctx.doc;
     let run = density_sum_select(doc, kind);
     let dname = if kind == Density::Text { "td" } else { "ctd" };
-    let blocks = score_blocks(doc, &run.marked, |i| {
+    let blocks = score_elements(doc, &run.marked, |i| {
         (
             vec![(dname, run.density[i as usize]), ("density_sum", run.density_sum[i as usize])],
             run.density_sum[i as usize],
@@ -235,7 +219,7 @@ pub fn run_smoothed(ctx: &Context<'_>) -> Outcome {
         }
     }
     let marked = topmost(doc, keep);
-    let blocks = score_blocks(doc, &marked, |i| {
+    let blocks = score_elements(doc, &marked, |i| {
         (vec![("ctd", density[i as usize]), ("ctd_smoothed", smooth[i as usize])], smooth[i as usize])
     });
     Outcome {
@@ -244,45 +228,6 @@ pub fn run_smoothed(ctx: &Context<'_>) -> Outcome {
         blocks,
         signals: Vec::new(),
     }
-}
-
-/// Blocks for the answer: every element under body with text, scored by `score`, flagged when inside a
-/// content root.
-pub(crate) fn score_blocks(
-    doc: &Document,
-    content: &[NodeId],
-    score: impl Fn(NodeId) -> (Vec<(&'static str, f64)>, f64),
-) -> Vec<Block> {
-    let mut in_content = vec![false; doc.len()];
-    for &r in content {
-        for i in r..doc.node(r).end {
-            in_content[i as usize] = true;
-        }
-    }
-    elements(doc)
-        .filter(|&i| doc.node(i).stats.chars > 0)
-        .map(|i| {
-            let (scores, rank) = score(i);
-            Block { node: i, scores, content: in_content[i as usize], rank }
-        })
-        .collect()
-}
-
-/// A density method has no has-article model of its own; report the share of the page's non-link text
-/// that the content holds, squashed so that a page whose content is a few lines scores low.
-pub(crate) fn coverage_probability(doc: &Document, blocks: &[Block]) -> f64 {
-    let body = doc.node(doc.body).stats;
-    let total = body.non_link_chars().max(1) as f64;
-    let content_blocks = blocks.iter().filter(|b| b.content).map(|b| b.node).collect();
-    let content: u32 = topmost(doc, content_blocks).iter().map(|&b| doc.node(b).stats.non_link_chars()).sum();
-    coverage(content as f64, total)
-}
-
-/// Share of the page's text that is content, squashed by the content's size (500 characters give
-/// 0.63): the has-article stand-in of the methods that have no model of their own.
-pub(crate) fn coverage(content_chars: f64, page_chars: f64) -> f64 {
-    let share = content_chars / page_chars.max(1.0);
-    (share * (1.0 - (-content_chars / 500.0).exp())).clamp(0.0, 1.0)
 }
 
 #[cfg(test)]

@@ -7,26 +7,7 @@
 //! both sides of the ratio, and use 3 (length) and 1 (count) as defaults: a paragraph with one short
 //! link passes, a list of links does not.
 
-use serde::{Deserialize, Serialize};
-
-use super::cetd::{coverage_probability, score_blocks};
-use super::{Content, Context, Outcome, elements, ratio, topmost};
-
-/// Parameters of the DOM-statistics method.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct DomStatsParams {
-    /// Minimum (non-link text length) / (link text length).
-    pub length_ratio: f64,
-    /// Minimum (non-link text nodes) / (links).
-    pub count_ratio: f64,
-}
-
-impl Default for DomStatsParams {
-    fn default() -> Self {
-        DomStatsParams { length_ratio: 3.0, count_ratio: 1.0 }
-    }
-}
+use crate::contract::{Content, Context, Outcome, coverage_probability, elements, ratio, score_elements, topmost};
 
 /// `dom-stats`.
 pub fn run(ctx: &Context<'_>) -> Outcome {
@@ -53,7 +34,7 @@ pub fn run(ctx: &Context<'_>) -> Outcome {
         }
     }
     let content = topmost(doc, content);
-    let blocks = score_blocks(doc, &content, |i| {
+    let blocks = score_elements(doc, &content, |i| {
         let (len, cnt) = measure(i);
         (vec![("text_link_length_ratio", len), ("text_link_count_ratio", cnt)], len.min(1e6))
     });

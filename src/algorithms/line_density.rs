@@ -6,25 +6,7 @@
 //! Latin text (one Chinese character carries about as much as a short English word, and the default of
 //! 60 is met by one real paragraph in either).
 
-use serde::{Deserialize, Serialize};
-
-use super::{Block, Content, Context, Outcome};
-
-/// Parameters of the line-density method.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct LineDensityParams {
-    /// A block is kept when its text (spaces removed) has more than this many characters.
-    pub min_block_chars: usize,
-    /// This many consecutive empty lines end a block.
-    pub blank_lines: usize,
-}
-
-impl Default for LineDensityParams {
-    fn default() -> Self {
-        LineDensityParams { min_block_chars: 60, blank_lines: 2 }
-    }
-}
+use crate::contract::{Block, Content, Context, Outcome, coverage};
 
 /// Replace tags by nothing, keeping line breaks, and decode the common entities.
 pub fn strip_tags(html: &str) -> String {
@@ -117,7 +99,7 @@ pub fn line_blocks(text: &str, blank_lines: usize) -> Vec<Vec<String>> {
 /// `line-density`.
 pub fn run(ctx: &Context<'_>) -> Outcome {
     let p = &ctx.params.line_density;
-    let text = strip_tags(ctx.html);
+    let text = strip_tags(ctx.source);
     let blocks = line_blocks(&text, p.blank_lines.max(1));
     let mut kept = Vec::new();
     let mut out_blocks = Vec::new();
@@ -138,7 +120,7 @@ pub fn run(ctx: &Context<'_>) -> Outcome {
             kept.extend(b);
         }
     }
-    let probability = super::cetd::coverage(kept_chars as f64, all_chars as f64);
+    let probability = coverage(kept_chars as f64, all_chars as f64);
     Outcome { content: Content::Text(kept), probability, blocks: out_blocks, signals: Vec::new() }
 }
 

@@ -1,10 +1,17 @@
-//! Stage 4: the seed papers' algorithms, one module each, all reading the same [`Document`].
+//! Stage 4: the seed papers' algorithms, one module each, and `auto`, which combines them; all read the
+//! same [`Document`](crate::dom::Document) through a [`Context`](crate::contract::Context).
 //!
-//! Every algorithm returns an [`Outcome`]: which nodes (or, for the line-based method, which text) make
-//! up the main content, a has-article probability, and the blocks it scored with its measures, so a
-//! user can see why. `combine` builds the default `auto` pipeline from them.
+//! Every algorithm returns an [`Outcome`](crate::contract::Outcome): which nodes (or, for the
+//! line-based method, which text) make up the main content, a has-article probability, and the blocks
+//! it scored with its measures, so a user can see why. The seed modules do not import each other's
+//! internals or `auto`; `auto` reads the seed methods through the measures they publish
+//! ([`cetd::DensitySumRun`], [`pvalue::PValues`], [`bayes::BayesBlocks`], [`anchor_ratio::AnchorRatios`]).
+//!
+//! [`Algorithm`] is the one list of what can be selected: its name (parsed and printed in one place),
+//! its description, and what it needs from the page.
 
 pub mod anchor_ratio;
+pub mod auto;
 pub mod bayes;
 pub mod cetd;
 pub mod dom_stats;
@@ -12,127 +19,201 @@ pub mod line_density;
 pub mod pvalue;
 pub mod template;
 
-use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::str::FromStr;
 
-use crate::dom::{Document, NodeId};
+/// Every algorithm's parameters (defined in the contract, which every algorithm reads).
+pub use crate::contract::Params;
+use crate::contract::{Context, Outcome};
 
-/// Every algorithm's parameters, defaulting to the papers' values. `pith serve` reads them from the
-/// `[params]` table of its configuration (file or `PITH_PARAMS__<ALGORITHM>__<KEY>`), so each can be
-/// overridden without a rebuild.
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct Params {
-    pub cetd: cetd::CetdParams,
-    pub pvalue: pvalue::PValueParams,
-    pub bayes: bayes::BayesParams,
-    pub anchor_ratio: anchor_ratio::AnchorRatioParams,
-    pub line_density: line_density::LineDensityParams,
-    pub dom_stats: dom_stats::DomStatsParams,
-    pub auto: crate::combine::AutoParams,
+/// A selectable algorithm.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Algorithm {
+    Auto,
+    CetdDs,
+    CectdDs,
+    CectdS,
+    PValue,
+    Bayes,
+    AnchorRatio,
+    LineDensity,
+    DomStats,
+    Template,
 }
 
-/// What an algorithm sees: the parsed page and everything loaded at start-up.
-pub struct Context<'a> {
-    pub doc: &'a Document,
-    /// The pre-stripped HTML source (the line-based method works on source lines, not on the DOM).
-    pub html: &'a str,
-    pub params: &'a Params,
-    pub bayes: &'a bayes::BayesModel,
-    pub article: &'a crate::article::ArticleModel,
-    /// `auto`'s block classifier (untrained: `auto` keeps its heuristic region).
-    pub block_model: &'a crate::combine::BlockModel,
-    /// What the page declares about itself (read only for `auto`; default otherwise).
-    pub meta: &'a crate::meta::PageMeta,
-    /// The page's address, when known.
-    pub url: Option<&'a str>,
-    /// The caller wants per-block scores (an algorithm may skip building them otherwise).
-    pub want_blocks: bool,
+/// Every selectable algorithm, `auto` first.
+pub const ALGORITHMS: &[Algorithm] = &Algorithm::ALL;
+
+/// What an algorithm reads besides the parsed tree, so that the engine prepares only that.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Needs {
+    /// The pre-stripped source text (kept whole, with line breaks): the line-based method reads lines.
+    pub source: bool,
+    /// What the page declares about itself (`og:type`, JSON-LD types), scanned from the decoded text
+    /// before pre-strip removes the scripts that carry it.
+    pub declarations: bool,
+    /// What a site rule matching the page's URL does to the answer.
+    pub site_rule: SiteRuleUse,
 }
 
-/// The main content an algorithm chose.
-#[derive(Debug, Clone)]
-pub enum Content {
-    /// Whole subtrees, in document order, none inside another.
-    Nodes(Vec<NodeId>),
-    /// Text paragraphs, for methods that work on source lines rather than on nodes.
-    Text(Vec<String>),
+/// How an algorithm uses a site rule (`config/sites`) that matches the page. Whatever the algorithm,
+/// the rule's noise selectors clean the page before it is measured.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SiteRuleUse {
+    /// The rule's content is not used.
+    Ignore,
+    /// The rule's content replaces the algorithm's when the rule finds any.
+    Prefer,
+    /// The rule is the algorithm: a page without a matching rule is an error.
+    Require,
 }
 
-/// One scored block: a node and the measures the algorithm gave it.
-#[derive(Debug, Clone)]
-pub struct Block {
-    pub node: NodeId,
-    pub scores: Vec<(&'static str, f64)>,
-    /// True when the block is (part of) the extracted content.
-    pub content: bool,
-    /// The value blocks are ranked by when the list is cut to its top N.
-    pub rank: f64,
-}
+impl Algorithm {
+    pub const ALL: [Algorithm; 10] = [
+        Algorithm::Auto,
+        Algorithm::CetdDs,
+        Algorithm::CectdDs,
+        Algorithm::CectdS,
+        Algorithm::PValue,
+        Algorithm::Bayes,
+        Algorithm::AnchorRatio,
+        Algorithm::LineDensity,
+        Algorithm::DomStats,
+        Algorithm::Template,
+    ];
 
-/// An algorithm's answer.
-#[derive(Debug, Clone)]
-pub struct Outcome {
-    pub content: Content,
-    /// Probability that the page has an article at all.
-    pub probability: f64,
-    pub blocks: Vec<Block>,
-    /// The measures behind `probability`, reported so a user can see why (empty for methods whose
-    /// probability is a single formula).
-    pub signals: Vec<(&'static str, f64)>,
-}
+    /// The name used on the command line, in requests and in answers.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Algorithm::Auto => "auto",
+            Algorithm::CetdDs => "cetd-ds",
+            Algorithm::CectdDs => "cectd-ds",
+            Algorithm::CectdS => "cectd-s",
+            Algorithm::PValue => "p-value",
+            Algorithm::Bayes => "bayes",
+            Algorithm::AnchorRatio => "anchor-ratio",
+            Algorithm::LineDensity => "line-density",
+            Algorithm::DomStats => "dom-stats",
+            Algorithm::Template => "template",
+        }
+    }
 
-/// Names and one-line descriptions of every selectable algorithm, `auto` first.
-pub const ALGORITHMS: &[(&str, &str)] = &[
-    (
-        "auto",
-        "default: every seed measure per text block, weighed by a learned two-stage classifier; has-article model",
-    ),
-    ("cetd-ds", "Text Density + DensitySum + threshold (Sun, Song & Liao)"),
-    ("cectd-ds", "Composite Text Density (link-aware) + DensitySum (Sun, Song & Liao)"),
-    ("cectd-s", "Composite Text Density with sibling smoothing instead of DensitySum (Sun, Song & Liao)"),
-    (
-        "p-value",
-        "P = (l_t/l_s)·(l_vt/L_VT) per tag; max-P tag is the text, page P the has-article probability (Lv et al.)",
-    ),
-    ("bayes", "Naive Bayes block classifier over four binned block features, trained on labelled pages (seed 000)"),
-    ("anchor-ratio", "XPath blocks with AR = 0.75·ATR + 0.25·ANR, leaves kept when AR < 60% (seed 003)"),
-    (
-        "line-density",
-        "tag-stripped source lines grouped by blank lines, blocks kept over a length threshold (survey §2.1)",
-    ),
-    (
-        "dom-stats",
-        "DOM nodes whose text/link count and length ratios pass a threshold, merged in preorder (survey §2.2)",
-    ),
-    ("template", "per-site rules from config/sites: CSS selectors for content and noise (survey §1, wrappers)"),
-];
+    /// One line on what the algorithm does and where it comes from.
+    pub const fn description(self) -> &'static str {
+        match self {
+            Algorithm::Auto => {
+                "default: every seed measure per text block, weighed by a learned two-stage classifier; has-article model"
+            }
+            Algorithm::CetdDs => "Text Density + DensitySum + threshold (Sun, Song & Liao)",
+            Algorithm::CectdDs => "Composite Text Density (link-aware) + DensitySum (Sun, Song & Liao)",
+            Algorithm::CectdS => {
+                "Composite Text Density with sibling smoothing instead of DensitySum (Sun, Song & Liao)"
+            }
+            Algorithm::PValue => {
+                "P = (l_t/l_s)·(l_vt/L_VT) per tag; max-P tag is the text, page P the has-article probability (Lv et al.)"
+            }
+            Algorithm::Bayes => {
+                "Naive Bayes block classifier over four binned block features, trained on labelled pages (seed 000)"
+            }
+            Algorithm::AnchorRatio => {
+                "XPath blocks with AR = 0.75·ATR + 0.25·ANR, leaves kept when AR < 60% (seed 003)"
+            }
+            Algorithm::LineDensity => {
+                "tag-stripped source lines grouped by blank lines, blocks kept over a length threshold (survey §2.1)"
+            }
+            Algorithm::DomStats => {
+                "DOM nodes whose text/link count and length ratios pass a threshold, merged in preorder (survey §2.2)"
+            }
+            Algorithm::Template => {
+                "per-site rules from config/sites: CSS selectors for content and noise (survey §1, wrappers)"
+            }
+        }
+    }
+
+    /// What the algorithm reads besides the parsed tree.
+    pub const fn needs(self) -> Needs {
+        let tree_only = Needs { source: false, declarations: false, site_rule: SiteRuleUse::Ignore };
+        match self {
+            Algorithm::Auto => Needs { declarations: true, site_rule: SiteRuleUse::Prefer, ..tree_only },
+            Algorithm::LineDensity => Needs { source: true, ..tree_only },
+            Algorithm::Template => Needs { site_rule: SiteRuleUse::Require, ..tree_only },
+            _ => tree_only,
+        }
+    }
+
+    /// Run the algorithm on a page. `models` holds what the learned methods read (`bayes` its own
+    /// model, `auto` all three). `template` answers nothing here: its content is the site rule's,
+    /// which the engine applies after scoring (see [`SiteRuleUse`]).
+    pub fn run(self, ctx: &Context<'_>, models: &auto::Models<'_>) -> Outcome {
+        match self {
+            Algorithm::Auto => auto::run(ctx, models),
+            Algorithm::CetdDs => cetd::run_density_sum(ctx, cetd::Density::Text),
+            Algorithm::CectdDs => cetd::run_density_sum(ctx, cetd::Density::Composite),
+            Algorithm::CectdS => cetd::run_smoothed(ctx),
+            Algorithm::PValue => pvalue::run(ctx),
+            Algorithm::Bayes => bayes::run(ctx, models.bayes),
+            Algorithm::AnchorRatio => anchor_ratio::run(ctx),
+            Algorithm::LineDensity => line_density::run(ctx),
+            Algorithm::DomStats => dom_stats::run(ctx),
+            Algorithm::Template => Outcome::empty(),
+        }
+    }
+
+    /// Every name, for messages.
+    fn known() -> String {
+        names().join(", ")
+    }
+}
 
 /// Names only, in the order of [`ALGORITHMS`].
 pub fn names() -> Vec<&'static str> {
-    ALGORITHMS.iter().map(|(n, _)| *n).collect()
+    ALGORITHMS.iter().map(|a| a.name()).collect()
 }
 
-/// Keep only the topmost of a set of nodes (drop any node inside another), sorted in document order.
-pub fn topmost(doc: &Document, mut ids: Vec<NodeId>) -> Vec<NodeId> {
-    ids.sort_unstable();
-    ids.dedup();
-    let mut out: Vec<NodeId> = Vec::with_capacity(ids.len());
-    for id in ids {
-        if out.last().is_some_and(|&last| doc.contains(last, id)) {
-            continue;
-        }
-        out.push(id);
+impl FromStr for Algorithm {
+    type Err = crate::Error;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        ALGORITHMS
+            .iter()
+            .copied()
+            .find(|a| a.name() == s)
+            .ok_or_else(|| crate::Error::UnknownAlgorithm { name: s.to_string(), known: Algorithm::known() })
     }
-    out
 }
 
-/// Element ids in `body`'s subtree, `body` included, in document order.
-pub fn elements(doc: &Document) -> impl Iterator<Item = NodeId> + '_ {
-    let body = doc.body;
-    (body..doc.node(body).end).filter(move |&i| !doc.node(i).is_text())
+impl fmt::Display for Algorithm {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
 }
 
-/// Safe ratio: a zero denominator is replaced by 1, as seed 004 prescribes.
-pub fn ratio(num: f64, den: f64) -> f64 {
-    num / if den == 0.0 { 1.0 } else { den }
+impl serde::Serialize for Algorithm {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Algorithm {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let name = String::deserialize(d)?;
+        name.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_parse_back_and_unknown_names_are_errors() {
+        for a in ALGORITHMS {
+            assert_eq!(a.name().parse::<Algorithm>().unwrap(), *a);
+            assert_eq!(a.to_string(), a.name());
+            assert!(!a.description().is_empty());
+        }
+        assert!(matches!("magic".parse::<Algorithm>(), Err(crate::Error::UnknownAlgorithm { .. })));
+        assert_eq!(ALGORITHMS[0], Algorithm::Auto);
+        assert!(Algorithm::LineDensity.needs().source && !Algorithm::Auto.needs().source);
+    }
 }

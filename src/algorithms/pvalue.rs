@@ -10,25 +10,8 @@
 //! Departure: `<form>` is kept (pre-strip removes only its controls), because many sites wrap their
 //! whole page in one form and removing it would remove the article.
 
-use serde::{Deserialize, Serialize};
-
-use super::cetd::score_blocks;
-use super::{Content, Context, Outcome, elements};
+use crate::contract::{Content, Context, Outcome, elements, score_elements};
 use crate::dom::{Document, NodeId, Stats};
-
-/// Parameters of the P value method.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct PValueParams {
-    /// Page P at or above this means "has an article" (the paper's 0.5).
-    pub article_threshold: f64,
-}
-
-impl Default for PValueParams {
-    fn default() -> Self {
-        PValueParams { article_threshold: 0.5 }
-    }
-}
 
 /// Eq. 1 for one tag: l_t = raw text length, l_s = text plus markup, l_vt = text outside links.
 pub fn p_value(s: &Stats, page_valid_text: u32) -> f64 {
@@ -41,8 +24,23 @@ pub fn p_value(s: &Stats, page_valid_text: u32) -> f64 {
     (lt / ls) * (lvt / page_valid_text as f64)
 }
 
+/// The method's measures, its public result (which `auto` reads): P for every element under `<body>`
+/// (0 elsewhere) and the max-P node.
+#[derive(Debug, Clone)]
+pub struct PValues {
+    pub p: Vec<f64>,
+    pub best: NodeId,
+}
+
+impl PValues {
+    /// The page's P: the largest, the method's has-article probability.
+    pub fn page(&self) -> f64 {
+        self.p[self.best as usize]
+    }
+}
+
 /// P for every element under `<body>` (0 elsewhere), and the max-P node.
-pub fn p_values(doc: &Document) -> (Vec<f64>, NodeId) {
+pub fn measure(doc: &Document) -> PValues {
     let body = doc.node(doc.body).stats;
     let total = body.raw_chars.saturating_sub(body.raw_link_chars);
     let mut p = vec![0.0; doc.len()];
@@ -54,16 +52,16 @@ pub fn p_values(doc: &Document) -> (Vec<f64>, NodeId) {
             best = i;
         }
     }
-    (p, best)
+    PValues { p, best }
 }
 
 /// `p-value`.
 pub fn run(ctx: &Context<'_>) -> Outcome {
     let doc = ctx.doc;
-    let (p, best) = p_values(doc);
+    let PValues { p, best } = measure(doc);
     let probability = p[best as usize];
     let content = if doc.node(best).stats.chars > 0 { vec![best] } else { Vec::new() };
-    let blocks = score_blocks(doc, &content, |i| (vec![("p", p[i as usize])], p[i as usize]));
+    let blocks = score_elements(doc, &content, |i| (vec![("p", p[i as usize])], p[i as usize]));
     Outcome { content: Content::Nodes(content), probability, blocks, signals: Vec::new() }
 }
 
@@ -81,7 +79,7 @@ mod tests {
         let doc = Document::parse(
             r#"<body><div class="c" id=i style="x"><p>abcdefghij</p><a href="x">klmno</a></div></body>"#,
         );
-        let (p, best) = p_values(&doc);
+        let PValues { p, best } = measure(&doc);
         let pid = (0..doc.len() as NodeId).find(|&i| doc.node(i).tag() == Some(crate::dom::Tag::P)).unwrap();
         let div = doc.node(pid).parent;
         assert!((p[pid as usize] - 10.0 / 17.0).abs() < 1e-12);

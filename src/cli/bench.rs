@@ -47,7 +47,7 @@ pub fn run(a: BenchArgs) -> Result<ExitCode, pith::Error> {
         let bytes = std::fs::read(path)
             .map_err(|e| std::io::Error::new(e.kind(), format!("cannot read {}: {e}", path.display())))?;
         let engine = pith::Engine::with_defaults()?;
-        let algorithm = if a.algorithm == "all" { "auto" } else { a.algorithm.as_str() };
+        let algorithm = if a.algorithm == "all" { pith::Algorithm::Auto } else { a.algorithm.parse()? };
         let rate = pith::bench::throughput(&engine, &bytes, algorithm, a.threads, a.seconds)?;
         match a.format {
             Format::Table => println!(
@@ -66,7 +66,7 @@ pub fn run(a: BenchArgs) -> Result<ExitCode, pith::Error> {
         return Ok(ExitCode::SUCCESS);
     }
     let algorithms: Vec<String> = if a.algorithm == "all" {
-        let mut v: Vec<String> = pith::eval::all_algorithms().into_iter().map(str::to_string).collect();
+        let mut v: Vec<String> = pith::eval::all_algorithms().into_iter().map(|a| a.to_string()).collect();
         v.insert(1, pith::bench::AUTO_BLOCKS.to_string());
         v
     } else {

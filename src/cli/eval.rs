@@ -49,18 +49,17 @@ pub struct EvalArgs {
 }
 
 pub fn run(a: EvalArgs) -> Result<ExitCode, pith::Error> {
-    let known = pith::algorithms::names();
-    let algorithms: Vec<&str> = if a.algorithm == "all" {
+    let algorithms: Vec<pith::Algorithm> = if a.algorithm == "all" {
         pith::eval::all_algorithms()
     } else {
         let mut out = Vec::new();
         for name in a.algorithm.split(',').map(str::trim).filter(|n| !n.is_empty()) {
-            match known.iter().find(|k| **k == name) {
-                Some(k) => out.push(*k),
-                None => {
+            match name.parse() {
+                Ok(algorithm) => out.push(algorithm),
+                Err(_) => {
                     return Err(pith::Error::UnknownAlgorithm {
                         name: name.to_string(),
-                        known: format!("{}, all", known.join(", ")),
+                        known: format!("{}, all", pith::algorithms::names().join(", ")),
                     });
                 }
             }
@@ -90,7 +89,7 @@ pub fn run(a: EvalArgs) -> Result<ExitCode, pith::Error> {
     };
     let mut engine = if folds.is_some() { super::untrained_engine_from_env()? } else { super::engine_from_env()? };
     if let Some(dir) = &a.models {
-        pith::train::load_models(&mut engine, dir)?;
+        engine.models.load_dir(dir)?;
     }
     let write_page = |page: &pith::eval::PageResult| -> Result<(), pith::Error> {
         if let Some(w) = per_page.as_mut() {

@@ -20,7 +20,7 @@ pub enum Format {
 pub struct ExtractArgs {
     /// Algorithm name (see `pith algorithms`).
     #[arg(long, short, default_value = "auto")]
-    pub algorithm: String,
+    pub algorithm: pith::Algorithm,
     /// Output format.
     #[arg(long, short, value_enum, default_value = "json")]
     pub format: Format,
@@ -54,18 +54,18 @@ pub fn run(a: ExtractArgs) -> Result<ExitCode, pith::Error> {
     };
     let mut engine = super::engine_from_env()?;
     if let Some(dir) = &a.models {
-        pith::train::load_models(&mut engine, dir)?;
+        engine.models.load_dir(dir)?;
     }
     if matches!(a.format, Format::Explain) {
         let mut out = std::io::stdout().lock();
-        out.write_all(pith::combine::explain(&engine, &bytes, a.url.as_deref())?.as_bytes())?;
+        out.write_all(engine.explain(&bytes, a.url.as_deref())?.as_bytes())?;
         return Ok(ExitCode::SUCCESS);
     }
     let req = pith::Request {
         bytes: &bytes,
         url: a.url.as_deref(),
         charset: a.charset.as_deref(),
-        algorithm: &a.algorithm,
+        algorithm: a.algorithm,
         want_html: matches!(a.format, Format::Json | Format::Html),
         want_blocks: !a.no_blocks && matches!(a.format, Format::Json),
         include_comments: a.include_comments.then_some(true),

@@ -106,8 +106,8 @@ pub fn run(cli: Cli) -> Result<ExitCode, pith::Error> {
         Command::Serve(a) => serve::run(a),
         Command::Health(a) => health::run(a),
         Command::Algorithms => {
-            for (name, what) in pith::algorithms::ALGORITHMS {
-                println!("{name:<14} {what}");
+            for a in pith::algorithms::ALGORITHMS {
+                println!("{:<14} {}", a.name(), a.description());
             }
             Ok(ExitCode::SUCCESS)
         }

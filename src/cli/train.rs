@@ -66,21 +66,22 @@ pub fn run(a: TrainArgs) -> Result<ExitCode, pith::Error> {
             pith::train::train_all(&base, &sets, &keep, &params)?
         }
     };
-    write_pretty(&a.out, &engine.bayes)?;
-    write_json(&a.block_out, &engine.block_model)?;
-    write_pretty(&a.article_out, &engine.article)?;
+    let models = &engine.models;
+    write_pretty(&a.out, &models.bayes)?;
+    write_json(&a.block_out, &models.blocks)?;
+    write_pretty(&a.article_out, &models.article)?;
     eprintln!(
         "pith: trained on {} datasets in {:.1} s: Naive Bayes from {} theme and {} noise blocks ({}); \
          block classifier of {}+{} trees ({}); has-article model over {} signals ({})",
         sets.len(),
         t.elapsed().as_secs_f64(),
-        engine.bayes.class_blocks[0],
-        engine.bayes.class_blocks[1],
+        models.bayes.class_blocks[0],
+        models.bayes.class_blocks[1],
         a.out.display(),
-        engine.block_model.stage1.trees.len(),
-        engine.block_model.stage2.trees.len(),
+        models.blocks.stage1.trees.len(),
+        models.blocks.stage2.trees.len(),
         a.block_out.display(),
-        engine.article.signals.len(),
+        models.article.signals.len(),
         a.article_out.display()
     );
     Ok(ExitCode::SUCCESS)

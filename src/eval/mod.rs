@@ -19,13 +19,13 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::dataset::{Dataset, Page};
-use crate::{Engine, Error, Request};
+use crate::{Algorithm, Engine, Error, Request};
 use metrics::{Gold, Grade, HasArticleScores, TextScores};
 
 /// The algorithms `all` stands for: every registered name except `template`, which only answers on
 /// sites that have a rule and would report errors everywhere else.
-pub fn all_algorithms() -> Vec<&'static str> {
-    crate::algorithms::names().into_iter().filter(|n| *n != "template").collect()
+pub fn all_algorithms() -> Vec<Algorithm> {
+    crate::algorithms::ALGORITHMS.iter().copied().filter(|&a| a != Algorithm::Template).collect()
 }
 
 /// One page run through one algorithm.
@@ -134,7 +134,7 @@ fn load(dir: &Path, pool: &rayon::ThreadPool) -> Result<Loaded, Error> {
     Ok(Loaded { name: ds.name, pages: ds.pages, bytes, gold })
 }
 
-fn run_page<'e>(engine_for: EngineFor<'_, 'e>, algorithm: &str, ds: &Loaded, k: usize) -> PageResult {
+fn run_page<'e>(engine_for: EngineFor<'_, 'e>, algorithm: Algorithm, ds: &Loaded, k: usize) -> PageResult {
     let page = &ds.pages[k];
     let engine = engine_for(&ds.name, page);
     let (bytes, read_error) = match &ds.bytes[k] {
@@ -304,7 +304,7 @@ pub type EngineFor<'a, 'e> = &'a (dyn Fn(&str, &Page) -> &'e Engine + Sync);
 pub fn run(
     engine: &Engine,
     datasets: &[PathBuf],
-    algorithms: &[&str],
+    algorithms: &[Algorithm],
     jobs: usize,
     on_page: impl FnMut(&PageResult) -> Result<(), Error>,
 ) -> Result<Report, Error> {
@@ -331,7 +331,7 @@ pub enum Folds {
 pub fn cross_validate(
     base: &Engine,
     datasets: &[PathBuf],
-    algorithms: &[&str],
+    algorithms: &[Algorithm],
     jobs: usize,
     folds: Folds,
     learn: &crate::train::Learn,
@@ -365,7 +365,7 @@ pub fn cross_validate(
 pub fn run_with<'e>(
     engine_for: EngineFor<'_, 'e>,
     datasets: &[PathBuf],
-    algorithms: &[&str],
+    algorithms: &[Algorithm],
     jobs: usize,
     mut on_page: impl FnMut(&PageResult) -> Result<(), Error>,
 ) -> Result<Report, Error> {
@@ -383,13 +383,13 @@ pub fn run_with<'e>(
         for (a, algorithm) in algorithms.iter().enumerate() {
             let t = Instant::now();
             let results: Vec<PageResult> = pool.install(|| {
-                (0..ds.pages.len()).into_par_iter().map(|k| run_page(engine_for, algorithm, &ds, k)).collect()
+                (0..ds.pages.len()).into_par_iter().map(|k| run_page(engine_for, *algorithm, &ds, k)).collect()
             });
             let wall = t.elapsed().as_secs_f64();
             for r in &results {
                 on_page(r)?;
             }
-            per_algo[a].0.push(summarize(&ds.name, algorithm, &results, wall));
+            per_algo[a].0.push(summarize(&ds.name, algorithm.name(), &results, wall));
             per_algo[a].1.extend(results);
         }
     }
@@ -400,8 +400,8 @@ pub fn run_with<'e>(
             let wall: f64 = sets.iter().map(|s| s.wall_s).sum();
             AlgorithmReport {
                 algorithm: algorithm.to_string(),
-                macro_avg: macro_average(algorithm, &sets),
-                micro: summarize("micro", algorithm, &pages, wall),
+                macro_avg: macro_average(algorithm.name(), &sets),
+                micro: summarize("micro", algorithm.name(), &pages, wall),
                 datasets: sets,
             }
         })

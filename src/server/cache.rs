@@ -29,7 +29,7 @@ pub enum Source {
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Key {
     pub source: Source,
-    pub algorithm: String,
+    pub algorithm: crate::Algorithm,
     pub text: bool,
     pub html: bool,
     pub blocks: bool,

@@ -63,7 +63,7 @@ impl PoolConfig {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ExtractConfig {
-    pub default_algorithm: String,
+    pub default_algorithm: crate::Algorithm,
     pub max_input_bytes: usize,
 }
 
@@ -164,9 +164,6 @@ impl Config {
     /// Reject values that parse but cannot work.
     fn check(&self) -> Result<(), ConfigError> {
         let bad = |m: &str| Err(ConfigError(m.to_string()));
-        if !crate::algorithms::names().contains(&self.extract.default_algorithm.as_str()) {
-            return bad("extract.default_algorithm is not a known algorithm");
-        }
         if self.server.max_batch_items == 0 || self.server.batch_concurrency == 0 {
             return bad("server.max_batch_items and server.batch_concurrency must be at least 1");
         }
@@ -213,7 +210,7 @@ mod tests {
 
     #[test]
     fn algorithm_params_come_from_the_params_table_and_the_environment() {
-        use crate::combine::NoArticleText;
+        use crate::algorithms::auto::NoArticleText;
         let c = Config::from_layers(None, std::iter::empty()).unwrap();
         assert_eq!(c.params.auto.no_article_text, NoArticleText::Lead);
         let env = [("PITH_PARAMS__AUTO__NO_ARTICLE_TEXT".to_string(), "full".to_string())];

@@ -22,7 +22,7 @@ use crate::server::error::ApiError;
 use crate::server::fetch::{FetchInfo, split_content_type};
 use crate::server::state::AppState;
 use crate::server::telemetry::CacheStatus;
-use crate::{Extraction, algorithms};
+use crate::{Algorithm, Extraction};
 
 /// Output formats a caller can ask for; text is the default, HTML costs a second walk of the page.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
@@ -62,7 +62,7 @@ pub struct RawParams {
 #[derive(Debug, Clone)]
 pub struct Job {
     pub input: Input,
-    pub algorithm: String,
+    pub algorithm: Algorithm,
     pub charset: Option<String>,
     pub text: bool,
     pub html: bool,
@@ -104,16 +104,13 @@ fn bad(code: &'static str, detail: impl Into<String>) -> ApiError {
     ApiError::BadRequest(code, detail.into())
 }
 
-fn check_algorithm(name: Option<String>, state: &AppState) -> Result<String, ApiError> {
-    let name = name.unwrap_or_else(|| state.config.extract.default_algorithm.clone());
-    if !algorithms::names().contains(&name.as_str()) {
-        let known = algorithms::names().join(", ");
-        return Err(ApiError::Unprocessable(
-            "unknown-algorithm",
-            format!("unknown algorithm {name:?}; known: {known}"),
-        ));
+fn check_algorithm(name: Option<String>, state: &AppState) -> Result<Algorithm, ApiError> {
+    match name {
+        None => Ok(state.config.extract.default_algorithm),
+        Some(name) => {
+            name.parse().map_err(|e: crate::Error| ApiError::Unprocessable("unknown-algorithm", e.to_string()))
+        }
     }
-    Ok(name)
 }
 
 fn check_charset(label: Option<String>) -> Result<Option<String>, ApiError> {
@@ -290,7 +287,7 @@ pub async fn run_job(state: &AppState, job: Job, no_cache: bool) -> Result<Answe
     };
     let key = Key {
         source,
-        algorithm: job.algorithm.clone(),
+        algorithm: job.algorithm,
         text: job.text,
         html: job.html,
         blocks: job.blocks,
@@ -323,7 +320,7 @@ pub async fn run_job(state: &AppState, job: Job, no_cache: bool) -> Result<Answe
     };
 
     let engine = state.engine.clone();
-    let algorithm = job.algorithm.clone();
+    let algorithm = job.algorithm;
     let (want_text, want_html, want_blocks, include_comments) = (job.text, job.html, job.blocks, job.include_comments);
     let result = state
         .pool
@@ -332,7 +329,7 @@ pub async fn run_job(state: &AppState, job: Job, no_cache: bool) -> Result<Answe
                 bytes: &bytes,
                 url: url.as_deref(),
                 charset: charset.as_deref(),
-                algorithm: &algorithm,
+                algorithm,
                 want_html,
                 want_blocks,
                 include_comments,

@@ -11,9 +11,9 @@
 //! Bayes posterior, the anchor ratio, the heuristic region), its neighbours' measures, and a few
 //! page-level figures. All are computed in a handful of linear passes over the arena.
 
-use crate::algorithms::Context;
-use crate::algorithms::anchor_ratio::anchor_ratio;
-use crate::algorithms::bayes;
+use crate::algorithms::anchor_ratio::AnchorRatios;
+use crate::algorithms::bayes::BayesBlocks;
+use crate::algorithms::pvalue::PValues;
 use crate::dom::{Document, NONE, NodeId, Tag};
 
 /// One block.
@@ -543,18 +543,23 @@ const NEIGHBOUR: &[&str] = &[
     "window_keep_share",
 ];
 
-/// Everything the feature pass reads besides the page.
+/// Everything the feature pass reads besides the page: the seed methods' published measures and the
+/// heuristic region.
 pub struct Inputs<'a> {
+    /// Composite text density and DensitySum per node, the marked nodes and the max-DensitySum node
+    /// (from [`crate::algorithms::cetd::DensitySumRun`]).
     pub density: &'a [f64],
     pub density_sum: &'a [f64],
     pub marked: &'a [NodeId],
     pub max_ds: NodeId,
+    /// The heuristic region's core, the region, and the region after pruning (subtree roots and loose
+    /// text nodes).
     pub core: NodeId,
     pub region: &'a [NodeId],
-    /// The heuristic region after pruning: subtree roots and loose text nodes.
     pub keep: &'a [NodeId],
-    pub p: &'a [f64],
-    pub best_p: NodeId,
+    pub p: &'a PValues,
+    pub bayes: &'a BayesBlocks,
+    pub anchor_ratios: &'a AnchorRatios<'a>,
     pub title_words: &'a [String],
 }
 
@@ -578,8 +583,7 @@ fn share(a: u32, b: u32) -> f32 {
 }
 
 /// The feature rows of every block, row-major (`feature_names().len()` values per block).
-pub fn features(ctx: &Context<'_>, blocks: &Blocks, inp: &Inputs<'_>) -> Vec<f32> {
-    let doc = ctx.doc;
+pub fn features(doc: &Document, blocks: &Blocks, inp: &Inputs<'_>) -> Vec<f32> {
     let nf = feature_names().len();
     let flags = inherited_flags(doc);
     let marked = covered(doc, inp.marked);
@@ -588,11 +592,11 @@ pub fn features(ctx: &Context<'_>, blocks: &Blocks, inp: &Inputs<'_>) -> Vec<f32
     let body = doc.node(doc.body);
     let body_chars = body.stats.chars;
     let region_chars: u32 = inp.region.iter().map(|&r| doc.node(r).stats.chars).sum();
-    let best_p = inp.p[inp.best_p as usize].max(1e-9);
+    let best_p = inp.p.page().max(1e-9);
     // Naive Bayes posterior per text node, through the paper's own blocking.
     let mut nb = vec![0f32; doc.len()];
-    for b in bayes::blocks(doc, ctx.params.bayes.merge_siblings) {
-        let pr = ctx.bayes.theme_probability(&b.counts.features()) as f32;
+    for (b, &pr) in inp.bayes.blocks.iter().zip(&inp.bayes.theme) {
+        let pr = pr as f32;
         for &t in &b.texts {
             nb[t as usize] = pr;
         }
@@ -645,12 +649,7 @@ pub fn features(ctx: &Context<'_>, blocks: &Blocks, inp: &Inputs<'_>) -> Vec<f32
             container = up;
         }
         // The anchor-ratio paper's XPath block: the lowest ancestor holding more than one leaf.
-        let mut xb = b.owner;
-        while xb != doc.body && doc.node(xb).stats.text_nodes < 2 {
-            xb = doc.node(xb).parent;
-        }
-        let xs = doc.node(xb).stats;
-        let ar = anchor_ratio(&ctx.params.anchor_ratio, xs.text_nodes, xs.link_text_nodes, xs.chars, xs.link_chars);
+        let ar = inp.anchor_ratios.ratio(inp.anchor_ratios.xpath_block(b.owner));
         let (children, same) = if parent == b.owner {
             (0, 0)
         } else {
@@ -698,8 +697,8 @@ pub fn features(ctx: &Context<'_>, blocks: &Blocks, inp: &Inputs<'_>) -> Vec<f32
             f32::from(u8::from(doc.contains(inp.core, first))),
             f32::from(u8::from(region[first as usize])),
             keep_of[k],
-            (inp.p[b.owner as usize] / best_p) as f32,
-            f32::from(u8::from(doc.contains(inp.best_p, first))),
+            (inp.p.p[b.owner as usize] / best_p) as f32,
+            f32::from(u8::from(doc.contains(inp.p.best, first))),
             nb[first as usize],
             ar as f32,
             share(b.offset, body_chars),

@@ -8,71 +8,49 @@
 //!    blocks and containers named for noise).
 //! 2. **Blocks.** The page is cut into text blocks (`blocks`), and each gets those measures plus its
 //!    own text statistics, its ancestors' tags and class/id words, its container and its neighbours.
-//! 3. **Decision.** Two stages of gradient-boosted trees (`model`, learned by `pith train` from the
+//! 3. **Decision.** Two stages of gradient-boosted trees (`classify`, learned by `pith train` from the
 //!    developers' labelled pages) give each block a probability of being main content; the second
 //!    stage also sees the first stage's probabilities around the block (`context`). Blocks at 0.5 or
 //!    above are kept, emitted as maximal clean subtrees so structure (headings, lists, tables, `pre`)
 //!    survives. Every block's probability is in the answer's block scores (`block_p`).
-//! 4. **Has-article.** Page-level signals (`signals`: the kept text's shape and the classifier's
+//! 4. **Has-article.** Page-level signals (`has_article`: the kept text's shape and the classifier's
 //!    confidence, the page P value, link density, repeated "cards", what the page declares about
-//!    itself, the shape of its URL) go to a small tree model (`crate::article`). A page judged not to
+//!    itself, the shape of its URL) go to a small tree model (`article_model`). A page judged not to
 //!    be an article returns only its short lead (configurable).
 //!
 //! Without trained models (a fresh checkout whose `config/` models were emptied) `auto` falls back to
 //! the heuristic region and a P value / text-amount probability.
 
+mod article_model;
 mod blocks;
+mod classify;
 mod context;
-mod model;
+mod has_article;
 mod region;
-mod signals;
 
-use serde::{Deserialize, Serialize};
-
+pub use crate::contract::params::{AutoParams, NoArticleText};
+pub use article_model::ArticleModel;
 pub use blocks::{Blocks, feature_names, roots_of, segment};
+pub use classify::{BlockModel, stage2_names, stage2_rows};
 pub use context::{CONTEXT, Layout, context_features};
-pub use model::{BlockModel, stage2_names, stage2_rows};
 
-use crate::algorithms::cetd::{Density, density_sum_select, score_blocks};
-use crate::algorithms::pvalue::p_values;
-use crate::algorithms::{Content, Context, Outcome};
+use super::anchor_ratio;
+use super::bayes::{self, BayesModel};
+use super::cetd::{self, Density};
+use super::pvalue;
+use crate::contract::{Content, Context, Outcome, score_elements};
 use crate::dom::NodeId;
 
-/// What `auto` returns as text for a page it judges to have no article.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum NoArticleText {
-    /// Only the page's first paragraph, when it is short (a listing's intro): a search index must not
-    /// ingest a home page's link soup as an article.
-    Lead,
-    /// The region's text as for an article.
-    Full,
+/// The models `auto` reads: the Naive Bayes block model (one of the measures), the block classifier
+/// and the has-article model. Untrained ones are allowed: `auto` then keeps its heuristic region and a
+/// P value / text-amount probability.
+#[derive(Debug, Clone, Copy)]
+pub struct Models<'a> {
+    pub bayes: &'a BayesModel,
+    pub blocks: &'a BlockModel,
+    pub article: &'a ArticleModel,
 }
 
-/// Parameters of `auto`.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct AutoParams {
-    pub no_article_text: NoArticleText,
-    /// The longest lead kept under `Lead` (characters).
-    pub lead_chars: u32,
-    /// A block is content when the block classifier gives it at least this probability.
-    pub block_threshold: f64,
-    /// Keep reader comments. By default a comment thread (a container named for comments that starts
-    /// after the article's first kept text) is left out whatever its blocks scored.
-    pub include_comments: bool,
-}
-
-impl Default for AutoParams {
-    fn default() -> Self {
-        AutoParams {
-            no_article_text: NoArticleText::Lead,
-            lead_chars: 300,
-            block_threshold: 0.5,
-            include_comments: false,
-        }
-    }
-}
 /// Everything `auto` measures on a page before deciding: the blocks, their feature rows and the
 /// heuristic region. Training reads the same struct, so what is learned is what runs.
 pub struct Measured {
@@ -83,18 +61,20 @@ pub struct Measured {
     pub keep: Vec<NodeId>,
     pub density: Vec<f64>,
     pub density_sum: Vec<f64>,
-    pub p: Vec<f64>,
-    pub best_p: NodeId,
+    pub p: pvalue::PValues,
 }
 
-/// Run the seed methods and compute every block's features.
-pub fn measure(ctx: &Context<'_>) -> Measured {
+/// Run the seed methods and compute every block's features. The Naive Bayes posterior is one of the
+/// measures, so its model is needed here.
+pub fn measure(ctx: &Context<'_>, bayes_model: &BayesModel) -> Measured {
     let doc = ctx.doc;
-    let ds = density_sum_select(doc, Density::Composite);
-    let (p, best_p) = p_values(doc);
+    let ds = cetd::density_sum_select(doc, Density::Composite);
+    let p = pvalue::measure(doc);
+    let nb = bayes::measure(doc, &ctx.params.bayes, bayes_model);
+    let ars = anchor_ratio::measure(doc, &ctx.params.anchor_ratio);
     let core = region::core_node(doc, &ds.marked, ds.max_node);
     let reg = region::region(doc, &ds.density, core, ds.threshold);
-    let keep = region::prune(doc, ctx, &reg);
+    let keep = region::prune(doc, &ars, &reg);
     let owners = blocks::block_owners(doc);
     let blocks = segment(doc, &owners);
     let title_words = doc.title.as_deref().map(region::title_words).unwrap_or_default();
@@ -107,11 +87,12 @@ pub fn measure(ctx: &Context<'_>) -> Measured {
         region: &reg,
         keep: &keep,
         p: &p,
-        best_p,
+        bayes: &nb,
+        anchor_ratios: &ars,
         title_words: &title_words,
     };
-    let features = blocks::features(ctx, &blocks, &inputs);
-    Measured { blocks, features, keep, density: ds.density, density_sum: ds.density_sum, p, best_p }
+    let features = blocks::features(doc, &blocks, &inputs);
+    Measured { blocks, features, keep, density: ds.density, density_sum: ds.density_sum, p }
 }
 
 /// The text nodes `auto` keeps: those of blocks at or above the threshold, less comment threads
@@ -143,11 +124,11 @@ fn choose(ctx: &Context<'_>, m: &Measured, p: &[f64]) -> Vec<bool> {
 const NO_PROSE_CAP: f64 = 0.1;
 
 /// `auto`.
-pub fn run(ctx: &Context<'_>) -> Outcome {
+pub fn run(ctx: &Context<'_>, models: &Models<'_>) -> Outcome {
     let doc = ctx.doc;
-    let m = measure(ctx);
-    let p = if ctx.block_model.is_trained() { ctx.block_model.predict(doc, &m) } else { Vec::new() };
-    let (roots, block_p) = if ctx.block_model.is_trained() {
+    let m = measure(ctx, models.bayes);
+    let p = if models.blocks.is_trained() { models.blocks.predict(doc, &m) } else { Vec::new() };
+    let (roots, block_p) = if models.blocks.is_trained() {
         let chosen = choose(ctx, &m, &p);
         let probs = m.blocks.list.iter().zip(&p).map(|(b, &pr)| (b.owner, pr)).collect::<Vec<_>>();
         let roots = roots_of(doc, &chosen);
@@ -164,9 +145,9 @@ pub fn run(ctx: &Context<'_>) -> Outcome {
             let e = owner_p.entry(o).or_insert(0.0f64);
             *e = e.max(pr);
         }
-        score_blocks(doc, &roots, |i| {
+        score_elements(doc, &roots, |i| {
             let k = i as usize;
-            let mut s = vec![("ctd", m.density[k]), ("density_sum", m.density_sum[k]), ("p", m.p[k])];
+            let mut s = vec![("ctd", m.density[k]), ("density_sum", m.density_sum[k]), ("p", m.p.p[k])];
             if let Some(&pr) = owner_p.get(&i) {
                 s.push(("block_p", pr));
             }
@@ -175,10 +156,10 @@ pub fn run(ctx: &Context<'_>) -> Outcome {
     } else {
         Vec::new()
     };
-    let judged = ctx.block_model.is_trained().then_some((&m.blocks, p.as_slice()));
-    let signals = signals::signals(doc, &roots, m.p[m.best_p as usize], judged, ctx.meta, ctx.url);
-    let probability = if ctx.article.is_trained() {
-        let p = ctx.article.probability(&signals);
+    let judged = models.blocks.is_trained().then_some((&m.blocks, p.as_slice()));
+    let signals = has_article::signals(doc, &roots, m.p.page(), judged, ctx.meta, ctx.url);
+    let probability = if models.article.is_trained() {
+        let p = models.article.probability(&signals);
         // An article is prose: kept text without one paragraph-like block (25 characters or more with
         // a sentence mark) is not one, however much of it there is. The learned model sees few such
         // pages and cannot extrapolate to, say, a megabyte of unpunctuated words; among the labelled
@@ -188,46 +169,45 @@ pub fn run(ctx: &Context<'_>) -> Outcome {
     } else {
         // Untrained (a fresh checkout before `pith train`): page P and text amount, half each.
         let kept = signals.iter().find(|(n, _)| *n == "text_chars").map_or(0.0, |s| s.1);
-        0.5 * m.p[m.best_p as usize] + 0.5 * (1.0 - (-(kept.exp_m1()) / 400.0).exp())
+        0.5 * m.p.page() + 0.5 * (1.0 - (-(kept.exp_m1()) / 400.0).exp())
     };
     let is_article = probability >= ctx.params.pvalue.article_threshold;
     let roots = if is_article || ctx.params.auto.no_article_text == NoArticleText::Full {
         roots
     } else {
-        signals::lead(doc, &roots, ctx.params.auto.lead_chars)
+        has_article::lead(doc, &roots, ctx.params.auto.lead_chars)
     };
     Outcome { content: Content::Nodes(roots), probability, blocks, signals }
 }
 
-/// One line per block: the classifier's probability, whether it is kept, its characters and link
-/// share, its owner element's path, and the start of its text. For people asking "why was this kept?".
-pub fn explain(engine: &crate::Engine, bytes: &[u8], url: Option<&str>) -> Result<String, crate::Error> {
+/// One line per block: the classifier's probability, whether it is kept ('+', 'c' for a comment
+/// thread left out, '-'), its characters and link share, its owner element's path, and the start of
+/// its text. For people asking "why was this kept?" (`pith extract --format explain`).
+pub fn explain(ctx: &Context<'_>, models: &Models<'_>) -> String {
     use std::fmt::Write;
-    engine.with_context(bytes, url, |ctx| {
-        let m = measure(ctx);
-        let nf = feature_names().len();
-        let p = ctx.block_model.predict(ctx.doc, &m);
-        let chosen = if ctx.block_model.is_trained() { choose(ctx, &m, &p) } else { Vec::new() };
-        let mut out = String::new();
-        for (k, b) in m.blocks.list.iter().enumerate() {
-            let pr =
-                if ctx.block_model.is_trained() { p[k] } else { f64::from(m.features[k * nf + blocks::REGION_KEEP]) };
-            let text: String = m.blocks.texts_of(b).iter().map(|&t| ctx.doc.text(t)).collect::<Vec<_>>().join(" ");
-            let head: String = text.chars().take(70).collect();
-            let _ = writeln!(
-                out,
-                "{pr:.3} {} {:>6} {:>4.2} {:<40} {head}",
-                match (pr >= ctx.params.auto.block_threshold, m.blocks.texts_of(b).first()) {
-                    // Above the threshold but inside a comment thread.
-                    (true, Some(&t)) if !chosen.is_empty() && !chosen[t as usize] => 'c',
-                    (true, _) => '+',
-                    _ => '-',
-                },
-                b.chars,
-                b.link_chars as f64 / b.chars.max(1) as f64,
-                ctx.doc.xpath(b.owner).chars().rev().take(40).collect::<String>().chars().rev().collect::<String>(),
-            );
-        }
-        out
-    })
+    let m = measure(ctx, models.bayes);
+    let nf = feature_names().len();
+    let trained = models.blocks.is_trained();
+    let p = models.blocks.predict(ctx.doc, &m);
+    let chosen = if trained { choose(ctx, &m, &p) } else { Vec::new() };
+    let mut out = String::new();
+    for (k, b) in m.blocks.list.iter().enumerate() {
+        let pr = if trained { p[k] } else { f64::from(m.features[k * nf + blocks::REGION_KEEP]) };
+        let text: String = m.blocks.texts_of(b).iter().map(|&t| ctx.doc.text(t)).collect::<Vec<_>>().join(" ");
+        let head: String = text.chars().take(70).collect();
+        let _ = writeln!(
+            out,
+            "{pr:.3} {} {:>6} {:>4.2} {:<40} {head}",
+            match (pr >= ctx.params.auto.block_threshold, m.blocks.texts_of(b).first()) {
+                // Above the threshold but inside a comment thread.
+                (true, Some(&t)) if !chosen.is_empty() && !chosen[t as usize] => 'c',
+                (true, _) => '+',
+                _ => '-',
+            },
+            b.chars,
+            b.link_chars as f64 / b.chars.max(1) as f64,
+            ctx.doc.xpath(b.owner).chars().rev().take(40).collect::<String>().chars().rev().collect::<String>(),
+        );
+    }
+    out
 }

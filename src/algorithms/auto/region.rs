@@ -2,8 +2,7 @@
 //! siblings, then pruned of link blocks and containers named for noise. Its verdict is one of the
 //! measures the block classifier weighs (`in_region`, `region_keep`).
 
-use crate::algorithms::Context;
-use crate::algorithms::anchor_ratio::{anchor_ratio, is_footer};
+use crate::algorithms::anchor_ratio::AnchorRatios;
 use crate::dom::{Document, NONE, NodeId, Tag};
 
 /// Class/id words of containers that are never main content when they sit inside the article region.
@@ -228,7 +227,7 @@ fn is_comment_name(n: &str) -> bool {
 }
 
 /// Is the element `i` (inside the region) a block to cut out?
-fn is_noise(doc: &Document, ctx: &Context<'_>, i: NodeId, region_chars: u32) -> bool {
+fn is_noise(doc: &Document, ars: &AnchorRatios<'_>, i: NodeId, region_chars: u32) -> bool {
     let n = doc.node(i);
     let Some(e) = n.element() else { return false };
     let s = n.stats;
@@ -242,18 +241,12 @@ fn is_noise(doc: &Document, ctx: &Context<'_>, i: NodeId, region_chars: u32) -> 
     if e.id_class.as_deref().is_some_and(has_noise_name) {
         return true;
     }
-    if s.text_nodes >= 2 && s.link_text_nodes >= 2 {
-        let ar = anchor_ratio(&ctx.params.anchor_ratio, s.text_nodes, s.link_text_nodes, s.chars, s.link_chars);
-        if ar >= ctx.params.anchor_ratio.max_ratio {
-            return true;
-        }
-    }
-    false
+    s.text_nodes >= 2 && s.link_text_nodes >= 2 && ars.is_link_block(i)
 }
 
 /// Cut noise out of the region and return maximal clean subtrees (and loose text nodes of partly cut
 /// elements), in document order.
-pub(super) fn prune(doc: &Document, ctx: &Context<'_>, region: &[NodeId]) -> Vec<NodeId> {
+pub(super) fn prune(doc: &Document, ars: &AnchorRatios<'_>, region: &[NodeId]) -> Vec<NodeId> {
     let region_chars: u32 = region.iter().map(|&r| doc.node(r).stats.non_link_chars()).sum();
     let mut cut = vec![false; doc.len()];
     let mut dirty = vec![false; doc.len()]; // has a cut descendant
@@ -262,11 +255,7 @@ pub(super) fn prune(doc: &Document, ctx: &Context<'_>, region: &[NodeId]) -> Vec
         let end = doc.node(r).end;
         while i < end {
             let n = doc.node(i);
-            let noise = if n.is_text() {
-                is_footer(&ctx.params.anchor_ratio, doc.text(i))
-            } else {
-                is_noise(doc, ctx, i, region_chars)
-            };
+            let noise = if n.is_text() { ars.is_footer(doc.text(i)) } else { is_noise(doc, ars, i, region_chars) };
             if noise {
                 cut[i as usize] = true;
                 let mut a = n.parent;

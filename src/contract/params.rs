@@ -1,0 +1,177 @@
+//! Every algorithm's parameters, defaulting to the papers' values.
+//!
+//! They live in the contract rather than beside each algorithm because one [`Params`] travels with
+//! every [`super::Context`], and `auto` reads the seed methods' parameters as well as its own: kept
+//! here, no algorithm module needs another's. Each struct's documentation points to the method it
+//! tunes; `pith serve` reads them from the `[params]` table of its configuration.
+
+use serde::{Deserialize, Serialize};
+
+/// Every algorithm's parameters, defaulting to the papers' values. `pith serve` reads them from the
+/// `[params]` table of its configuration (file or `PITH_PARAMS__<ALGORITHM>__<KEY>`), so each can be
+/// overridden without a rebuild.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Params {
+    pub cetd: CetdParams,
+    pub pvalue: PValueParams,
+    pub bayes: BayesParams,
+    pub anchor_ratio: AnchorRatioParams,
+    pub line_density: LineDensityParams,
+    pub dom_stats: DomStatsParams,
+    pub auto: AutoParams,
+}
+
+/// Parameters of the CETD family: `cetd-ds`, `cectd-ds`, `cectd-s` (Sun, Song & Liao).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct CetdParams {
+    /// Weight of a node itself in sibling smoothing (`cectd-s`); each neighbour weighs 1.
+    pub smoothing_self_weight: f64,
+}
+
+impl Default for CetdParams {
+    fn default() -> Self {
+        CetdParams { smoothing_self_weight: 2.0 }
+    }
+}
+
+/// Parameters of `p-value` (Lv et al.). Its threshold also turns every algorithm's probability into
+/// the answer's `is_article`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct PValueParams {
+    /// Page P at or above this means "has an article" (the paper's 0.5).
+    pub article_threshold: f64,
+}
+
+impl Default for PValueParams {
+    fn default() -> Self {
+        PValueParams { article_threshold: 0.5 }
+    }
+}
+
+/// Parameters of `bayes`, the Naive Bayes block classifier (seed 000), at run time.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct BayesParams {
+    /// Merge neighbouring sibling blocks of the same tag (the paper's blocking rule 3).
+    pub merge_siblings: bool,
+}
+
+impl Default for BayesParams {
+    fn default() -> Self {
+        BayesParams { merge_siblings: true }
+    }
+}
+
+/// Parameters of `anchor-ratio` (seed 003); `auto` reads its measure with the same values.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct AnchorRatioParams {
+    pub atr_weight: f64,
+    pub anr_weight: f64,
+    /// Blocks with AR below this keep their leaves.
+    pub max_ratio: f64,
+    /// Leaves shorter than this (characters) are dropped.
+    pub min_chars: u32,
+    /// Leaves whose text begins with one of these (case-insensitive) are footer marks.
+    pub footer_marks: Vec<String>,
+}
+
+impl Default for AnchorRatioParams {
+    fn default() -> Self {
+        AnchorRatioParams {
+            atr_weight: 0.75,
+            anr_weight: 0.25,
+            max_ratio: 0.60,
+            min_chars: 2,
+            footer_marks: [
+                "powered by",
+                "copyright",
+                "©",
+                "(c)",
+                "all rights reserved",
+                "版权所有",
+                "版权",
+                "©版权",
+                "copyright ©",
+                "備案",
+                "备案",
+                "icp备",
+                "ลิขสิทธิ์",
+            ]
+            .iter()
+            .map(|s| s.to_string())
+            .collect(),
+        }
+    }
+}
+
+/// Parameters of `line-density` (survey §2.1).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct LineDensityParams {
+    /// A block is kept when its text (spaces removed) has more than this many characters.
+    pub min_block_chars: usize,
+    /// This many consecutive empty lines end a block.
+    pub blank_lines: usize,
+}
+
+impl Default for LineDensityParams {
+    fn default() -> Self {
+        LineDensityParams { min_block_chars: 60, blank_lines: 2 }
+    }
+}
+
+/// Parameters of `dom-stats` (survey §2.2).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct DomStatsParams {
+    /// Minimum (non-link text length) / (link text length).
+    pub length_ratio: f64,
+    /// Minimum (non-link text nodes) / (links).
+    pub count_ratio: f64,
+}
+
+impl Default for DomStatsParams {
+    fn default() -> Self {
+        DomStatsParams { length_ratio: 3.0, count_ratio: 1.0 }
+    }
+}
+
+/// What `auto` returns as text for a page it judges to have no article.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum NoArticleText {
+    /// Only the page's first paragraph, when it is short (a listing's intro): a search index must not
+    /// ingest a home page's link soup as an article.
+    Lead,
+    /// The region's text as for an article.
+    Full,
+}
+
+/// Parameters of `auto`, the default pipeline.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct AutoParams {
+    pub no_article_text: NoArticleText,
+    /// The longest lead kept under `Lead` (characters).
+    pub lead_chars: u32,
+    /// A block is content when the block classifier gives it at least this probability.
+    pub block_threshold: f64,
+    /// Keep reader comments. By default a comment thread (a container named for comments that starts
+    /// after the article's first kept text) is left out whatever its blocks scored.
+    pub include_comments: bool,
+}
+
+impl Default for AutoParams {
+    fn default() -> Self {
+        AutoParams {
+            no_article_text: NoArticleText::Lead,
+            lead_chars: 300,
+            block_threshold: 0.5,
+            include_comments: false,
+        }
+    }
+}
