@@ -7,7 +7,7 @@
 //! noise. It is trained on out-of-fold first-stage probabilities (see `train`), so at training time it
 //! sees first-stage mistakes as they happen on new pages.
 
-use super::blocks::Blocks;
+use super::segment::Blocks;
 use crate::dom::{Document, NONE};
 
 /// Names of the context features, in the order [`context_features`] writes them.

@@ -1,32 +1,9 @@
-//! The page-level measures behind the has-article probability, and the lead kept for non-articles.
+//! The page-level measures behind `auto`'s has-article probability.
 
-use super::blocks::{Blocks, block_owners};
+use super::lexicon::LISTING_PATH_WORDS;
+use super::segment::{Blocks, block_owners};
 use crate::dom::{Document, NONE, NodeId, Tag};
 use crate::meta::{OgType, PageMeta};
-
-/// The first paragraph-like block of the region (a sentence mark, 25 characters or more) as text
-/// nodes, if it is at most `max_chars` long; nothing otherwise.
-pub(super) fn lead(doc: &Document, roots: &[NodeId], max_chars: u32) -> Vec<NodeId> {
-    let owners = block_owners(doc);
-    let owner_of = |t: NodeId| owners[doc.node(t).parent as usize];
-    let texts: Vec<NodeId> = roots.iter().flat_map(|&r| doc.text_nodes(r)).collect();
-    let mut k = 0;
-    while k < texts.len() {
-        let owner = owner_of(texts[k]);
-        let mut j = k;
-        let (mut chars, mut punct) = (0u32, 0u32);
-        while j < texts.len() && owner_of(texts[j]) == owner {
-            chars += doc.node(texts[j]).stats.chars;
-            punct += doc.node(texts[j]).stats.punct;
-            j += 1;
-        }
-        if chars >= 25 && punct >= 1 {
-            return if chars <= max_chars { texts[k..j].to_vec() } else { Vec::new() };
-        }
-        k = j;
-    }
-    Vec::new()
-}
 
 /// Per node: headings in its subtree (itself included), summed bottom-up in one reverse sweep.
 fn heading_counts(doc: &Document) -> Vec<u32> {
@@ -261,29 +238,7 @@ fn url_signals(url: Option<&str>) -> [(&'static str, f64); 6] {
     let dated = segments.windows(2).any(|w| {
         w[0].len() == 4 && w[0].starts_with("20") && w[0].chars().all(|c| c.is_ascii_digit()) && w[1].len() <= 2
     }) || path.contains("/20") && digits_run >= 6;
-    const LISTING: &[&str] = &[
-        "category",
-        "categories",
-        "tag",
-        "tags",
-        "topic",
-        "topics",
-        "list",
-        "lists",
-        "search",
-        "shop",
-        "collections",
-        "collection",
-        "products",
-        "archive",
-        "archives",
-        "page",
-        "index",
-        "c",
-        "browse",
-        "section",
-    ];
-    let listing = segments.iter().any(|s| LISTING.contains(&s.as_str()));
+    let listing = segments.iter().any(|s| LISTING_PATH_WORDS.contains(&s.as_str()));
     let known = parsed.is_some();
     let flag = |b: bool| if known { f64::from(u8::from(b)) } else { 0.0 };
     [

@@ -22,17 +22,22 @@
 //! the heuristic region and a P value / text-amount probability.
 
 mod article_model;
-mod blocks;
 mod classify;
 mod context;
+mod features;
 mod has_article;
+mod lexicon;
 mod region;
+mod segment;
+mod select;
 
 pub use crate::contract::params::{AutoParams, NoArticleText};
 pub use article_model::ArticleModel;
-pub use blocks::{Blocks, feature_names, roots_of, segment};
 pub use classify::{BlockModel, stage2_names, stage2_rows};
 pub use context::{CONTEXT, Layout, context_features};
+pub use features::{feature_index, feature_names};
+pub use segment::{Block, Blocks, segment};
+pub use select::roots_of;
 
 use super::anchor_ratio;
 use super::bayes::{self, BayesModel};
@@ -75,10 +80,10 @@ pub fn measure(ctx: &Context<'_>, bayes_model: &BayesModel) -> Measured {
     let core = region::core_node(doc, &ds.marked, ds.max_node);
     let reg = region::region(doc, &ds.density, core, ds.threshold);
     let keep = region::prune(doc, &ars, &reg);
-    let owners = blocks::block_owners(doc);
+    let owners = segment::block_owners(doc);
     let blocks = segment(doc, &owners);
     let title_words = doc.title.as_deref().map(region::title_words).unwrap_or_default();
-    let inputs = blocks::Inputs {
+    let inputs = features::Inputs {
         density: &ds.density,
         density_sum: &ds.density_sum,
         marked: &ds.marked,
@@ -91,33 +96,8 @@ pub fn measure(ctx: &Context<'_>, bayes_model: &BayesModel) -> Measured {
         anchor_ratios: &ars,
         title_words: &title_words,
     };
-    let features = blocks::features(doc, &blocks, &inputs);
+    let features = features::features(doc, &blocks, &inputs);
     Measured { blocks, features, keep, density: ds.density, density_sum: ds.density_sum, p }
-}
-
-/// The text nodes `auto` keeps: those of blocks at or above the threshold, less comment threads
-/// (unless asked to keep them).
-fn choose(ctx: &Context<'_>, m: &Measured, p: &[f64]) -> Vec<bool> {
-    let doc = ctx.doc;
-    let mut chosen = vec![false; doc.len()];
-    for (b, &pr) in m.blocks.list.iter().zip(p) {
-        if pr >= ctx.params.auto.block_threshold {
-            for &t in m.blocks.texts_of(b) {
-                chosen[t as usize] = true;
-            }
-        }
-    }
-    if !ctx.params.auto.include_comments {
-        // The owner of the block the classifier is surest of (the first of equals).
-        let surest = m
-            .blocks
-            .list
-            .iter()
-            .zip(p)
-            .fold((NodeId::MAX, f64::MIN), |best, (b, &pr)| if pr > best.1 { (b.owner, pr) } else { best });
-        blocks::drop_comment_threads(doc, &mut chosen, surest.0);
-    }
-    chosen
 }
 
 /// The highest has-article probability of a page whose kept text has no paragraph.
@@ -129,7 +109,7 @@ pub fn run(ctx: &Context<'_>, models: &Models<'_>) -> Outcome {
     let m = measure(ctx, models.bayes);
     let p = if models.blocks.is_trained() { models.blocks.predict(doc, &m) } else { Vec::new() };
     let (roots, block_p) = if models.blocks.is_trained() {
-        let chosen = choose(ctx, &m, &p);
+        let chosen = select::choose(ctx, &m, &p);
         let probs = m.blocks.list.iter().zip(&p).map(|(b, &pr)| (b.owner, pr)).collect::<Vec<_>>();
         let roots = roots_of(doc, &chosen);
         // Nothing passed (a page of one short paragraph, say): fall back to the heuristic region, and
@@ -175,7 +155,7 @@ pub fn run(ctx: &Context<'_>, models: &Models<'_>) -> Outcome {
     let roots = if is_article || ctx.params.auto.no_article_text == NoArticleText::Full {
         roots
     } else {
-        has_article::lead(doc, &roots, ctx.params.auto.lead_chars)
+        select::lead(doc, &roots, ctx.params.auto.lead_chars)
     };
     Outcome { content: Content::Nodes(roots), probability, blocks, signals }
 }
@@ -189,10 +169,11 @@ pub fn explain(ctx: &Context<'_>, models: &Models<'_>) -> String {
     let nf = feature_names().len();
     let trained = models.blocks.is_trained();
     let p = models.blocks.predict(ctx.doc, &m);
-    let chosen = if trained { choose(ctx, &m, &p) } else { Vec::new() };
+    let chosen = if trained { select::choose(ctx, &m, &p) } else { Vec::new() };
+    let region_keep = feature_index("region_keep").unwrap_or(0);
     let mut out = String::new();
     for (k, b) in m.blocks.list.iter().enumerate() {
-        let pr = if trained { p[k] } else { f64::from(m.features[k * nf + blocks::REGION_KEEP]) };
+        let pr = if trained { p[k] } else { f64::from(m.features[k * nf + region_keep]) };
         let text: String = m.blocks.texts_of(b).iter().map(|&t| ctx.doc.text(t)).collect::<Vec<_>>().join(" ");
         let head: String = text.chars().take(70).collect();
         let _ = writeln!(

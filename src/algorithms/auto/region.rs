@@ -2,49 +2,13 @@
 //! siblings, then pruned of link blocks and containers named for noise. Its verdict is one of the
 //! measures the block classifier weighs (`in_region`, `region_keep`).
 
+use super::lexicon::{COMMENT_CONTAINERS, NOISE_CONTAINERS};
 use crate::algorithms::anchor_ratio::AnchorRatios;
 use crate::dom::{Document, NONE, NodeId, Tag};
-
-/// Class/id words of containers that are never main content when they sit inside the article region.
-const NOISE_NAMES: &[&str] = &[
-    "comment",
-    "disqus",
-    "share",
-    "sharing",
-    "social",
-    "related",
-    "recommend",
-    "sidebar",
-    "footer",
-    "breadcrumb",
-    "menu",
-    "navbar",
-    "newsletter",
-    "subscribe",
-    "promo",
-    "advert",
-    "sponsor",
-    "cookie",
-    "popup",
-    "widget",
-    "pagination",
-    "pager",
-    "tagcloud",
-    "toolbar",
-    "rating",
-    "respond",
-    "reply",
-    "author-box",
-    "authorbox",
-    "more-stories",
-    "read-more",
-    "readmore",
-    "outbrain",
-    "taboola",
-];
+use crate::hash::IdMap;
 
 fn has_noise_name(id_class: &str) -> bool {
-    NOISE_NAMES.iter().any(|w| id_class.contains(w))
+    NOISE_CONTAINERS.matches(id_class)
 }
 
 /// Among the nodes the CETD ExtractContent marks, the one holding the most sentence text. The
@@ -90,9 +54,6 @@ pub(super) fn core_node(doc: &Document, marked: &[NodeId], max_node: NodeId) -> 
     best.1
 }
 
-/// Container names of comment threads.
-const COMMENT_NAMES: &[&str] = &["comment", "disqus", "respond", "discussion", "replies"];
-
 /// Lower-cased words of a title (CJK characters one by one), three letters or more for Latin words;
 /// sorted, deduplicated, and at most [`TitleWords::MAX`] of them.
 pub(super) fn title_words(title: &str) -> Vec<String> {
@@ -111,7 +72,7 @@ pub(super) fn title_words(title: &str) -> Vec<String> {
 struct TitleWords<'a> {
     doc: &'a Document,
     words: Vec<String>,
-    seen: std::cell::RefCell<crate::hash::IdMap<NodeId, u128>>,
+    seen: std::cell::RefCell<IdMap<NodeId, u128>>,
 }
 
 impl<'a> TitleWords<'a> {
@@ -223,7 +184,7 @@ pub(super) fn region(doc: &Document, density: &[f64], core: NodeId, threshold: f
 }
 
 fn is_comment_name(n: &str) -> bool {
-    COMMENT_NAMES.iter().any(|c| n.contains(c))
+    COMMENT_CONTAINERS.matches(n)
 }
 
 /// Is the element `i` (inside the region) a block to cut out?

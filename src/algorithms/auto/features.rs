@@ -1,0 +1,458 @@
+//! The block features: what the block classifier weighs, each defined once with its name.
+//!
+//! Every block gets its own text measures, the tags and class/id words of its ancestors, every seed
+//! method's verdict on it (composite text density and DensitySum, the P value, the Naive Bayes
+//! posterior, the anchor ratio, the heuristic region), its neighbours' measures, and a few page-level
+//! figures. A feature is a row of [`BASE`] or [`NEIGHBOUR`]: its name and the function that computes
+//! it from a [`View`] of the block, side by side, so that a name cannot drift from its value; the name
+//! groups and ancestor tags add one feature per entry of their tables. The trained models name their
+//! inputs, and a model whose names differ from [`feature_names`] is refused when it is loaded.
+//!
+//! Everything a feature reads is computed in a handful of linear passes over the arena before the
+//! per-block loop; the functions themselves are arithmetic.
+
+use super::lexicon::{self, NAME_GROUPS};
+use super::segment::{Block, Blocks};
+use crate::algorithms::anchor_ratio::AnchorRatios;
+use crate::algorithms::bayes::BayesBlocks;
+use crate::algorithms::pvalue::PValues;
+use crate::dom::{Document, NONE, Node, NodeId, Stats, Tag};
+use crate::hash::{Fnv1a, IdMap};
+
+/// A feature: its name, and its value for one block.
+type Feature = (&'static str, fn(&View<'_>) -> f32);
+
+/// The block's own measures, the seed methods' verdicts and the page's figures, in row order.
+const BASE: &[Feature] = &[
+    ("chars", |v| ln1(v.b.chars as f64)),
+    ("words", |v| ln1(v.b.scan.words as f64)),
+    ("chars_per_word", |v| share(v.b.chars, v.b.scan.words.max(1))),
+    ("link_density", |v| share(v.b.link_chars, v.b.chars)),
+    ("punct_density", |v| share(v.b.punct, v.b.chars)),
+    ("sentence_ends", |v| ln1(v.b.scan.sentence_ends as f64)),
+    ("terminal_end", |v| flag(v.b.scan.terminal_end)),
+    ("upper_start", |v| flag(v.b.scan.upper_start)),
+    ("cjk_share", |v| share(v.b.scan.cjk, v.b.chars)),
+    ("digit_share", |v| share(v.b.scan.digits, v.b.chars)),
+    ("text_nodes", |v| ln1(v.b.text_nodes as f64)),
+    ("link_text_share", |v| share(v.b.link_text_nodes, v.b.text_nodes)),
+    ("tag", |v| tag_code(v.owner.tag())),
+    ("depth", |v| v.owner.depth.saturating_sub(v.page.body.depth) as f32),
+    ("owner_chars", |v| ln1(v.owner.stats.chars as f64)),
+    ("owner_link_density", |v| share(v.owner.stats.link_chars, v.owner.stats.chars)),
+    ("parent_chars", |v| ln1(v.stats(v.parent).chars as f64)),
+    ("parent_link_density", |v| share(v.stats(v.parent).link_chars, v.stats(v.parent).chars)),
+    ("parent_children", |v| ln1(v.children as f64)),
+    ("same_siblings", |v| ln1(v.same as f64)),
+    ("container_chars", |v| ln1(v.stats(v.container).chars as f64)),
+    ("container_link_density", |v| share(v.stats(v.container).link_chars, v.stats(v.container).chars)),
+    ("ctd", |v| ln1(v.page.inp.density[v.b.owner as usize])),
+    ("ctd_parent", |v| ln1(v.page.inp.density[v.parent as usize])),
+    ("density_sum", |v| ln1(v.page.inp.density_sum[v.b.owner as usize])),
+    ("density_sum_parent", |v| ln1(v.page.inp.density_sum[v.parent as usize])),
+    ("cetd_marked", |v| flag(v.page.marked[v.first as usize])),
+    ("in_max_density_sum", |v| flag(v.page.doc.contains(v.page.inp.max_ds, v.first))),
+    ("in_core", |v| flag(v.page.doc.contains(v.page.inp.core, v.first))),
+    ("in_region", |v| flag(v.page.region[v.first as usize])),
+    ("region_keep", |v| v.page.keep_of[v.k]),
+    ("p_rel", |v| (v.page.inp.p.p[v.b.owner as usize] / v.page.best_p) as f32),
+    ("in_max_p", |v| flag(v.page.doc.contains(v.page.inp.p.best, v.first))),
+    ("bayes_p", |v| v.page.nb[v.first as usize]),
+    ("anchor_ratio", |v| v.anchor_ratio as f32),
+    ("position", |v| share(v.b.offset, v.page.body_chars)),
+    ("block_position", |v| v.k as f32 / v.page.n.max(1) as f32),
+    ("title_share", |v| v.title.0),
+    ("title_cover", |v| v.title.1),
+    ("page_chars", |v| ln1(v.page.body_chars as f64)),
+    ("page_link_density", |v| share(v.page.body.stats.link_chars, v.page.body_chars)),
+    ("page_blocks", |v| ln1(v.page.n as f64)),
+    ("region_share", |v| share(v.page.region_chars, v.page.body_chars)),
+    ("block_share", |v| share(v.b.chars, v.page.region_chars.max(1))),
+    ("after_title", |v| v.page.title_block.map_or(0.5, |t| flag(v.k >= t))),
+    ("blocks_from_title", |v| v.page.title_block.map_or(5.0, |t| ln1(v.k.abs_diff(t) as f64))),
+    ("core_distance", |v| ln1(core_distance(v.page.doc, v.b.owner, v.page.inp.core) as f64)),
+    ("boilerplate_cues", |v| ln1(v.b.scan.cues as f64)),
+    ("dated", |v| flag(v.b.scan.dated)),
+    ("parent_dated_share", |v| v.dated_share.0),
+    ("grandparent_dated_share", |v| v.dated_share.1),
+];
+
+/// The neighbours' measures, in row order after the name groups and the ancestor tags.
+const NEIGHBOUR: &[Feature] = &[
+    ("prev_chars", |v| v.chars_at(-1)),
+    ("prev_link_density", |v| v.link_density_at(-1)),
+    ("prev_keep", |v| v.keep_at(-1)),
+    ("next_chars", |v| v.chars_at(1)),
+    ("next_link_density", |v| v.link_density_at(1)),
+    ("next_keep", |v| v.keep_at(1)),
+    ("prev2_chars", |v| v.chars_at(-2)),
+    ("next2_chars", |v| v.chars_at(2)),
+    ("window_keep_share", |v| {
+        let (lo, hi) = (v.k.saturating_sub(3), (v.k + 4).min(v.page.n));
+        v.page.keep_of[lo..hi].iter().sum::<f32>() / (hi - lo) as f32
+    }),
+];
+
+/// Ancestor tags recorded as flags, in bit order after the name groups.
+pub const TAG_FLAGS: &[(&str, &[Tag])] = &[
+    ("in_nav", &[Tag::Nav]),
+    ("in_aside", &[Tag::Aside]),
+    ("in_footer", &[Tag::Footer]),
+    ("in_header", &[Tag::Header]),
+    ("in_form", &[Tag::Form, Tag::Label]),
+    ("in_li", &[Tag::Li, Tag::Ul, Tag::Ol]),
+    ("in_table", &[Tag::Table, Tag::Td, Tag::Th]),
+    ("in_article", &[Tag::Article]),
+    ("in_main", &[Tag::Main]),
+    ("in_figure", &[Tag::Figure, Tag::Figcaption]),
+    ("in_quote", &[Tag::Blockquote]),
+    ("in_pre", &[Tag::Pre, Tag::Code]),
+    ("in_dl", &[Tag::Dl, Tag::Dt, Tag::Dd]),
+    ("in_section", &[Tag::Section]),
+    ("in_heading", &[Tag::H1, Tag::H2, Tag::H3, Tag::H4, Tag::H5, Tag::H6]),
+    ("in_time_address", &[Tag::Time, Tag::Address]),
+];
+
+fn tag_bits(tag: Tag) -> u32 {
+    let mut bits = 0u32;
+    for (k, (_, tags)) in TAG_FLAGS.iter().enumerate() {
+        if tags.contains(&tag) {
+            bits |= 1 << k;
+        }
+    }
+    bits
+}
+
+/// Per node: name-group bits (low word) and tag bits (high word) of the node and all its ancestors.
+fn inherited_flags(doc: &Document) -> Vec<u64> {
+    let mut f = vec![0u64; doc.len()];
+    for i in doc.body..doc.node(doc.body).end {
+        let n = doc.node(i);
+        let Some(e) = n.element() else { continue };
+        let parent = if n.parent == NONE { 0 } else { f[n.parent as usize] };
+        let own_names = e.id_class.as_deref().map_or(0, lexicon::name_group_bits);
+        f[i as usize] = parent | u64::from(own_names) | (u64::from(tag_bits(e.tag)) << 32);
+    }
+    f
+}
+
+/// Owner tag codes the trees can split on.
+fn tag_code(t: Option<Tag>) -> f32 {
+    use Tag::*;
+    match t {
+        Some(P) => 1.0,
+        Some(Div) => 2.0,
+        Some(Li) => 3.0,
+        Some(Td | Th) => 4.0,
+        Some(H1) => 5.0,
+        Some(H2 | H3) => 6.0,
+        Some(H4 | H5 | H6) => 7.0,
+        Some(Pre) => 8.0,
+        Some(Blockquote) => 9.0,
+        Some(Dd | Dt) => 10.0,
+        Some(Figcaption | Caption) => 11.0,
+        Some(Section | Article | Main) => 12.0,
+        Some(Body) => 13.0,
+        Some(Header | Footer | Nav | Aside) => 14.0,
+        Some(Tr | Table | Tbody | Thead | Tfoot) => 15.0,
+        _ => 0.0,
+    }
+}
+
+/// Names of the block features, in the order [`features`] writes them: [`BASE`], the name groups,
+/// the ancestor tags, [`NEIGHBOUR`].
+pub fn feature_names() -> Vec<&'static str> {
+    let mut v: Vec<&'static str> = BASE.iter().map(|f| f.0).collect();
+    v.extend(NAME_GROUPS.iter().map(|(n, _)| *n));
+    v.extend(TAG_FLAGS.iter().map(|(n, _)| *n));
+    v.extend(NEIGHBOUR.iter().map(|f| f.0));
+    v
+}
+
+/// Where the feature `name` sits in a row.
+pub fn feature_index(name: &str) -> Option<usize> {
+    feature_names().iter().position(|n| *n == name)
+}
+
+/// Everything the feature pass reads besides the page: the seed methods' published measures and the
+/// heuristic region.
+pub struct Inputs<'a> {
+    /// Composite text density and DensitySum per node, the marked nodes and the max-DensitySum node
+    /// (from [`crate::algorithms::cetd::DensitySumRun`]).
+    pub density: &'a [f64],
+    pub density_sum: &'a [f64],
+    pub marked: &'a [NodeId],
+    pub max_ds: NodeId,
+    /// The heuristic region's core, the region, and the region after pruning (subtree roots and loose
+    /// text nodes).
+    pub core: NodeId,
+    pub region: &'a [NodeId],
+    pub keep: &'a [NodeId],
+    pub p: &'a PValues,
+    pub bayes: &'a BayesBlocks,
+    pub anchor_ratios: &'a AnchorRatios<'a>,
+    pub title_words: &'a [String],
+}
+
+/// What the page-level passes computed, shared by every block's [`View`].
+struct PageFigures<'a> {
+    doc: &'a Document,
+    inp: &'a Inputs<'a>,
+    blocks: &'a Blocks,
+    n: usize,
+    body: &'a Node,
+    body_chars: u32,
+    region_chars: u32,
+    /// The page's P, kept off zero (the block's P is divided by it).
+    best_p: f64,
+    /// Per node: inside a CETD-marked subtree, inside the region.
+    marked: Vec<bool>,
+    region: Vec<bool>,
+    /// Per text node: the Naive Bayes posterior of its block, through the paper's own blocking.
+    nb: Vec<f32>,
+    /// Per block: its first text node is in the pruned region (1) or not (0).
+    keep_of: Vec<f32>,
+    /// The headline: the first block that holds most of the title's words.
+    title_block: Option<usize>,
+}
+
+/// One block as its features see it: the block, the nodes around it and what was measured for it.
+pub struct View<'a> {
+    page: &'a PageFigures<'a>,
+    k: usize,
+    b: &'a Block,
+    /// The block's first text node, and its owner element.
+    first: NodeId,
+    owner: &'a Node,
+    /// The owner's parent (the owner itself at `<body>`).
+    parent: NodeId,
+    /// The nearest ancestor holding at least three times the block's text.
+    container: NodeId,
+    /// AR of the anchor-ratio paper's XPath block around the owner.
+    anchor_ratio: f64,
+    /// The parent's element children, and how many of them have the owner's signature (repeats).
+    children: u32,
+    same: u32,
+    /// Share of the title's words in the block, and share of its words that are title words.
+    title: (f32, f32),
+    /// Share of dated blocks under the owner's parent and under its grandparent.
+    dated_share: (f32, f32),
+}
+
+impl View<'_> {
+    fn stats(&self, node: NodeId) -> Stats {
+        self.page.doc.node(node).stats
+    }
+
+    fn neighbour(&self, j: isize) -> Option<&Block> {
+        let j = self.k as isize + j;
+        (j >= 0 && (j as usize) < self.page.n).then(|| &self.page.blocks.list[j as usize])
+    }
+
+    fn chars_at(&self, j: isize) -> f32 {
+        self.neighbour(j).map_or(0.0, |o| ln1(o.chars as f64))
+    }
+
+    fn link_density_at(&self, j: isize) -> f32 {
+        self.neighbour(j).map_or(0.0, |o| share(o.link_chars, o.chars))
+    }
+
+    fn keep_at(&self, j: isize) -> f32 {
+        let j = self.k as isize + j;
+        if j >= 0 && (j as usize) < self.page.n { self.page.keep_of[j as usize] } else { 0.0 }
+    }
+}
+
+/// Per node: true when inside one of `roots`' subtrees.
+fn covered(doc: &Document, roots: &[NodeId]) -> Vec<bool> {
+    let mut v = vec![false; doc.len()];
+    for &r in roots {
+        for i in r..doc.node(r).end {
+            v[i as usize] = true;
+        }
+    }
+    v
+}
+
+fn ln1(x: f64) -> f32 {
+    (1.0 + x.max(0.0)).ln() as f32
+}
+
+fn share(a: u32, b: u32) -> f32 {
+    if b == 0 { 0.0 } else { a as f32 / b as f32 }
+}
+
+fn flag(b: bool) -> f32 {
+    f32::from(u8::from(b))
+}
+
+/// The feature rows of every block, row-major (`feature_names().len()` values per block).
+pub fn features(doc: &Document, blocks: &Blocks, inp: &Inputs<'_>) -> Vec<f32> {
+    let nf = feature_names().len();
+    let flags = inherited_flags(doc);
+    let keep = covered(doc, inp.keep);
+    let body = doc.node(doc.body);
+    let mut nb = vec![0f32; doc.len()];
+    for (b, &pr) in inp.bayes.blocks.iter().zip(&inp.bayes.theme) {
+        let pr = pr as f32;
+        for &t in &b.texts {
+            nb[t as usize] = pr;
+        }
+    }
+    let n = blocks.list.len();
+    // Title overlap of headline candidates only: short, and not mostly link text (menus and teaser
+    // lists are many and would cost a tokenisation each).
+    let titles: Vec<(f32, f32)> = blocks
+        .list
+        .iter()
+        .map(|b| {
+            if b.chars <= 300 && b.link_chars * 2 <= b.chars && !inp.title_words.is_empty() {
+                title_overlap(doc, blocks.texts_of(b), inp.title_words)
+            } else {
+                (0.0, 0.0)
+            }
+        })
+        .collect();
+    // Share of dated blocks among the blocks under the same parent (and grandparent) of their owner:
+    // comment threads and teaser lists stamp every entry, articles once.
+    let mut dated_groups: IdMap<NodeId, (u32, u32)> = IdMap::default();
+    let up = |o: NodeId| if o == doc.body || doc.node(o).parent == NONE { o } else { doc.node(o).parent };
+    for b in &blocks.list {
+        let p = up(b.owner);
+        for g in [p, up(p)] {
+            let e = dated_groups.entry(g).or_default();
+            e.0 += u32::from(b.scan.dated);
+            e.1 += 1;
+        }
+    }
+    let dated_share = |g: NodeId| dated_groups.get(&g).map_or(0.0, |e| share(e.0, e.1));
+    let page = PageFigures {
+        doc,
+        inp,
+        blocks,
+        n,
+        body,
+        body_chars: body.stats.chars,
+        region_chars: inp.region.iter().map(|&r| doc.node(r).stats.chars).sum(),
+        best_p: inp.p.page().max(1e-9),
+        marked: covered(doc, inp.marked),
+        region: covered(doc, inp.region),
+        nb,
+        keep_of: blocks.list.iter().map(|b| flag(keep[blocks.texts[b.first as usize] as usize])).collect(),
+        title_block: titles.iter().position(|t| t.0 >= 0.5),
+    };
+    let mut rows = vec![0f32; n * nf];
+    let mut sibling_sigs: IdMap<NodeId, Vec<u64>> = IdMap::default();
+    for (k, b) in blocks.list.iter().enumerate() {
+        let owner = doc.node(b.owner);
+        let parent = if owner.parent == NONE || b.owner == doc.body { b.owner } else { owner.parent };
+        let mut container = parent;
+        while container != doc.body && doc.node(container).stats.chars < 3 * b.chars.max(1) {
+            let up = doc.node(container).parent;
+            if up == NONE {
+                break;
+            }
+            container = up;
+        }
+        let (children, same) = if parent == b.owner {
+            (0, 0)
+        } else {
+            let kids = sibling_sigs.entry(parent).or_insert_with(|| {
+                doc.children(parent).filter(|&c| !doc.node(c).is_text()).map(|c| signature(doc, c)).collect()
+            });
+            let me = signature(doc, b.owner);
+            (kids.len() as u32, kids.iter().filter(|&&k| k == me).count() as u32)
+        };
+        let view = View {
+            page: &page,
+            k,
+            b,
+            first: blocks.texts[b.first as usize],
+            owner,
+            parent,
+            container,
+            anchor_ratio: inp.anchor_ratios.ratio(inp.anchor_ratios.xpath_block(b.owner)),
+            children,
+            same,
+            title: titles[k],
+            dated_share: (dated_share(up(b.owner)), dated_share(up(up(b.owner)))),
+        };
+        let row = &mut rows[k * nf..(k + 1) * nf];
+        let (base, rest) = row.split_at_mut(BASE.len());
+        for (slot, (_, value)) in base.iter_mut().zip(BASE) {
+            *slot = value(&view);
+        }
+        let fl = flags[b.owner as usize];
+        let (groups, rest) = rest.split_at_mut(NAME_GROUPS.len());
+        for (g, slot) in groups.iter_mut().enumerate() {
+            *slot = ((fl >> g) & 1) as f32;
+        }
+        let (tags, neighbours) = rest.split_at_mut(TAG_FLAGS.len());
+        for (t, slot) in tags.iter_mut().enumerate() {
+            *slot = ((fl >> (32 + t)) & 1) as f32;
+        }
+        for (slot, (_, value)) in neighbours.iter_mut().zip(NEIGHBOUR) {
+            *slot = value(&view);
+        }
+    }
+    rows
+}
+
+/// An element's tag and first class word, hashed: siblings with equal signatures are repeats.
+fn signature(doc: &Document, c: NodeId) -> u64 {
+    let mut h = Fnv1a::new();
+    if let Some(e) = doc.node(c).element() {
+        h.byte(e.tag as u8);
+        h.byte(0xff);
+        h.bytes(e.id_class.as_deref().and_then(|s| s.split(' ').next()).unwrap_or("").bytes());
+    }
+    h.finish()
+}
+
+/// Levels between `owner` and the nearest ancestor that also holds `core`; 0 inside the core.
+fn core_distance(doc: &Document, owner: NodeId, core: NodeId) -> u32 {
+    if doc.contains(core, owner) {
+        return 0;
+    }
+    let mut steps = 1;
+    for a in doc.ancestors(owner) {
+        if doc.contains(a, core) {
+            return steps;
+        }
+        steps += 1;
+    }
+    steps
+}
+
+/// Share of the title's words found in the block, and share of the block's words that are title words.
+fn title_overlap(doc: &Document, texts: &[NodeId], title: &[String]) -> (f32, f32) {
+    let mut found = vec![false; title.len()];
+    let (mut words, mut hits) = (0u32, 0u32);
+    for &t in texts {
+        crate::tokens::for_each_word(doc.text(t), |w| {
+            words += 1;
+            if let Ok(k) = title.binary_search_by(|x| x.as_str().cmp(w)) {
+                found[k] = true;
+                hits += 1;
+            }
+        });
+    }
+    let f = found.iter().filter(|&&x| x).count() as u32;
+    (share(f, title.len() as u32), share(hits, words))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_unique_and_rows_are_as_wide_as_the_names() {
+        let names = feature_names();
+        let mut sorted = names.clone();
+        sorted.sort_unstable();
+        sorted.dedup();
+        assert_eq!(sorted.len(), names.len(), "a feature name is used twice");
+        assert_eq!(names.len(), BASE.len() + NAME_GROUPS.len() + TAG_FLAGS.len() + NEIGHBOUR.len());
+        assert_eq!(feature_index("region_keep"), Some(30));
+    }
+}

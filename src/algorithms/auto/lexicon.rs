@@ -1,0 +1,395 @@
+//! Every word `auto` matches against a page's names and text, and the rules it matches them by, in
+//! one place: the class/id words of containers (noise, comment threads, the feature groups), the cue
+//! words and phrases of page furniture, and the path words of listing addresses.
+//!
+//! An element's *name* here is its `id` and `class` attributes, lower-cased and joined by spaces
+//! ([`crate::dom::Element::id_class`]). A rule ([`Names`]) matches a name in one of three documented
+//! ways ([`Match`]). Each list says which way it uses and why; they differ on purpose, and each was tuned
+//! where it is used with the shipped models trained on its verdicts, so a list may not change its way
+//! of matching without retraining and re-evaluating:
+//!
+//! | list | used for | match |
+//! |---|---|---|
+//! | [`NOISE_CONTAINERS`] | containers pruned from the heuristic region | [`Match::Within`] |
+//! | [`COMMENT_CONTAINERS`] | candidates of the region's core weighed down | [`Match::Within`] |
+//! | [`COMMENT_THREADS`] | comment threads left out of the answer | [`Match::WordStart`] (but not "commentar…") and [`Match::Word`] |
+//! | [`NAME_GROUPS`] | the `name_*` block features | [`Match::WordStart`] |
+//!
+//! Reader comments are thus named by three rules. `Within` over the whole name is broad ("nocomments",
+//! "commentary" match) and costs little where a miss is worse than a false alarm (weighing the core,
+//! pruning inside a region the classifier judges again); leaving text out of the answer is final, so
+//! the thread rule reads whole words and spares opinion sections ("commentary") and wrappers that
+//! merely mention comments.
+
+/// How a stem matches an element's name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Match {
+    /// The stem occurs anywhere in the name: "comment" matches "nocomments" and "post-comment-list",
+    /// and a stem may hold a separator ("author-box").
+    Within,
+    /// A word of the name begins with the stem; words are split at anything but ASCII letters and
+    /// digits. A stem of one or two letters matches only words of at most three letters ("ad" matches
+    /// "ad" and "ads", not "adult"; "sr" matches "sr-only" but not "src").
+    WordStart,
+    /// A word of the name is the stem.
+    Word,
+}
+
+/// Stems matched one way, with the word beginnings that exclude a match.
+#[derive(Debug, Clone, Copy)]
+pub struct Names {
+    pub how: Match,
+    pub stems: &'static [&'static str],
+    /// Words beginning with one of these do not match, whatever stem they begin with (word rules only).
+    pub unless: &'static [&'static str],
+}
+
+impl Names {
+    pub const fn within(stems: &'static [&'static str]) -> Names {
+        Names { how: Match::Within, stems, unless: &[] }
+    }
+
+    pub const fn word_start(stems: &'static [&'static str]) -> Names {
+        Names { how: Match::WordStart, stems, unless: &[] }
+    }
+
+    pub const fn words(stems: &'static [&'static str]) -> Names {
+        Names { how: Match::Word, stems, unless: &[] }
+    }
+
+    pub const fn unless(self, unless: &'static [&'static str]) -> Names {
+        Names { unless, ..self }
+    }
+
+    /// Does one word of a name match `stem` (one of this rule's stems)? Word rules only.
+    #[inline]
+    pub fn word_matches(&self, stem: &str, word: &str) -> bool {
+        let hit = match self.how {
+            Match::Within => false,
+            Match::WordStart => word.starts_with(stem) && (stem.len() > 2 || word.len() <= 3),
+            Match::Word => word == stem,
+        };
+        hit && !self.unless.iter().any(|u| word.starts_with(u))
+    }
+
+    /// Does the element name `id_class` match?
+    pub fn matches(&self, id_class: &str) -> bool {
+        match self.how {
+            Match::Within => self.stems.iter().any(|s| id_class.contains(s)),
+            _ => words(id_class).any(|w| self.stems.iter().any(|s| self.word_matches(s, w))),
+        }
+    }
+}
+
+/// Does the element name `id_class` match any of `rules`?
+pub fn matches_any(rules: &[Names], id_class: &str) -> bool {
+    rules.iter().any(|r| r.matches(id_class))
+}
+
+/// The words of an element name.
+pub fn words(id_class: &str) -> impl Iterator<Item = &str> {
+    id_class.split(|c: char| !c.is_ascii_alphanumeric()).filter(|w| !w.is_empty())
+}
+
+/// Containers that are never main content when they sit inside the heuristic article region.
+pub const NOISE_CONTAINERS: Names = Names::within(&[
+    "comment",
+    "disqus",
+    "share",
+    "sharing",
+    "social",
+    "related",
+    "recommend",
+    "sidebar",
+    "footer",
+    "breadcrumb",
+    "menu",
+    "navbar",
+    "newsletter",
+    "subscribe",
+    "promo",
+    "advert",
+    "sponsor",
+    "cookie",
+    "popup",
+    "widget",
+    "pagination",
+    "pager",
+    "tagcloud",
+    "toolbar",
+    "rating",
+    "respond",
+    "reply",
+    "author-box",
+    "authorbox",
+    "more-stories",
+    "read-more",
+    "readmore",
+    "outbrain",
+    "taboola",
+]);
+
+/// Containers of comment threads, whose text weighs a tenth when the region's core is chosen (a
+/// thread often holds more text than the article it follows).
+pub const COMMENT_CONTAINERS: Names = Names::within(&["comment", "disqus", "respond", "discussion", "replies"]);
+
+/// Reader-comment threads ("comments", "comment-list", "disqus_thread", "respond", "replies", or the
+/// pinyin "pinglun" of Chinese sites), but not an opinion piece ("commentary").
+pub const COMMENT_THREADS: &[Names] = &[
+    Names::word_start(&["comment", "disqus", "pinglun"]).unless(&["commentar"]),
+    Names::words(&["respond", "replies"]),
+];
+
+/// Class/id word groups, one block feature each: set when the block's owner or an ancestor has a name
+/// matching the group.
+pub const NAME_GROUPS: &[(&str, Names)] = &[
+    ("name_comment", Names::word_start(&["comment", "disqus", "respond", "reply", "replies", "discussion", "discuss"])),
+    (
+        "name_share",
+        Names::word_start(&["share", "sharing", "social", "sociable", "addthis", "facebook", "twitter", "whatsapp"]),
+    ),
+    (
+        "name_related",
+        Names::word_start(&["related", "recommend", "more", "also", "popular", "trending", "similar", "next", "prev"]),
+    ),
+    ("name_nav", Names::word_start(&["nav", "menu", "breadcrumb", "pagination", "pager", "crumb", "skip", "toc"])),
+    ("name_footer", Names::word_start(&["footer", "foot", "copyright", "legal", "bottom"])),
+    ("name_sidebar", Names::word_start(&["sidebar", "side", "widget", "aside", "rail", "column", "col"])),
+    (
+        "name_ad",
+        Names::word_start(&[
+            "ad",
+            "ads",
+            "advert",
+            "promo",
+            "sponsor",
+            "banner",
+            "outbrain",
+            "taboola",
+            "dfp",
+            "commercial",
+        ]),
+    ),
+    (
+        "name_meta",
+        Names::word_start(&["author", "byline", "meta", "date", "time", "dateline", "published", "posted", "info"]),
+    ),
+    ("name_tags", Names::word_start(&["tag", "tags", "category", "categories", "keyword", "topic", "label"])),
+    (
+        "name_media",
+        Names::word_start(&["caption", "credit", "photo", "image", "img", "gallery", "media", "video", "figure"]),
+    ),
+    (
+        "name_content",
+        Names::word_start(&["content", "article", "post", "entry", "story", "body", "text", "main", "detail", "news"]),
+    ),
+    ("name_title", Names::word_start(&["title", "headline", "heading", "header", "hed"])),
+    ("name_hidden", Names::word_start(&["hidden", "hide", "sr", "visually", "screen", "offscreen", "print"])),
+    (
+        "name_signup",
+        Names::word_start(&[
+            "newsletter",
+            "subscribe",
+            "signup",
+            "login",
+            "cookie",
+            "consent",
+            "popup",
+            "modal",
+            "cta",
+        ]),
+    ),
+    ("name_list", Names::word_start(&["list", "item", "card", "teaser", "tile", "grid", "feed", "river", "stream"])),
+    (
+        "name_summary",
+        Names::word_start(&["summary", "lead", "intro", "excerpt", "abstract", "dek", "standfirst", "description"]),
+    ),
+];
+
+/// The stems of [`NAME_GROUPS`] by first letter, with their group's bit: a name's word is compared only
+/// with the stems that can match it.
+static STEMS_BY_LETTER: std::sync::LazyLock<Vec<Vec<(&'static str, u32)>>> = std::sync::LazyLock::new(|| {
+    let mut t = vec![Vec::new(); 128];
+    for (g, (_, names)) in NAME_GROUPS.iter().enumerate() {
+        for s in names.stems {
+            t[usize::from(s.as_bytes()[0] & 0x7f)].push((*s, 1u32 << g));
+        }
+    }
+    t
+});
+
+/// Bit `g` set when the element name matches group `g` of [`NAME_GROUPS`].
+pub fn name_group_bits(id_class: &str) -> u32 {
+    let table = &*STEMS_BY_LETTER;
+    let mut bits = 0u32;
+    for word in words(id_class) {
+        for &(s, bit) in &table[usize::from(word.as_bytes()[0] & 0x7f)] {
+            let group = &NAME_GROUPS[bit.trailing_zeros() as usize].1;
+            if group.word_matches(s, word) {
+                bits |= bit;
+            }
+        }
+    }
+    bits
+}
+
+/// Latin-script words of page furniture, lower-case and sorted (for a binary search).
+pub const CUE_WORDS: &[&str] = &[
+    "advertisement",
+    "archive",
+    "archives",
+    "bookmark",
+    "categories",
+    "category",
+    "comment",
+    "comments",
+    "contact",
+    "cookie",
+    "cookies",
+    "copyright",
+    "email",
+    "facebook",
+    "follow",
+    "home",
+    "login",
+    "logout",
+    "menu",
+    "newsletter",
+    "next",
+    "password",
+    "posted",
+    "previous",
+    "print",
+    "privacy",
+    "recommended",
+    "register",
+    "related",
+    "reply",
+    "reserved",
+    "rss",
+    "search",
+    "share",
+    "sign",
+    "sponsored",
+    "subscribe",
+    "tags",
+    "terms",
+    "tweet",
+    "twitter",
+    "whatsapp",
+];
+
+/// Phrases of page furniture in scripts written without spaces.
+pub const CUE_PHRASES: &[&str] = &[
+    "分享",
+    "评论",
+    "责任编辑",
+    "相关",
+    "推荐",
+    "上一篇",
+    "下一篇",
+    "登录",
+    "注册",
+    "版权",
+    "广告",
+    "来源",
+    "点击",
+    "首页",
+    "收藏",
+    "打印",
+    "关注",
+    "举报",
+];
+
+/// How many furniture words and phrases a text holds.
+pub fn boilerplate_cues(text: &str) -> u32 {
+    let mut n = 0;
+    // Words are lower-cased into a small buffer: cue words are short, longer words cannot match, and a
+    // word with non-ASCII letters in it is none of them.
+    let mut word = [0u8; 16];
+    let mut len = 0usize;
+    let mut spoilt = false;
+    let check = |word: &[u8], n: &mut u32| {
+        if word.len() >= 3 && CUE_WORDS.binary_search_by(|c| c.as_bytes().cmp(word)).is_ok() {
+            *n += 1;
+        }
+    };
+    for &b in text.as_bytes() {
+        if b.is_ascii_alphanumeric() {
+            if len < word.len() {
+                word[len] = b.to_ascii_lowercase();
+                len += 1;
+            } else {
+                spoilt = true;
+            }
+        } else if b >= 0x80 {
+            spoilt |= len > 0;
+        } else {
+            if len > 0 && !spoilt {
+                check(&word[..len], &mut n);
+            }
+            len = 0;
+            spoilt = false;
+        }
+    }
+    if len > 0 && !spoilt {
+        check(&word[..len], &mut n);
+    }
+    if !text.is_ascii() {
+        n += CUE_PHRASES.iter().map(|p| text.matches(p).count() as u32).sum::<u32>();
+    }
+    n
+}
+
+/// Path segments of listing addresses (`/category/...`, `/tags/`, `/page/2`): a whole segment, any case.
+pub const LISTING_PATH_WORDS: &[&str] = &[
+    "category",
+    "categories",
+    "tag",
+    "tags",
+    "topic",
+    "topics",
+    "list",
+    "lists",
+    "search",
+    "shop",
+    "collections",
+    "collection",
+    "products",
+    "archive",
+    "archives",
+    "page",
+    "index",
+    "c",
+    "browse",
+    "section",
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cue_words_are_sorted_and_found() {
+        assert!(CUE_WORDS.windows(2).all(|w| w[0] < w[1]));
+        assert_eq!(boilerplate_cues("Share this: Facebook, Twitter. 3 Comments"), 4);
+        assert_eq!(boilerplate_cues("分享到：微博 | 责任编辑：王明"), 2);
+        assert_eq!(boilerplate_cues("Farmers learned new methods."), 0);
+    }
+
+    #[test]
+    fn the_three_ways_of_matching() {
+        // Within: anywhere, separators included.
+        assert!(NOISE_CONTAINERS.matches("post nocomments") && NOISE_CONTAINERS.matches("x author-box"));
+        assert!(COMMENT_CONTAINERS.matches("commentary"));
+        // Word rules: whole words, exclusions, short stems only as short words.
+        let is_thread = |n: &str| matches_any(COMMENT_THREADS, n);
+        assert!(is_thread("disqus_thread") && is_thread("pinglun-box") && is_thread("comment-list"));
+        assert!(!is_thread("recommend") && !is_thread("commentary") && !is_thread("nocomments"));
+        assert!(is_thread("respond") && !is_thread("responder"));
+        let ad = 1 << NAME_GROUPS.iter().position(|(n, _)| *n == "name_ad").unwrap();
+        assert_eq!(name_group_bits("top-ad") & ad, ad);
+        assert_eq!(name_group_bits("ads-slot") & ad, ad);
+        assert_eq!(name_group_bits("adult-content") & ad, 0);
+    }
+}

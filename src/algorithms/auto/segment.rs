@@ -1,0 +1,265 @@
+//! Text blocks: the unit `auto` decides on.
+//!
+//! A block is a run of text nodes in document order that share their nearest block-level element (the
+//! *owner*): a paragraph, a list item, a heading, a table cell, or the loose text of a `<div>` between
+//! its child blocks. This is the unit the seed papers score (the Naive Bayes paper's blocks, the
+//! anchor-ratio paper's XPath leaves, CETD's nodes), made fine enough that one decision per block can
+//! keep a paragraph and drop the share bar beside it. Each block's characters are read once here
+//! ([`Scan`]), for the text measures among its features.
+
+use super::lexicon;
+use crate::dom::{Document, NONE, NodeId, Tag};
+
+/// One block.
+#[derive(Debug, Clone)]
+pub struct Block {
+    /// The nearest block-level element above the text.
+    pub owner: NodeId,
+    /// Range into [`Blocks::texts`].
+    pub first: u32,
+    pub last: u32,
+    pub chars: u32,
+    pub link_chars: u32,
+    pub punct: u32,
+    pub text_nodes: u32,
+    pub link_text_nodes: u32,
+    /// Characters of text before this block on the page.
+    pub offset: u32,
+    /// The owner is a list item or a table cell.
+    pub in_list: bool,
+    pub(super) scan: Scan,
+}
+
+/// Counts from reading the block's characters once.
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct Scan {
+    pub(super) words: u32,
+    pub(super) cjk: u32,
+    pub(super) digits: u32,
+    pub(super) sentence_ends: u32,
+    pub(super) upper_start: bool,
+    pub(super) terminal_end: bool,
+    pub(super) started: bool,
+    /// Words and phrases typical of page furniture ("share", "comments", "版权", ...).
+    pub(super) cues: u32,
+    /// A date or a time of day appears ("2004-12-27", "2005年6月", "12:46").
+    pub(super) dated: bool,
+}
+
+impl Scan {
+    fn read(&mut self, s: &str) {
+        let mut in_word = false;
+        let mut last = None;
+        if s.is_ascii() {
+            // The common case, byte by byte.
+            for &b in s.as_bytes() {
+                if b.is_ascii_whitespace() {
+                    in_word = false;
+                    continue;
+                }
+                if !self.started {
+                    self.started = true;
+                    self.upper_start = b.is_ascii_uppercase();
+                }
+                last = Some(b as char);
+                self.digits += u32::from(b.is_ascii_digit());
+                self.sentence_ends += u32::from(matches!(b, b'.' | b'!' | b'?'));
+                if b.is_ascii_alphanumeric() {
+                    self.words += u32::from(!in_word);
+                    in_word = true;
+                } else {
+                    in_word = false;
+                }
+            }
+            if let Some(c) = last {
+                self.terminal_end = matches!(c, '.' | '!' | '?' | '"' | ')' | ':');
+            }
+            return;
+        }
+        for c in s.chars() {
+            if c.is_whitespace() {
+                in_word = false;
+                continue;
+            }
+            if !self.started {
+                self.started = true;
+                self.upper_start = c.is_uppercase();
+            }
+            last = Some(c);
+            if crate::tokens::is_cjk(c) {
+                self.cjk += 1;
+                self.words += 1;
+                in_word = false;
+                continue;
+            }
+            if c.is_ascii_digit() {
+                self.digits += 1;
+            }
+            if matches!(c, '.' | '!' | '?' | '。' | '！' | '？') {
+                self.sentence_ends += 1;
+            }
+            if c.is_alphanumeric() {
+                if !in_word {
+                    self.words += 1;
+                }
+                in_word = true;
+            } else {
+                in_word = false;
+            }
+        }
+        if let Some(c) = last {
+            self.terminal_end = matches!(c, '.' | '!' | '?' | '。' | '！' | '？' | '"' | '”' | ')' | '」' | ':' | '：');
+        }
+    }
+}
+
+/// The page's blocks, in document order.
+#[derive(Debug, Clone, Default)]
+pub struct Blocks {
+    /// Every text node under `<body>`, in order; blocks index into it.
+    pub texts: Vec<NodeId>,
+    pub list: Vec<Block>,
+}
+
+impl Blocks {
+    /// The text nodes of block `b`.
+    pub fn texts_of(&self, b: &Block) -> &[NodeId] {
+        &self.texts[b.first as usize..b.last as usize]
+    }
+}
+
+/// Per node: the nearest block-level element at or above it (`NONE` above `<body>`), top-down.
+pub fn block_owners(doc: &Document) -> Vec<NodeId> {
+    let mut o = vec![NONE; doc.len()];
+    for i in 0..doc.len() as NodeId {
+        let n = doc.node(i);
+        o[i as usize] = if n.tag().is_some_and(|t| t.is_block()) {
+            i
+        } else if n.parent != NONE {
+            o[n.parent as usize]
+        } else {
+            NONE
+        };
+    }
+    o
+}
+
+/// Cut the page into blocks.
+pub fn segment(doc: &Document, owners: &[NodeId]) -> Blocks {
+    let mut out = Blocks::default();
+    let body = doc.body;
+    let mut offset = 0u32;
+    let mut prev_text: NodeId = NONE;
+    for i in body..doc.node(body).end {
+        let n = doc.node(i);
+        if !n.is_text() {
+            continue;
+        }
+        let owner = owners[n.parent as usize];
+        let owner = if owner == NONE { body } else { owner };
+        // A new block when the owner changes, or when a block element sits between this text and the
+        // previous one (text, <p>…</p>, text under one <div> makes three blocks).
+        let same = out.list.last().is_some_and(|b: &Block| {
+            b.owner == owner && !(prev_text + 1..i).any(|k| doc.node(k).tag().is_some_and(|t| t.is_block()))
+        });
+        if !same {
+            out.list.push(Block {
+                owner,
+                first: out.texts.len() as u32,
+                last: out.texts.len() as u32,
+                chars: 0,
+                link_chars: 0,
+                punct: 0,
+                text_nodes: 0,
+                link_text_nodes: 0,
+                offset,
+                in_list: matches!(doc.node(owner).tag(), Some(Tag::Li | Tag::Td | Tag::Th | Tag::Dd | Tag::Dt)),
+                scan: Scan::default(),
+            });
+        }
+        out.texts.push(i);
+        let s = n.stats;
+        offset += s.chars;
+        if let Some(b) = out.list.last_mut() {
+            b.last += 1;
+            b.chars += s.chars;
+            b.link_chars += s.link_chars;
+            b.punct += s.punct;
+            b.text_nodes += 1;
+            b.link_text_nodes += u32::from(n.in_link);
+            b.scan.read(doc.text(i));
+        }
+        prev_text = i;
+    }
+    for b in &mut out.list {
+        // Furniture is short; long blocks are not searched.
+        if b.chars <= 200 {
+            let texts = &out.texts[b.first as usize..b.last as usize];
+            b.scan.cues = texts.iter().map(|&t| lexicon::boilerplate_cues(doc.text(t))).sum();
+            b.scan.dated = texts.iter().any(|&t| has_date(doc.text(t)));
+        }
+    }
+    out
+}
+
+/// True when the text holds a date (four digits, a separator, one or two digits) or a time of day
+/// (one or two digits, a colon, two digits): the stamps of posts, comments and teasers.
+fn has_date(text: &str) -> bool {
+    let b = text.as_bytes();
+    let digits_at = |i: usize| b[i..].iter().take_while(|c| c.is_ascii_digit()).count();
+    let mut i = 0;
+    while i < b.len() {
+        if !b[i].is_ascii_digit() {
+            i += 1;
+            continue;
+        }
+        let run = digits_at(i);
+        let after = i + run;
+        if run == 4 {
+            // 2004-12-27, 2004/12/27, 2004.12.27, 2004年12月
+            let sep = if b[after..].starts_with("年".as_bytes()) {
+                3
+            } else {
+                usize::from(matches!(b.get(after), Some(b'-' | b'/' | b'.')))
+            };
+            if sep > 0 && after + sep < b.len() && (1..=2).contains(&digits_at(after + sep)) {
+                return true;
+            }
+        } else if (1..=2).contains(&run)
+            && b.get(after) == Some(&b':')
+            && after + 1 < b.len()
+            && digits_at(after + 1) == 2
+        {
+            return true;
+        }
+        i = after;
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_and_times() {
+        for yes in ["2004-12-27 12:46 flyingbirds", "发表于 2005年6月14日", "at 9:05 pm", "2020/11/18"] {
+            assert!(has_date(yes), "{yes}");
+        }
+        for no in ["Page 2 of 12", "1999 was a year", "ratio 3:1", "12345-6", "", "2004-"] {
+            assert!(!has_date(no), "{no}");
+        }
+    }
+
+    #[test]
+    fn blocks_split_where_block_elements_intervene() {
+        let doc = Document::parse(
+            "<body><div>loose <b>text</b><p>para</p>tail</div><ul><li>one</li><li>two</li></ul></body>",
+        );
+        let b = segment(&doc, &block_owners(&doc));
+        let texts: Vec<String> =
+            b.list.iter().map(|x| b.texts_of(x).iter().map(|&t| doc.text(t)).collect::<Vec<_>>().join("|")).collect();
+        assert_eq!(texts, ["loose|text", "para", "tail", "one", "two"]);
+        assert!(b.list[3].in_list && !b.list[0].in_list);
+    }
+}

@@ -1,0 +1,156 @@
+//! What `auto` keeps once every block is judged: the blocks at or above the threshold, less comment
+//! threads, as maximal clean subtrees; and, for a page that is no article, only its short lead.
+
+use super::Measured;
+use super::lexicon;
+use super::segment::block_owners;
+use crate::contract::Context;
+use crate::dom::{Document, NONE, NodeId};
+
+/// The text nodes `auto` keeps: those of blocks at or above the threshold, less comment threads
+/// (unless asked to keep them).
+pub(super) fn choose(ctx: &Context<'_>, m: &Measured, p: &[f64]) -> Vec<bool> {
+    let doc = ctx.doc;
+    let mut chosen = vec![false; doc.len()];
+    for (b, &pr) in m.blocks.list.iter().zip(p) {
+        if pr >= ctx.params.auto.block_threshold {
+            for &t in m.blocks.texts_of(b) {
+                chosen[t as usize] = true;
+            }
+        }
+    }
+    if !ctx.params.auto.include_comments {
+        // The owner of the block the classifier is surest of (the first of equals).
+        let surest = m
+            .blocks
+            .list
+            .iter()
+            .zip(p)
+            .fold((NodeId::MAX, f64::MIN), |best, (b, &pr)| if pr > best.1 { (b.owner, pr) } else { best });
+        drop_comment_threads(doc, &mut chosen, surest.0);
+    }
+    chosen
+}
+
+/// Whether an element's class/id names a reader-comment thread ([`lexicon::COMMENT_THREADS`]).
+fn is_comment_thread_name(id_class: &str) -> bool {
+    lexicon::matches_any(lexicon::COMMENT_THREADS, id_class)
+}
+
+/// Unchoose the text of comment threads: containers named for comments that start after the first
+/// chosen text node and do not hold the page's most confident block. Comments follow the article, so
+/// a container that holds the article's beginning or its surest paragraph (a page wrapper that
+/// happens to carry such a name, an opinion section's "tone-comment") is never one; readers' comments
+/// are prose and the block classifier alone keeps some.
+pub fn drop_comment_threads(doc: &Document, chosen: &mut [bool], surest: NodeId) {
+    let Some(first) = chosen.iter().position(|&c| c) else { return };
+    let end = doc.node(doc.body).end;
+    let mut i = (first as NodeId).saturating_add(1);
+    while i < end {
+        let n = doc.node(i);
+        let named = n.element().and_then(|e| e.id_class.as_deref()).is_some_and(is_comment_thread_name);
+        if named && !(i..n.end).contains(&surest) {
+            chosen[i as usize..n.end as usize].fill(false);
+            i = n.end.max(i + 1);
+        } else {
+            i += 1;
+        }
+    }
+}
+
+/// The chosen content as subtree roots: every element whose text nodes are all chosen (topmost only),
+/// and chosen text nodes whose parent is not, in document order. `chosen` is indexed by node id.
+pub fn roots_of(doc: &Document, chosen: &[bool]) -> Vec<NodeId> {
+    let body = doc.body;
+    let end = doc.node(body).end;
+    // Bottom-up: does the subtree hold any text, and is every text node chosen?
+    let mut any = vec![false; doc.len()];
+    let mut all = vec![true; doc.len()];
+    for i in (body..end).rev() {
+        let n = doc.node(i);
+        if n.is_text() {
+            any[i as usize] = doc.text(i).chars().any(|c| !c.is_whitespace());
+            all[i as usize] = chosen[i as usize] || !any[i as usize];
+        }
+        if i != body && n.parent != NONE {
+            let (a, l) = (any[i as usize], all[i as usize]);
+            any[n.parent as usize] |= a;
+            all[n.parent as usize] &= l;
+        }
+    }
+    let mut out = Vec::new();
+    let mut i = body;
+    while i < end {
+        let n = doc.node(i);
+        if any[i as usize] && all[i as usize] {
+            out.push(i);
+            i = n.end;
+        } else {
+            i += 1;
+        }
+    }
+    out
+}
+
+/// The first paragraph-like block of the region (a sentence mark, 25 characters or more) as text
+/// nodes, if it is at most `max_chars` long; nothing otherwise.
+pub(super) fn lead(doc: &Document, roots: &[NodeId], max_chars: u32) -> Vec<NodeId> {
+    let owners = block_owners(doc);
+    let owner_of = |t: NodeId| owners[doc.node(t).parent as usize];
+    let texts: Vec<NodeId> = roots.iter().flat_map(|&r| doc.text_nodes(r)).collect();
+    let mut k = 0;
+    while k < texts.len() {
+        let owner = owner_of(texts[k]);
+        let mut j = k;
+        let (mut chars, mut punct) = (0u32, 0u32);
+        while j < texts.len() && owner_of(texts[j]) == owner {
+            chars += doc.node(texts[j]).stats.chars;
+            punct += doc.node(texts[j]).stats.punct;
+            j += 1;
+        }
+        if chars >= 25 && punct >= 1 {
+            return if chars <= max_chars { texts[k..j].to_vec() } else { Vec::new() };
+        }
+        k = j;
+    }
+    Vec::new()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Choose every text node, drop comment threads, and return the text still chosen.
+    fn kept_after_comment_drop(html: &str, surest_text: &str) -> String {
+        let doc = Document::parse(html);
+        let mut chosen: Vec<bool> = (0..doc.len()).map(|i| doc.node(i as NodeId).is_text()).collect();
+        let surest = (0..doc.len() as NodeId)
+            .find(|&i| doc.node(i).is_text() && doc.text(i).contains(surest_text))
+            .map(|i| doc.node(i).parent)
+            .unwrap_or(NONE);
+        drop_comment_threads(&doc, &mut chosen, surest);
+        (0..doc.len() as NodeId)
+            .filter(|&i| chosen[i as usize])
+            .map(|i| doc.text(i).trim())
+            .collect::<Vec<_>>()
+            .join("|")
+    }
+
+    #[test]
+    fn comment_threads_after_the_article_are_dropped() {
+        let page = "<body><h1>Title</h1><div class=post><p>Article text.</p></div>\
+                    <div id=comments><h3>Comments</h3><p>A reader writes at length.</p></div></body>";
+        assert_eq!(kept_after_comment_drop(page, "Article"), "Title|Article text.");
+        // A wrapper named for comments that holds the article's start is not a thread.
+        let wrapped = "<body><div class='main has-comments'><h1>Title</h1><p>Article text.</p></div></body>";
+        assert_eq!(kept_after_comment_drop(wrapped, "Article"), "Title|Article text.");
+        // Nor is one holding the surest block, even when something before it was kept.
+        let opinion = "<body><p>Menu</p><div class='tone-comment'><p>Opinion text.</p></div></body>";
+        assert_eq!(kept_after_comment_drop(opinion, "Opinion"), "Menu|Opinion text.");
+        // "commentary" is an opinion section, not reader comments.
+        let commentary = "<body><p>Lead.</p><div class=commentary><p>More text.</p></div></body>";
+        assert_eq!(kept_after_comment_drop(commentary, "Lead"), "Lead.|More text.");
+        assert!(is_comment_thread_name("disqus_thread") && is_comment_thread_name("pinglun-box"));
+        assert!(!is_comment_thread_name("recommend") && !is_comment_thread_name("commentary"));
+    }
+}
