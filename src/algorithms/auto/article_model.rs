@@ -12,10 +12,9 @@
 //! declarations such as `og:type` only matter in combination with the text measures, which a linear
 //! model cannot express.
 //!
-//! Training is deterministic for both. The regression standardises each signal, then runs a fixed
-//! number of full-batch gradient steps from zero with L2 regularisation. Classes are not re-weighted:
-//! balancing them (articles outnumber non-articles 15 to 1 in the labelled data) bought a few points on
-//! listing pages but broke calibration (expected calibration error 0.31 against 0.02 unweighted).
+//! Both forms are stored; when the trees are trained they alone give the probability, and the
+//! regression's standardised weights stay in the file for reading. Both are fitted by
+//! [`crate::train::has_article`].
 
 use serde::{Deserialize, Serialize};
 
@@ -86,99 +85,11 @@ impl ArticleModel {
         }
         sigmoid(z)
     }
-
-    /// Fit on rows of signal values (in `names` order) with labels.
-    pub fn fit(names: &[String], rows: &[Vec<f64>], labels: &[bool], l2: f64, steps: usize) -> ArticleModel {
-        let n = names.len();
-        let m = rows.len().max(1) as f64;
-        let mut mean = vec![0.0; n];
-        let mut scale = vec![0.0; n];
-        for r in rows {
-            for k in 0..n {
-                mean[k] += r[k] / m;
-            }
-        }
-        for r in rows {
-            for k in 0..n {
-                scale[k] += (r[k] - mean[k]).powi(2) / m;
-            }
-        }
-        for s in &mut scale {
-            *s = s.sqrt().max(1e-9);
-        }
-        let x: Vec<Vec<f64>> = rows.iter().map(|r| (0..n).map(|k| (r[k] - mean[k]) / scale[k]).collect()).collect();
-        let mut w = vec![0.0; n];
-        let mut b = 0.0;
-        let lr = 0.5;
-        for _ in 0..steps {
-            let mut gw = vec![0.0; n];
-            let mut gb = 0.0;
-            for (xi, &yi) in x.iter().zip(labels) {
-                let z = b + xi.iter().zip(&w).map(|(a, c)| a * c).sum::<f64>();
-                let err = sigmoid(z) - f64::from(u8::from(yi));
-                for k in 0..n {
-                    gw[k] += err * xi[k] / m;
-                }
-                gb += err / m;
-            }
-            for k in 0..n {
-                w[k] -= lr * (gw[k] + l2 * w[k]);
-            }
-            b -= lr * gb;
-        }
-        ArticleModel { signals: names.to_vec(), mean, scale, weights: w, bias: b, ..ArticleModel::default() }
-    }
-
-    /// Fit the regression (for its readable weights and means) and the tree ensemble that is used.
-    pub fn fit_trees(names: &[String], rows: &[Vec<f64>], labels: &[bool], params: &crate::gbdt::TrainParams) -> Self {
-        let mut m = Self::fit(names, rows, labels, 1e-3, 3000);
-        let x: Vec<f32> = rows.iter().flat_map(|r| r.iter().map(|&v| v as f32)).collect();
-        let y: Vec<f32> = labels.iter().map(|&l| f32::from(u8::from(l))).collect();
-        let w = vec![1.0f32; y.len()];
-        let refs: Vec<&str> = names.iter().map(String::as_str).collect();
-        m.trees = crate::gbdt::train(&crate::gbdt::Data { x: &x, y: &y, w: &w, features: names.len() }, &refs, params);
-        m
-    }
-
-    /// The trees' settings: shallow and few, for about 1,300 labelled pages.
-    pub fn tree_params() -> crate::gbdt::TrainParams {
-        crate::gbdt::TrainParams { trees: 100, max_depth: 3, learning_rate: 0.1, lambda: 1.0, min_child_weight: 1.0 }
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn fit_separates_and_is_deterministic() {
-        let names = vec!["a".to_string(), "b".to_string()];
-        let rows: Vec<Vec<f64>> = (0..40).map(|i| vec![i as f64, (i % 3) as f64]).collect();
-        let labels: Vec<bool> = (0..40).map(|i| i >= 20).collect();
-        let m1 = ArticleModel::fit(&names, &rows, &labels, 1e-3, 300);
-        let m2 = ArticleModel::fit(&names, &rows, &labels, 1e-3, 300);
-        assert_eq!(m1, m2);
-        assert!(m1.probability(&[("a", 35.0), ("b", 1.0)]) > 0.9);
-        assert!(m1.probability(&[("a", 3.0), ("b", 1.0)]) < 0.1);
-        assert!(m1.weights[0] > 0.0);
-        m1.validate().unwrap();
-    }
-
-    #[test]
-    fn trees_take_over_when_trained() {
-        let names = vec!["a".to_string(), "b".to_string()];
-        // Articles in a band of `a`: a shape no single linear weight can express.
-        let rows: Vec<Vec<f64>> = (0..200).map(|i| vec![i as f64 / 200.0, (i % 7) as f64]).collect();
-        let labels: Vec<bool> = rows.iter().map(|r| r[0] > 0.3 && r[0] < 0.7).collect();
-        let m = ArticleModel::fit_trees(&names, &rows, &labels, &ArticleModel::tree_params());
-        m.validate().unwrap();
-        assert!(m.probability(&[("a", 0.5), ("b", 3.0)]) > 0.9);
-        assert!(m.probability(&[("a", 0.1), ("b", 3.0)]) < 0.1);
-        assert!(m.probability(&[("a", 0.9), ("b", 3.0)]) < 0.1);
-        let text = serde_json::to_string(&m).unwrap();
-        let back: ArticleModel = serde_json::from_str(&text).unwrap();
-        assert_eq!(back.probability(&[("a", 0.0), ("b", 1.0)]), m.probability(&[("a", 0.0), ("b", 1.0)]));
-    }
 
     #[test]
     fn untrained_model_is_neutral() {

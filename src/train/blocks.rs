@@ -1,130 +1,14 @@
-//! Training phase of the Naive Bayes block classifier (seed 000): block every page with gold text the
-//! same way extraction does, label each block by how much of its text the gold text contains, and count
-//! the binned features per class. Pages are visited in dataset order and counts are integers, so the
-//! same data always gives the same file.
-
-use std::collections::HashMap;
+//! `auto`'s block classifier: every block of every page with gold text becomes a row of features
+//! ([`crate::algorithms::auto::feature_names`]) labelled by how much of its text the gold text holds;
+//! stage 1 of gradient-boosted trees learns from those rows, stage 2 from the same rows with stage 1's
+//! out-of-fold verdicts on the block's neighbours added.
 
 use rayon::prelude::*;
 
+use super::PageFilter;
 use crate::algorithms::auto;
-use crate::algorithms::bayes::{BayesModel, blocks};
 use crate::dataset::Dataset;
-use crate::{Error, tokens};
-
-/// Share of a block's words found in the gold text (each gold word used at most as often as it occurs).
-pub fn gold_share(block_words: &[String], gold: &HashMap<String, u32>) -> f64 {
-    if block_words.is_empty() {
-        return 0.0;
-    }
-    let mut left = gold.clone();
-    let mut hit = 0usize;
-    for w in block_words {
-        if let Some(c) = left.get_mut(w)
-            && *c > 0
-        {
-            *c -= 1;
-            hit += 1;
-        }
-    }
-    hit as f64 / block_words.len() as f64
-}
-
-/// Which pages of a dataset a training run may read (cross-validation leaves a fold out).
-pub type PageFilter<'a> = &'a (dyn Fn(&Dataset, &crate::dataset::Page) -> bool + Sync);
-
-/// Every page.
-pub fn all_pages(_: &Dataset, _: &crate::dataset::Page) -> bool {
-    true
-}
-
-/// Learn a model from the pages with gold text of `datasets` that `keep` admits.
-pub fn train(
-    datasets: &[Dataset],
-    engine: &crate::Engine,
-    keep: PageFilter<'_>,
-    label_threshold: f64,
-) -> Result<BayesModel, Error> {
-    let merge_siblings = engine.params.bayes.merge_siblings;
-    let mut model = BayesModel { label_threshold, ..BayesModel::default() };
-    for ds in datasets {
-        let pages: Vec<_> = ds.pages.iter().filter(|p| p.gold.is_some() && keep(ds, p)).collect();
-        let per_page: Vec<Vec<([usize; 4], bool)>> = pages
-            .par_iter()
-            .map(|p| -> Result<Vec<([usize; 4], bool)>, Error> {
-                let bytes = ds.html(p)?;
-                let Ok(page) = engine.prepare_for_training(&bytes, p.url.as_deref()) else { return Ok(Vec::new()) };
-                let doc = &page.doc;
-                let mut gold: HashMap<String, u32> = HashMap::new();
-                for w in tokens::words(&tokens::normalize(p.gold.as_deref().unwrap_or(""))) {
-                    *gold.entry(w).or_default() += 1;
-                }
-                let mut out = Vec::new();
-                for b in blocks(doc, merge_siblings) {
-                    let text: String = b.texts.iter().map(|&t| doc.text(t)).collect::<Vec<_>>().join(" ");
-                    let words = tokens::words(&tokens::normalize(&text));
-                    if words.is_empty() {
-                        continue;
-                    }
-                    let theme = gold_share(&words, &gold) >= label_threshold;
-                    out.push((b.counts.features(), theme));
-                }
-                Ok(out)
-            })
-            .collect::<Result<_, _>>()?;
-        for obs in per_page.iter().flatten() {
-            model.observe(&obs.0, obs.1);
-        }
-        model.trained_on.push(format!("{} ({} pages with gold)", ds.name, pages.len()));
-    }
-    Ok(model)
-}
-
-/// Learn the has-article model from every page whose `has_article` is labelled: run `auto` on it,
-/// read the signals it reports, and fit the logistic regression (see [`crate::article`]).
-pub fn train_article(
-    datasets: &[Dataset],
-    keep: PageFilter<'_>,
-    engine: &crate::Engine,
-) -> Result<auto::ArticleModel, Error> {
-    let mut names: Vec<String> = Vec::new();
-    let mut rows: Vec<Vec<f64>> = Vec::new();
-    let mut labels: Vec<bool> = Vec::new();
-    let mut trained_on = Vec::new();
-    for ds in datasets {
-        let pages: Vec<_> = ds.pages.iter().filter(|p| p.has_article.is_some() && keep(ds, p)).collect();
-        let got: Vec<Option<(crate::output::Signals, bool)>> = pages
-            .par_iter()
-            .map(|p| -> Result<_, Error> {
-                let bytes = ds.html(p)?;
-                let req = crate::Request {
-                    url: p.url.as_deref(),
-                    want_html: false,
-                    want_blocks: false,
-                    include_comments: None,
-                    ..crate::Request::new(&bytes)
-                };
-                Ok(engine.extract(&req).ok().map(|r| (r.has_article.signals, p.has_article == Some(true))))
-            })
-            .collect::<Result<_, _>>()?;
-        for (signals, label) in got.into_iter().flatten() {
-            if names.is_empty() {
-                names = signals.keys().map(|k| k.to_string()).collect();
-            }
-            rows.push(names.iter().map(|n| signals.get(n.as_str()).copied().unwrap_or(0.0)).collect());
-            labels.push(label);
-        }
-        let pos = pages.iter().filter(|p| p.has_article == Some(true)).count();
-        trained_on.push(format!("{} ({} article, {} not)", ds.name, pos, pages.len() - pos));
-    }
-    if names.is_empty() {
-        return Err(Error::Config("no page with a has_article label to learn from".into()));
-    }
-    let params = auto::ArticleModel::tree_params();
-    let mut model = auto::ArticleModel::fit_trees(&names, &rows, &labels, &params);
-    model.trained_on = trained_on;
-    Ok(model)
-}
+use crate::{Engine, Error, tokens};
 
 /// Hashes of a gold text's word n-grams (n = 1, 2, 3) and of its lines, for labelling blocks.
 pub struct GoldGrams {
@@ -197,7 +81,7 @@ pub struct PageRows {
 /// Feature rows and gold labels of every block of one page. Each block weighs by its words, scaled so
 /// that a page's blocks average weight 1: the metrics average over pages, so a long page should not
 /// outweigh a short one, while inside a page long blocks matter more than short ones.
-pub fn page_rows(engine: &crate::Engine, bytes: &[u8], url: Option<&str>, gold: &GoldGrams) -> Result<PageRows, Error> {
+pub fn page_rows(engine: &Engine, bytes: &[u8], url: Option<&str>, gold: &GoldGrams) -> Result<PageRows, Error> {
     engine.with_context(bytes, url, |ctx| {
         let m = auto::measure(ctx, &engine.models.bayes);
         let mut rows =
@@ -256,9 +140,9 @@ fn flatten(pages: &[(PageRows, f32)], x_of: impl Fn(usize, &PageRows) -> Vec<f32
 /// Learn the block classifier from every page with gold text: stage 1 on the blocks' own features;
 /// then, when `stack_folds` > 1, stage 2 on those features plus context features computed from
 /// out-of-fold stage-1 probabilities (each page's from a stage 1 that did not see it).
-pub fn train_blocks(
+pub fn train(
     datasets: &[Dataset],
-    engine: &crate::Engine,
+    engine: &Engine,
     keep: PageFilter<'_>,
     learn: &Learn,
 ) -> Result<auto::BlockModel, Error> {
@@ -315,40 +199,4 @@ pub fn train_blocks(
     });
     model.stage2 = fit(&x, &y, &w, &names2);
     Ok(model)
-}
-
-/// Train all three models in order — Naive Bayes, the block classifier (which reads the Naive Bayes
-/// posterior), the has-article model (which reads `auto`'s output) — each with the ones before it,
-/// into a copy of `base`.
-pub fn train_all(
-    base: &crate::Engine,
-    datasets: &[Dataset],
-    keep: PageFilter<'_>,
-    learn: &Learn,
-) -> Result<crate::Engine, Error> {
-    let mut engine = base.clone();
-    engine.models.bayes = train(datasets, &engine, keep, 0.5)?;
-    engine.models.blocks = train_blocks(datasets, &engine, keep, learn)?;
-    engine.models.article = train_article(datasets, keep, &engine)?;
-    Ok(engine)
-}
-
-/// The cross-validation fold of a page: a stable hash (FNV-1a) of its dataset and id, modulo `k`.
-pub fn fold_of(dataset: &str, id: &str, k: usize) -> usize {
-    let mut h = crate::hash::Fnv1a::new();
-    h.bytes(dataset.bytes().chain([0u8]).chain(id.bytes()));
-    (h.finish() % k.max(1) as u64) as usize
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn gold_share_counts_multiplicity() {
-        let gold: HashMap<String, u32> = [("a".to_string(), 1), ("b".to_string(), 2)].into_iter().collect();
-        let w = |s: &str| s.split(' ').map(String::from).collect::<Vec<_>>();
-        assert_eq!(gold_share(&w("a a b"), &gold), 2.0 / 3.0);
-        assert_eq!(gold_share(&[], &gold), 0.0);
-    }
 }

@@ -1,0 +1,151 @@
+//! `auto`'s has-article model: run `auto` on every page whose `has_article` is labelled, read the
+//! signals it reports, and fit shallow gradient-boosted trees on them (the model that is used), together
+//! with a logistic regression whose weights are kept for reading (which signals push which way).
+//!
+//! The regression standardises each signal, then runs a fixed number of full-batch gradient steps from
+//! zero with L2 regularisation; the trees are [`crate::gbdt`]'s. Both are deterministic. Classes are not
+//! re-weighted: balancing them (articles outnumber non-articles 15 to 1 in the labelled data) bought a
+//! few points on listing pages but broke calibration (expected calibration error 0.31 against 0.02
+//! unweighted).
+
+use rayon::prelude::*;
+
+use super::PageFilter;
+use crate::algorithms::auto::ArticleModel;
+use crate::dataset::Dataset;
+use crate::gbdt::{self, TrainParams, sigmoid};
+use crate::{Engine, Error};
+
+/// Learn the has-article model from every page whose `has_article` is labelled: run `auto` on it,
+/// read the signals it reports, and fit the trees and the regression ([`fit`]).
+pub fn train(datasets: &[Dataset], engine: &Engine, keep: PageFilter<'_>) -> Result<ArticleModel, Error> {
+    let mut names: Vec<String> = Vec::new();
+    let mut rows: Vec<Vec<f64>> = Vec::new();
+    let mut labels: Vec<bool> = Vec::new();
+    let mut trained_on = Vec::new();
+    for ds in datasets {
+        let pages: Vec<_> = ds.pages.iter().filter(|p| p.has_article.is_some() && keep(ds, p)).collect();
+        let got: Vec<Option<(crate::output::Signals, bool)>> = pages
+            .par_iter()
+            .map(|p| -> Result<_, Error> {
+                let bytes = ds.html(p)?;
+                let req = crate::Request {
+                    url: p.url.as_deref(),
+                    want_html: false,
+                    want_blocks: false,
+                    include_comments: None,
+                    ..crate::Request::new(&bytes)
+                };
+                Ok(engine.extract(&req).ok().map(|r| (r.has_article.signals, p.has_article == Some(true))))
+            })
+            .collect::<Result<_, _>>()?;
+        for (signals, label) in got.into_iter().flatten() {
+            if names.is_empty() {
+                names = signals.keys().map(|k| k.to_string()).collect();
+            }
+            rows.push(names.iter().map(|n| signals.get(n.as_str()).copied().unwrap_or(0.0)).collect());
+            labels.push(label);
+        }
+        let pos = pages.iter().filter(|p| p.has_article == Some(true)).count();
+        trained_on.push(format!("{} ({} article, {} not)", ds.name, pos, pages.len() - pos));
+    }
+    if names.is_empty() {
+        return Err(Error::Config("no page with a has_article label to learn from".into()));
+    }
+    let mut model = fit(&names, &rows, &labels, &tree_params());
+    model.trained_on = trained_on;
+    Ok(model)
+}
+
+/// Fit the logistic regression on rows of signal values (in `names` order) with labels.
+pub fn fit_regression(names: &[String], rows: &[Vec<f64>], labels: &[bool], l2: f64, steps: usize) -> ArticleModel {
+    let n = names.len();
+    let m = rows.len().max(1) as f64;
+    let mut mean = vec![0.0; n];
+    let mut scale = vec![0.0; n];
+    for r in rows {
+        for k in 0..n {
+            mean[k] += r[k] / m;
+        }
+    }
+    for r in rows {
+        for k in 0..n {
+            scale[k] += (r[k] - mean[k]).powi(2) / m;
+        }
+    }
+    for s in &mut scale {
+        *s = s.sqrt().max(1e-9);
+    }
+    let x: Vec<Vec<f64>> = rows.iter().map(|r| (0..n).map(|k| (r[k] - mean[k]) / scale[k]).collect()).collect();
+    let mut w = vec![0.0; n];
+    let mut b = 0.0;
+    let lr = 0.5;
+    for _ in 0..steps {
+        let mut gw = vec![0.0; n];
+        let mut gb = 0.0;
+        for (xi, &yi) in x.iter().zip(labels) {
+            let z = b + xi.iter().zip(&w).map(|(a, c)| a * c).sum::<f64>();
+            let err = sigmoid(z) - f64::from(u8::from(yi));
+            for k in 0..n {
+                gw[k] += err * xi[k] / m;
+            }
+            gb += err / m;
+        }
+        for k in 0..n {
+            w[k] -= lr * (gw[k] + l2 * w[k]);
+        }
+        b -= lr * gb;
+    }
+    ArticleModel { signals: names.to_vec(), mean, scale, weights: w, bias: b, ..ArticleModel::default() }
+}
+
+/// Fit the regression (for its readable weights and means) and the tree ensemble that is used.
+pub fn fit(names: &[String], rows: &[Vec<f64>], labels: &[bool], params: &TrainParams) -> ArticleModel {
+    let mut m = fit_regression(names, rows, labels, 1e-3, 3000);
+    let x: Vec<f32> = rows.iter().flat_map(|r| r.iter().map(|&v| v as f32)).collect();
+    let y: Vec<f32> = labels.iter().map(|&l| f32::from(u8::from(l))).collect();
+    let w = vec![1.0f32; y.len()];
+    let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+    m.trees = gbdt::train(&gbdt::Data { x: &x, y: &y, w: &w, features: names.len() }, &refs, params);
+    m
+}
+
+/// The trees' settings: shallow and few, for about 1,300 labelled pages.
+pub fn tree_params() -> TrainParams {
+    TrainParams { trees: 100, max_depth: 3, learning_rate: 0.1, lambda: 1.0, min_child_weight: 1.0 }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fit_separates_and_is_deterministic() {
+        let names = vec!["a".to_string(), "b".to_string()];
+        let rows: Vec<Vec<f64>> = (0..40).map(|i| vec![i as f64, (i % 3) as f64]).collect();
+        let labels: Vec<bool> = (0..40).map(|i| i >= 20).collect();
+        let m1 = fit_regression(&names, &rows, &labels, 1e-3, 300);
+        let m2 = fit_regression(&names, &rows, &labels, 1e-3, 300);
+        assert_eq!(m1, m2);
+        assert!(m1.probability(&[("a", 35.0), ("b", 1.0)]) > 0.9);
+        assert!(m1.probability(&[("a", 3.0), ("b", 1.0)]) < 0.1);
+        assert!(m1.weights[0] > 0.0);
+        m1.validate().unwrap();
+    }
+
+    #[test]
+    fn trees_take_over_when_trained() {
+        let names = vec!["a".to_string(), "b".to_string()];
+        // Articles in a band of `a`: a shape no single linear weight can express.
+        let rows: Vec<Vec<f64>> = (0..200).map(|i| vec![i as f64 / 200.0, (i % 7) as f64]).collect();
+        let labels: Vec<bool> = rows.iter().map(|r| r[0] > 0.3 && r[0] < 0.7).collect();
+        let m = fit(&names, &rows, &labels, &tree_params());
+        m.validate().unwrap();
+        assert!(m.probability(&[("a", 0.5), ("b", 3.0)]) > 0.9);
+        assert!(m.probability(&[("a", 0.1), ("b", 3.0)]) < 0.1);
+        assert!(m.probability(&[("a", 0.9), ("b", 3.0)]) < 0.1);
+        let text = serde_json::to_string(&m).unwrap();
+        let back: ArticleModel = serde_json::from_str(&text).unwrap();
+        assert_eq!(back.probability(&[("a", 0.0), ("b", 1.0)]), m.probability(&[("a", 0.0), ("b", 1.0)]));
+    }
+}
