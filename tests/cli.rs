@@ -53,6 +53,22 @@ fn algorithms_lists_every_name() {
 }
 
 #[test]
+fn site_rules_from_a_directory() {
+    let dir = std::env::temp_dir().join(format!("pith-cli-sites-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("local.toml"), "[[rule]]\nname = 'local'\nhosts = ['news.local.test']\ncontent = ['h1']\n")
+        .unwrap();
+    let page = fixture("pages/article.html");
+    let args = ["extract", "-a", "template", "-f", "text", "--url", "https://news.local.test/a", page.as_str()];
+    // Without the directory no rule serves the host; with it, the rule's content is the answer.
+    assert_clean_failure(&pith(&args), "no site template");
+    let out = pith(&[&args[..], &["--sites", dir.to_str().unwrap()]].concat());
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "Farmers learn new rice methods");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
 fn clear_errors() {
     assert_clean_failure(&pith(&["extract", "/no/such/file.html"]), "cannot read");
     assert_clean_failure(

@@ -1,7 +1,7 @@
 //! Site templates: the wrapper method of the survey of web content extraction (§1). A rule names the
 //! hosts it serves and CSS selectors for the content and for noise to drop. Rules are TOML files in
-//! `config/sites/`; the ones shipped there are embedded in the binary and a directory given in the
-//! configuration adds more.
+//! `config/sites/`; the ones shipped there are embedded in the binary, and `pith extract --sites DIR`
+//! (or `pith eval --sites DIR`) adds those of another directory.
 //!
 //! ```toml
 //! [[rule]]

@@ -35,6 +35,9 @@ pub struct EvalArgs {
     /// `article-model.json`, each optional) instead of the embedded ones, e.g. a `pith train --out-dir`.
     #[arg(long)]
     pub models: Option<PathBuf>,
+    /// Add the site rules of every `*.toml` file in this directory to the embedded ones.
+    #[arg(long, value_name = "DIR")]
+    pub sites: Option<PathBuf>,
     /// Cross-validate: train every model on all but one of K folds of the given datasets and extract
     /// each fold's pages with the models that did not see them.
     #[arg(long, value_name = "K")]
@@ -90,6 +93,9 @@ pub fn run(a: EvalArgs) -> Result<ExitCode, pith::Error> {
     let mut engine = if folds.is_some() { super::untrained_engine_from_env()? } else { super::engine_from_env()? };
     if let Some(dir) = &a.models {
         engine.models.load_dir(dir)?;
+    }
+    if let Some(dir) = &a.sites {
+        engine.templates.add_dir(dir)?;
     }
     let write_page = |page: &pith::eval::PageResult| -> Result<(), pith::Error> {
         if let Some(w) = per_page.as_mut() {

@@ -39,6 +39,10 @@ pub struct ExtractArgs {
     /// Read the models from this directory instead of the embedded ones (see `pith eval --models`).
     #[arg(long)]
     pub models: Option<PathBuf>,
+    /// Add the site rules of every `*.toml` file in this directory to the embedded ones (format:
+    /// `config/sites/example.toml`).
+    #[arg(long, value_name = "DIR")]
+    pub sites: Option<PathBuf>,
     /// The HTML file, or - for standard input.
     pub input: PathBuf,
 }
@@ -55,6 +59,9 @@ pub fn run(a: ExtractArgs) -> Result<ExitCode, pith::Error> {
     let mut engine = super::engine_from_env()?;
     if let Some(dir) = &a.models {
         engine.models.load_dir(dir)?;
+    }
+    if let Some(dir) = &a.sites {
+        engine.templates.add_dir(dir)?;
     }
     if matches!(a.format, Format::Explain) {
         let mut out = std::io::stdout().lock();

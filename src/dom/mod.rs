@@ -244,7 +244,7 @@ impl Document {
         self.nodes.is_empty()
     }
 
-    /// Element children of `id`, in order.
+    /// Children of `id` in order, text nodes included (filter with [`Node::is_text`] for elements only).
     pub fn children(&self, id: NodeId) -> Walk<'_> {
         Walk { doc: self, next: self.nodes[id as usize].first_child, step: |n| n.next_sibling }
     }

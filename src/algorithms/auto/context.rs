@@ -92,7 +92,9 @@ pub fn context_features(layout: &Layout, p: &[f64]) -> Vec<f32> {
             e.2 = e.2.max(p[k]);
         }
     }
-    // The span: from the first to the last confident block with some text.
+    // The span: from the first to the last confident block with some text. "Confident" is part of the
+    // feature's definition, fixed at 0.5 as the models were trained, not the configurable threshold
+    // at which blocks are kept.
     let confident: Vec<usize> = (0..n).filter(|&k| p[k] >= 0.5 && layout.chars[k] >= 30).collect();
     let (first, last) = (confident.first().copied(), confident.last().copied());
     let total_mass = ps[n].max(1e-9);

@@ -81,7 +81,7 @@ pub(super) fn signals(
     doc: &Document,
     roots: &[NodeId],
     page_p: f64,
-    judged: Option<(&Blocks, &[f64])>,
+    judged: Option<Judged<'_>>,
     meta: &PageMeta,
     url: Option<&str>,
 ) -> Vec<(&'static str, f64)> {
@@ -251,16 +251,25 @@ fn url_signals(url: Option<&str>) -> [(&'static str, f64); 6] {
     ]
 }
 
+/// The block classifier's verdicts on a page: each block's probability, and the threshold at which a
+/// block is kept (`params.auto.block_threshold`, as the selection uses it).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Judged<'a> {
+    pub blocks: &'a Blocks,
+    pub p: &'a [f64],
+    pub threshold: f64,
+}
+
 /// How sure the block classifier is: the character-weighted mean probability of the blocks it kept,
 /// how many long blocks it is sure of, and into how many separate runs the kept blocks fall.
-fn block_signals(judged: Option<(&Blocks, &[f64])>) -> [(&'static str, f64); 4] {
-    let Some((blocks, p)) = judged else {
+fn block_signals(judged: Option<Judged<'_>>) -> [(&'static str, f64); 4] {
+    let Some(Judged { blocks, p, threshold }) = judged else {
         return [("kept_mean_p", 0.0), ("sure_blocks", 0.0), ("kept_runs", 0.0), ("kept_list_share", 0.0)];
     };
     let (mut mass, mut chars, mut sure, mut runs) = (0.0, 0.0, 0u32, 0u32);
     let mut prev = false;
     for (b, &q) in blocks.list.iter().zip(p) {
-        let kept = q >= 0.5;
+        let kept = q >= threshold;
         if kept {
             mass += q * f64::from(b.chars);
             chars += f64::from(b.chars);
@@ -272,7 +281,7 @@ fn block_signals(judged: Option<(&Blocks, &[f64])>) -> [(&'static str, f64); 4] 
         prev = kept;
     }
     let list: f64 =
-        blocks.list.iter().zip(p).filter(|(b, q)| **q >= 0.5 && b.in_list).map(|(b, _)| f64::from(b.chars)).sum();
+        blocks.list.iter().zip(p).filter(|(b, q)| **q >= threshold && b.in_list).map(|(b, _)| f64::from(b.chars)).sum();
     [
         ("kept_mean_p", mass / chars.max(1.0)),
         ("sure_blocks", (1.0 + f64::from(sure)).ln()),

@@ -1,18 +1,20 @@
 //! The default pipeline, `auto`: the seed algorithms combined by learning, in the spirit of the
-//! CombinE / Crunch line of work the CETD paper cites.
+//! CombinE / Crunch line of work the CETD paper cites. One module per step:
 //!
-//! 1. **Measures.** Every seed method runs on the one parsed page: Composite Text Density and
-//!    DensitySum (Sun, Song & Liao), the P value (Lv et al.), the Naive Bayes block posterior (seed
-//!    000), the anchor ratio (seed 003), and the heuristic CECTD region (`region`: the DensitySum core
-//!    chosen away from comment threads and toward the title, grown to dense siblings, pruned of link
-//!    blocks and containers named for noise).
-//! 2. **Blocks.** The page is cut into text blocks (`blocks`), and each gets those measures plus its
-//!    own text statistics, its ancestors' tags and class/id words, its container and its neighbours.
+//! 1. **Measures.** Every seed method runs on the one parsed page, read through the measures its module
+//!    publishes: Composite Text Density and DensitySum (Sun, Song & Liao), the P value (Lv et al.), the
+//!    Naive Bayes block posterior (seed 000), the anchor ratio (seed 003); and the heuristic CECTD
+//!    region (`region`: the DensitySum core chosen away from comment threads and toward the title,
+//!    grown to dense siblings, pruned of link blocks and containers named for noise).
+//! 2. **Blocks.** The page is cut into text blocks (`segment`), and each gets those measures plus its
+//!    own text statistics, its ancestors' tags and class/id words, its container and its neighbours
+//!    (`features`; every word list and naming rule is in `lexicon`).
 //! 3. **Decision.** Two stages of gradient-boosted trees (`classify`, learned by `pith train` from the
 //!    developers' labelled pages) give each block a probability of being main content; the second
-//!    stage also sees the first stage's probabilities around the block (`context`). Blocks at 0.5 or
-//!    above are kept, emitted as maximal clean subtrees so structure (headings, lists, tables, `pre`)
-//!    survives. Every block's probability is in the answer's block scores (`block_p`).
+//!    stage also sees the first stage's probabilities around the block (`context`). Blocks at or above
+//!    `params.auto.block_threshold` (0.5) are kept, less reader-comment threads, and emitted as
+//!    maximal clean subtrees so structure (headings, lists, tables, `pre`) survives (`select`). Every
+//!    block's probability is in the answer's block scores (`block_p`).
 //! 4. **Has-article.** Page-level signals (`has_article`: the kept text's shape and the classifier's
 //!    confidence, the page P value, link density, repeated "cards", what the page declares about
 //!    itself, the shape of its URL) go to a small tree model (`article_model`). A page judged not to
@@ -136,7 +138,11 @@ pub fn run(ctx: &Context<'_>, models: &Models<'_>) -> Outcome {
     } else {
         Vec::new()
     };
-    let judged = models.blocks.is_trained().then_some((&m.blocks, p.as_slice()));
+    let judged = models.blocks.is_trained().then_some(has_article::Judged {
+        blocks: &m.blocks,
+        p: &p,
+        threshold: ctx.params.auto.block_threshold,
+    });
     let signals = has_article::signals(doc, &roots, m.p.page(), judged, ctx.meta, ctx.url);
     let probability = if models.article.is_trained() {
         let p = models.article.probability(&signals);
