@@ -1,17 +1,20 @@
 //! pith: main-content extraction from web pages.
 //!
-//! The library is a pipeline of named stages, each a module with one job:
+//! The library is a pipeline of named stages, each a module with one job; [`Engine::extract`] runs
+//! them in order (`prepare` = stages 1–3, `score` = 4, `output` = 5):
 //!
 //! | stage | module | what it does |
 //! |---|---|---|
-//! | 1 | [`decode`] | bytes → text: BOM, caller's charset, `<meta>`, then detection on a bounded prefix |
-//! | 2 | [`prestrip`] | one streaming lol_html pass removing scripts, styles, hidden and non-content elements |
+//! | 1 | [`decode`] (and [`meta`]) | bytes → text: BOM, caller's charset, `<meta>`, then detection on a bounded prefix; the page's declarations (`og:type`, JSON-LD) when the algorithm reads them |
+//! | 2 | [`prestrip`] | one streaming lol_html pass removing scripts, styles and other non-content elements ([`hidden`]) |
 //! | 3 | [`dom`] | html5ever parse copied into a flat arena with every node's statistics |
-//! | 4 | [`algorithms`] | the seed papers' methods, one module each, selectable by name |
-//! | 4' | [`combine`] | `auto`, the default combination |
+//! | 4 | [`algorithms`] | the seed papers' methods, one module each, and `auto` ([`algorithms::auto`]), which combines them; selected by [`Algorithm`] |
 //! | 5 | [`output`] | the result type and its text/HTML renderers |
 //!
-//! [`Engine`] runs them; the `pith` binary's CLI and HTTP service sit on top.
+//! Underneath the algorithms lies [`contract`]: what every algorithm is given and answers. The trained
+//! models are loaded in one place, [`models`]. Above the engine sit [`train`], [`eval`] and [`bench`](mod@bench),
+//! and the `pith` binary's HTTP service ([`server`]) and CLI. A module imports only from the layers
+//! below its own (README, "Layout", lists them).
 //!
 //! ```
 //! let engine = pith::Engine::with_defaults().unwrap();
@@ -31,6 +34,7 @@ mod error;
 pub mod eval;
 pub mod gbdt;
 pub mod hash;
+pub mod hidden;
 pub mod meta;
 pub mod models;
 pub mod output;
@@ -45,8 +49,8 @@ pub use error::Error;
 pub use output::Extraction;
 pub use pipeline::{Engine, Limits, Page, Preparation, Request, check_input};
 
-/// The former home of `auto`, now [`algorithms::auto`]. Kept only so that code written against it
-/// (the service tests) builds until it moves; new code uses the new path.
+/// The former home of `auto`, now [`algorithms::auto`]. Kept only so that `tests/service.rs` (being
+/// reworked on another branch) builds unchanged; remove once it names `algorithms::auto`.
 #[doc(hidden)]
 pub mod combine {
     pub use crate::algorithms::auto::NoArticleText;

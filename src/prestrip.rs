@@ -22,7 +22,8 @@ use lol_html::{
     ElementContentHandlers, HandlerResult, HtmlRewriter, RewriteStrSettings, Selector, Settings, doc_comments,
 };
 
-/// Elements removed with everything inside them: the ones whose content is bulky and never text.
+/// Elements removed with everything inside them: the ones whose content is bulky and never text (a
+/// subset of [`crate::hidden::is_ignored`], which the DOM stage applies to whatever is left).
 const DROP: &str = "script, style, noscript, template, iframe, svg, select";
 
 /// The selectors, parsed once: on a small page parsing them cost about a fifth of the pass.
@@ -151,7 +152,7 @@ fn run(html: &str, hidden: bool, max_depth: usize) -> Prestripped {
             Ok(())
         });
         on(settings, SEL_STYLE, |el| {
-            if el.get_attribute("style").is_some_and(|s| crate::dom::style_hides(&s)) {
+            if el.get_attribute("style").is_some_and(|s| crate::hidden::style_hides(&s)) {
                 el.remove();
             }
             Ok(())
@@ -305,6 +306,13 @@ fn is_void_name(name: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn dropped_names_are_non_content_names() {
+        for name in DROP.split(',').map(str::trim) {
+            assert!(crate::hidden::is_ignored(name), "{name}");
+        }
+    }
 
     #[test]
     fn an_unclosed_title_is_closed_at_the_next_tag() {

@@ -6,7 +6,7 @@
 //! characters (<20, four bins of 20 up to 100, >100), link characters / all characters (<10%, 10–50%,
 //! 50–80%, >=80%), punctuation / link characters (<2%, 2–10%, >=10%; a zero denominator counts as 1) and
 //! `<p>` count (0, 1–3, >3). A block is theme content when P(c1|x) >= P(c2|x) with Laplace-smoothed
-//! class-conditional probabilities learned by [`train`].
+//! class-conditional probabilities learned by [`crate::train::bayes`].
 //!
 //! Departures: the paper blocks on table/tr/td/div and suggests more block tags; we add the HTML5
 //! sectioning and list containers (section, article, main, aside, nav, header, footer, ul, ol, dl,
@@ -27,7 +27,7 @@ pub const BINS: [usize; 4] = [6, 4, 3, 3];
 /// Feature names, in order.
 pub const FEATURES: [&str; 4] = ["unlink_chars", "link_ratio", "punct_per_link_char", "p_count"];
 
-/// Bin of non-link characters: <20, [20,40), [40,60), [60,80), [80,100], >100.
+/// Bin of non-link characters: <20, \[20,40), \[40,60), \[60,80), \[80,100\], >100.
 pub fn bin_unlink(n: u32) -> usize {
     match n {
         0..=19 => 0,

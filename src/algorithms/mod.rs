@@ -1,7 +1,7 @@
 //! Stage 4: the seed papers' algorithms, one module each, and `auto`, which combines them; all read the
-//! same [`Document`](crate::dom::Document) through a [`Context`](crate::contract::Context).
+//! same [`crate::dom::Document`] through a [`crate::contract::Context`].
 //!
-//! Every algorithm returns an [`Outcome`](crate::contract::Outcome): which nodes (or, for the
+//! Every algorithm returns a [`crate::contract::Outcome`]: which nodes (or, for the
 //! line-based method, which text) make up the main content, a has-article probability, and the blocks
 //! it scored with its measures, so a user can see why. The seed modules do not import each other's
 //! internals or `auto`; `auto` reads the seed methods through the measures they publish

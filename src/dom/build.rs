@@ -3,12 +3,11 @@
 //!
 //! Two trees can be walked: the parser's own working tree (the normal path, see `tree`) and a scraper
 //! document (used when a site template's CSS selectors must run on the page first). Both walks feed
-//! the same three calls, `open`, `add_text` and `close_element`, so both give the same arena.
+//! the same three calls, `open`, `text` and `close_element`, so both give the same arena.
 //!
-//! Elements that never hold page text are skipped here, subtree and all: the non-content names, and
-//! elements hidden by `hidden`, `aria-hidden="true"` or an inline `display:none`/`visibility:hidden`
-//! (seed 003's rule R1). Pre-strip removes the bulkiest of them by name before the parse; attributes
-//! are checked here, where the parser has already split them out, instead of in a second lexer.
+//! Elements that never hold page text (see `hidden`) are skipped here, subtree and all. Pre-strip
+//! removes the bulkiest of them by name before the parse; attributes are checked here, where the
+//! parser has already split them out, instead of in a second lexer.
 
 use html5ever::LocalName;
 use scraper::Html;
@@ -16,46 +15,7 @@ use scraper::Html;
 use super::text::{Folded, fold_into};
 use super::tree::{self, Data, Tree};
 use super::{Document, DomLimits, Element, NONE, Node, NodeData, NodeId, Refs, Stats, Tag, fold_ws};
-
-/// Elements whose content is never page text. Pre-strip removes most of them; any that remain are
-/// skipped here.
-fn is_ignored(name: &str) -> bool {
-    matches!(
-        name,
-        "script"
-            | "style"
-            | "noscript"
-            | "template"
-            | "iframe"
-            | "object"
-            | "embed"
-            | "svg"
-            | "canvas"
-            | "input"
-            | "select"
-            | "textarea"
-            | "button"
-            | "option"
-            | "datalist"
-            | "math"
-            | "head"
-            | "link"
-    )
-}
-
-/// True for inline styles that hide the element: `display:none` or `visibility:hidden`, any spacing or case.
-pub(crate) fn style_hides(style: &str) -> bool {
-    // Cheap rejection first: most styles mention neither property.
-    let has = |needle: &str| style.as_bytes().windows(needle.len()).any(|w| w.eq_ignore_ascii_case(needle.as_bytes()));
-    if !has("none") && !has("hidden") {
-        return false;
-    }
-    let compact: String = style.chars().filter(|c| !c.is_whitespace()).flat_map(char::to_lowercase).collect();
-    compact.split(';').any(|decl| {
-        let decl = decl.trim_end_matches("!important");
-        decl == "display:none" || decl == "visibility:hidden"
-    })
-}
+use crate::hidden::{is_ignored, style_hides};
 
 /// The document title is cut to this many bytes of source text.
 const MAX_TITLE_BYTES: usize = 1024;
@@ -491,16 +451,6 @@ mod tests {
         assert_eq!(s.raw_chars, " a,b\u{0B}c\u{A0} 中文，好 x. ".chars().count() as u32);
         assert_eq!(s.punct, 3);
         assert!(matches!(doc.node(t).data, NodeData::Text { space_before: true, space_after: true, .. }));
-    }
-
-    #[test]
-    fn hiding_styles() {
-        assert!(style_hides("color:red; display : none"));
-        assert!(style_hides("visibility:hidden !important"));
-        assert!(style_hides("DISPLAY: NONE"));
-        assert!(!style_hides("display:block"));
-        assert!(!style_hides("visibility:visible"));
-        assert!(!style_hides("border:none"));
     }
 
     #[test]

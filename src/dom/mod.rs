@@ -15,7 +15,6 @@ use html5ever::tendril::StrTendril;
 use scraper::Html;
 
 use build::Builder;
-pub(crate) use build::style_hides;
 pub use tag::Tag;
 pub use text::{fold_ws, is_punct};
 
@@ -115,7 +114,7 @@ impl Element {
 #[derive(Debug, Clone)]
 pub enum NodeData {
     Element(Element),
-    /// Folded text, as a byte range into [`Document::text_buf`].
+    /// Folded text, as a byte range into the document's text buffer ([`Document::text`] reads it).
     Text {
         start: u32,
         len: u32,

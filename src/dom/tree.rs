@@ -94,18 +94,29 @@ impl Tree {
         n.next_sibling = NIL;
     }
 
+    /// Put the detached node `id` under `parent` between `prev` and `next` (`NIL` for an end of the
+    /// child list).
+    fn link(&mut self, id: Id, parent: Id, prev: Id, next: Id) {
+        if prev == NIL {
+            self.nodes[parent as usize].first_child = id;
+        } else {
+            self.nodes[prev as usize].next_sibling = id;
+        }
+        if next == NIL {
+            self.nodes[parent as usize].last_child = id;
+        } else {
+            self.nodes[next as usize].prev_sibling = id;
+        }
+        let n = &mut self.nodes[id as usize];
+        n.parent = parent;
+        n.prev_sibling = prev;
+        n.next_sibling = next;
+    }
+
     fn append_child(&mut self, parent: Id, id: Id) {
         self.detach(id);
         let last = self.nodes[parent as usize].last_child;
-        if last == NIL {
-            self.nodes[parent as usize].first_child = id;
-        } else {
-            self.nodes[last as usize].next_sibling = id;
-        }
-        self.nodes[parent as usize].last_child = id;
-        let n = &mut self.nodes[id as usize];
-        n.parent = parent;
-        n.prev_sibling = last;
+        self.link(id, parent, last, NIL);
     }
 
     fn insert_before(&mut self, sibling: Id, id: Id) {
@@ -114,16 +125,7 @@ impl Tree {
             let s = &self.nodes[sibling as usize];
             (s.parent, s.prev_sibling)
         };
-        if prev == NIL {
-            self.nodes[parent as usize].first_child = id;
-        } else {
-            self.nodes[prev as usize].next_sibling = id;
-        }
-        self.nodes[sibling as usize].prev_sibling = id;
-        let n = &mut self.nodes[id as usize];
-        n.parent = parent;
-        n.prev_sibling = prev;
-        n.next_sibling = sibling;
+        self.link(id, parent, prev, sibling);
     }
 
     /// Append text after `prev` (a sibling, or `NIL`), merging into it when it is text already.

@@ -159,8 +159,8 @@ fn tag_code(t: Option<Tag>) -> f32 {
     }
 }
 
-/// Names of the block features, in the order [`features`] writes them: [`BASE`], the name groups,
-/// the ancestor tags, [`NEIGHBOUR`].
+/// Names of the block features, in the order `features` writes them: the block's own measures and
+/// the seed methods' verdicts, the name groups, the ancestor tags, the neighbours' measures.
 pub fn feature_names() -> Vec<&'static str> {
     let mut v: Vec<&'static str> = BASE.iter().map(|f| f.0).collect();
     v.extend(NAME_GROUPS.iter().map(|(n, _)| *n));

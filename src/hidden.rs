@@ -1,0 +1,59 @@
+//! Elements that never hold page text: the non-content names (scripts, styles, form controls, embedded
+//! objects), and elements hidden by `hidden`, `aria-hidden="true"` or an inline
+//! `display:none`/`visibility:hidden` (seed 003's rule R1). Pre-strip (stage 2) removes the bulkiest of
+//! them before the parse; the DOM stage (3) skips whatever is left, with its subtree. Both ask here.
+
+/// Elements whose content is never page text. Pre-strip removes most of them; any that remain are
+/// skipped here.
+pub fn is_ignored(name: &str) -> bool {
+    matches!(
+        name,
+        "script"
+            | "style"
+            | "noscript"
+            | "template"
+            | "iframe"
+            | "object"
+            | "embed"
+            | "svg"
+            | "canvas"
+            | "input"
+            | "select"
+            | "textarea"
+            | "button"
+            | "option"
+            | "datalist"
+            | "math"
+            | "head"
+            | "link"
+    )
+}
+
+/// True for inline styles that hide the element: `display:none` or `visibility:hidden`, any spacing or case.
+pub fn style_hides(style: &str) -> bool {
+    // Cheap rejection first: most styles mention neither property.
+    let has = |needle: &str| style.as_bytes().windows(needle.len()).any(|w| w.eq_ignore_ascii_case(needle.as_bytes()));
+    if !has("none") && !has("hidden") {
+        return false;
+    }
+    let compact: String = style.chars().filter(|c| !c.is_whitespace()).flat_map(char::to_lowercase).collect();
+    compact.split(';').any(|decl| {
+        let decl = decl.trim_end_matches("!important");
+        decl == "display:none" || decl == "visibility:hidden"
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hiding_styles() {
+        assert!(style_hides("color:red; display : none"));
+        assert!(style_hides("visibility:hidden !important"));
+        assert!(style_hides("DISPLAY: NONE"));
+        assert!(!style_hides("display:block"));
+        assert!(!style_hides("visibility:visible"));
+        assert!(!style_hides("border:none"));
+    }
+}
