@@ -61,8 +61,8 @@ pub struct Metrics {
     fetches: Mutex<BTreeMap<&'static str, u64>>,
     fetch_duration: Mutex<Option<Histogram>>,
     extraction_duration: Mutex<Option<Histogram>>,
-    pub cache_hits: AtomicU64,
-    pub cache_misses: AtomicU64,
+    cache_hits: AtomicU64,
+    cache_misses: AtomicU64,
 }
 
 /// Point-in-time values gathered by the `/metrics` handler from the cache and the pool.
@@ -99,6 +99,16 @@ impl Metrics {
             .unwrap_or_else(std::sync::PoisonError::into_inner)
             .get_or_insert_with(Histogram::new)
             .observe(seconds);
+    }
+
+    /// A result answered from the cache.
+    pub fn cache_hit(&self) {
+        self.cache_hits.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// A result computed: the cache missed or was bypassed.
+    pub fn cache_miss(&self) {
+        self.cache_misses.fetch_add(1, Ordering::Relaxed);
     }
 
     pub fn extraction(&self, seconds: f64) {

@@ -5,6 +5,7 @@
 //! | [`config`] | the settings: embedded `config/default.toml`, `--config FILE`, `PITH_*` variables |
 //! | [`startup`] | building the state and router, binding, running, graceful shutdown |
 //! | [`routes`] | the handlers: extract, batch, algorithms, health, metrics, OpenAPI |
+//! | [`jobs`] | the job runner both extract routes share: cache → fetch → pool → engine |
 //! | [`fetch`] | the HTTP client: timeouts, byte cap, redirects, the SSRF guard |
 //! | [`cache`] | the moka result cache |
 //! | [`pool`] | the bounded blocking pool extraction runs on |
@@ -18,6 +19,7 @@ pub mod cache;
 pub mod config;
 pub mod error;
 pub mod fetch;
+pub mod jobs;
 pub mod metrics;
 pub mod pool;
 pub mod rate_limit;
