@@ -25,6 +25,7 @@ pub mod algorithms;
 pub mod article;
 pub mod bench;
 pub mod combine;
+pub mod configuration;
 pub mod dataset;
 pub mod decode;
 pub mod dom;

@@ -12,9 +12,9 @@ use axum::extract::{ConnectInfo, Request, State};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
-use super::config::RateLimitConfig;
 use super::error::ApiError;
 use super::state::AppState;
+use crate::configuration::RateLimitConfig;
 
 /// Buckets are forgotten once this many exist and they are full again.
 const SWEEP_AT: usize = 65_536;

@@ -19,7 +19,6 @@ use axum::routing::{get, post};
 use tokio::net::TcpListener;
 
 use super::cache::ResultCache;
-use super::config::Config;
 use super::fetch::Fetcher;
 use super::metrics::Metrics;
 use super::pool::Pool;
@@ -28,6 +27,7 @@ use super::routes::{algorithms, batch, extract, health, metrics, openapi};
 use super::state::AppState;
 use super::telemetry;
 use crate::Engine;
+use crate::configuration::Config;
 
 /// Why the service could not start.
 #[derive(Debug, thiserror::Error)]

@@ -10,7 +10,8 @@ use std::net::SocketAddr;
 use std::sync::OnceLock;
 use std::time::Duration;
 
-use pith::server::{Application, Config};
+use pith::configuration::Config;
+use pith::server::Application;
 use reqwest::header::HeaderMap;
 use serde_json::Value;
 
