@@ -10,8 +10,8 @@
 //! | [`cache`] | the moka result cache |
 //! | [`pool`] | the bounded blocking pool extraction runs on |
 //! | [`error`] | `ApiError` and its `application/problem+json` rendering |
-//! | [`metrics`] | Prometheus counters and histograms |
-//! | [`rate_limit`] | the optional per-client-IP token bucket |
+//! | [`metrics`] | Prometheus counters and histograms, in the 0.0.4 text format |
+//! | [`rate_limit`] | the optional per-client-IP token bucket (`governor`) |
 //! | [`telemetry`] | the tracing subscriber and the one-line-per-request log |
 //! | [`state`] | what every handler shares |
 
