@@ -13,7 +13,7 @@
 //!
 //! Underneath the algorithms lies [`contract`]: what every algorithm is given and answers. The trained
 //! models are loaded in one place, [`models`]. Above the engine sit [`train`], [`eval`] and [`bench`](mod@bench),
-//! and the `pith` binary's HTTP service ([`server`]) and CLI. A module imports only from the layers
+//! and the `pith` binary's HTTP service ([`server`]) and CLI, which share their settings ([`configuration`]). A module imports only from the layers
 //! below its own (README, "Layout", lists them).
 //!
 //! ```
@@ -26,6 +26,7 @@
 
 pub mod algorithms;
 pub mod bench;
+pub mod configuration;
 pub mod contract;
 pub mod dataset;
 pub mod decode;
@@ -48,10 +49,3 @@ pub use algorithms::Algorithm;
 pub use error::Error;
 pub use output::Extraction;
 pub use pipeline::{Engine, Limits, Page, Preparation, Request, check_input};
-
-/// The former home of `auto`, now [`algorithms::auto`]. Kept only so that `tests/service.rs` (being
-/// reworked on another branch) builds unchanged; remove once it names `algorithms::auto`.
-#[doc(hidden)]
-pub mod combine {
-    pub use crate::algorithms::auto::NoArticleText;
-}

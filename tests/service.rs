@@ -63,7 +63,7 @@ async fn include_comments_per_request_json_and_query() {
     // Every block kept, so only the comment rule decides (see tests/engine.rs).
     let app = TestApp::spawn(|c| {
         c.params.auto.block_threshold = 0.0;
-        c.params.auto.no_article_text = pith::combine::NoArticleText::Full;
+        c.params.auto.no_article_text = pith::algorithms::auto::NoArticleText::Full;
     })
     .await;
     let page = include_str!("fixtures/pages/comments.html");
@@ -394,7 +394,7 @@ async fn algorithms_health_ready_openapi_metrics() {
 
     let r = app.get("/openapi.yaml").await;
     assert_eq!(r.header("content-type"), Some("application/yaml"));
-    let doc: serde_yaml::Value = serde_yaml::from_slice(&r.body).unwrap();
+    let doc = common::schema::yaml_to_json(std::str::from_utf8(&r.body).unwrap());
     assert_eq!(doc["openapi"].as_str(), Some("3.1.0"));
 
     app.extract(json!({ "html": article_html("m") })).await;
@@ -419,6 +419,23 @@ async fn algorithms_health_ready_openapi_metrics() {
     assert_eq!((r.status, r.problem_code().as_str()), (405, "method-not-allowed"));
 }
 
+/// The contract checker itself refuses what the spec forbids, so the checks above can fail.
+#[test]
+fn spec_checker_refuses_what_the_spec_forbids() {
+    let refused = |schema: &str, v: Value| {
+        std::panic::catch_unwind(|| spec().assert_valid(spec().schema(schema), &v, schema)).is_err()
+    };
+    assert!(!refused("Status", json!({ "status": "ok" })));
+    assert!(refused("Status", json!({ "status": "fine" })));
+    assert!(refused("Problem", json!({ "type": "urn:pith:problem:x", "title": "t", "status": "400", "detail": "d" })));
+    let problem = json!({ "type": "urn:pith:problem:x", "title": "t", "status": 400, "detail": "d" });
+    assert!(!refused("BatchItem", json!({ "index": 0, "error": problem })));
+    assert!(refused("BatchItem", json!({ "index": -1, "error": problem })));
+    assert!(refused("BatchItem", json!({ "index": 0, "error": problem, "extra": true })));
+    assert_eq!(spec().request_is_valid("POST", "/v1/extract", br#"{"html": "<p>x</p>", "colour": 1}"#), Some(false));
+    assert_eq!(spec().request_is_valid("POST", "/v1/extract", br#"{"html": "<p>x</p>"}"#), Some(true));
+}
+
 // ---------- runtime ----------
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -436,6 +453,10 @@ async fn rate_limit_per_client_ip() {
     assert_eq!((r.status, r.problem_code().as_str()), (429, "rate-limited"));
     assert!(r.header("retry-after").unwrap().parse::<u64>().unwrap() >= 1);
     assert_eq!(app.get("/healthz").await.status, 200, "probes are not limited");
+    // Every other endpoint is limited, and documents its 429 (checked by `TestApp::send`).
+    for path in ["/v1/algorithms", "/openapi.yaml"] {
+        assert_eq!(app.get(path).await.status, 429, "{path}");
+    }
 }
 
 /// A page big enough to keep the only worker busy for a while.

@@ -31,7 +31,8 @@ pub fn run(a: HealthArgs) -> Result<ExitCode, pith::Error> {
     let url = match a.url {
         Some(u) => u,
         None => {
-            let config = pith::server::Config::load(a.config.as_deref()).map_err(|e| pith::Error::Config(e.0))?;
+            let config =
+                pith::configuration::Config::load(a.config.as_deref()).map_err(|e| pith::Error::Config(e.0))?;
             default_url(config.server.listen)
         }
     };

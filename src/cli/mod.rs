@@ -95,7 +95,7 @@ fn untrained_engine_from_env() -> Result<pith::Engine, pith::Error> {
 }
 
 fn params_from_env() -> Result<pith::algorithms::Params, pith::Error> {
-    let config = pith::server::config::Config::load(None).map_err(|e| pith::Error::Config(e.0))?;
+    let config = pith::configuration::Config::load(None).map_err(|e| pith::Error::Config(e.0))?;
     Ok(config.params)
 }
 

@@ -17,7 +17,7 @@ pub struct ServeArgs {
 }
 
 pub fn run(a: ServeArgs) -> Result<ExitCode, pith::Error> {
-    let mut config = pith::server::Config::load(a.config.as_deref()).map_err(|e| pith::Error::Config(e.0))?;
+    let mut config = pith::configuration::Config::load(a.config.as_deref()).map_err(|e| pith::Error::Config(e.0))?;
     if let Some(addr) = a.listen {
         config.server.listen = addr;
     }

@@ -21,8 +21,8 @@ use reqwest::header;
 use serde::{Deserialize, Serialize};
 use url::Url;
 
-use super::config::FetchConfig;
 use super::error::ApiError;
+use crate::configuration::FetchConfig;
 
 /// What the caller learns about a fetch (the `fetch` member of a result).
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -362,7 +362,7 @@ mod tests {
 
     #[test]
     fn literal_hosts_and_schemes_are_checked() {
-        let f = Fetcher::new(&super::super::config::Config::default().fetch).unwrap();
+        let f = Fetcher::new(&crate::configuration::Config::default().fetch).unwrap();
         let u = |s: &str| Url::parse(s).unwrap();
         assert!(matches!(f.check_url(&u("http://127.0.0.1/")), Err(FetchError::Refused(_))));
         assert!(matches!(f.check_url(&u("http://[::ffff:a9fe:a9fe]/")), Err(FetchError::Refused(_))));

@@ -1,23 +1,24 @@
-//! `pith serve`: the HTTP service. URL or HTML in, JSON out, safe to put in front of a crawler.
+//! `pith serve`: the HTTP service. URL or HTML in, JSON out, safe to put in front of a crawler. Its
+//! settings are [`crate::configuration::Config`] (shared with the CLI).
 //!
 //! | module | what lives there |
 //! |---|---|
-//! | [`config`] | the settings: embedded `config/default.toml`, `--config FILE`, `PITH_*` variables |
 //! | [`startup`] | building the state and router, binding, running, graceful shutdown |
 //! | [`routes`] | the handlers: extract, batch, algorithms, health, metrics, OpenAPI |
+//! | [`jobs`] | the job runner both extract routes share: cache → fetch → pool → engine |
 //! | [`fetch`] | the HTTP client: timeouts, byte cap, redirects, the SSRF guard |
 //! | [`cache`] | the moka result cache |
 //! | [`pool`] | the bounded blocking pool extraction runs on |
 //! | [`error`] | `ApiError` and its `application/problem+json` rendering |
-//! | [`metrics`] | Prometheus counters and histograms |
-//! | [`rate_limit`] | the optional per-client-IP token bucket |
+//! | [`metrics`] | Prometheus counters and histograms, in the 0.0.4 text format |
+//! | [`rate_limit`] | the optional per-client-IP token bucket (`governor`) |
 //! | [`telemetry`] | the tracing subscriber and the one-line-per-request log |
 //! | [`state`] | what every handler shares |
 
 pub mod cache;
-pub mod config;
 pub mod error;
 pub mod fetch;
+pub mod jobs;
 pub mod metrics;
 pub mod pool;
 pub mod rate_limit;
@@ -26,11 +27,10 @@ pub mod startup;
 pub mod state;
 pub mod telemetry;
 
-pub use config::Config;
 pub use startup::{Application, StartupError};
 
 /// Run the service with `config` until SIGTERM/SIGINT: install logging, build, serve, shut down.
-pub async fn serve(config: Config) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+pub async fn serve(config: crate::configuration::Config) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
     telemetry::init(&config.log);
     let app = Application::build(config).await?;
     app.run_until_stopped().await?;

@@ -19,7 +19,6 @@ use axum::routing::{get, post};
 use tokio::net::TcpListener;
 
 use super::cache::ResultCache;
-use super::config::Config;
 use super::fetch::Fetcher;
 use super::metrics::Metrics;
 use super::pool::Pool;
@@ -28,6 +27,7 @@ use super::routes::{algorithms, batch, extract, health, metrics, openapi};
 use super::state::AppState;
 use super::telemetry;
 use crate::Engine;
+use crate::configuration::Config;
 
 /// Why the service could not start.
 #[derive(Debug, thiserror::Error)]
@@ -36,6 +36,8 @@ pub enum StartupError {
     Engine(#[from] crate::Error),
     #[error("http client: {0}")]
     Client(#[from] reqwest::Error),
+    #[error("{0}")]
+    RateLimit(String),
     #[error("cannot listen on {addr}: {source}")]
     Listen { addr: SocketAddr, source: std::io::Error },
 }
@@ -53,13 +55,17 @@ pub fn build_state(config: Config) -> Result<AppState, StartupError> {
     engine.params = config.params.clone();
     let fetcher = Fetcher::new(&config.fetch)?;
     let pool = Pool::new(config.pool.worker_count(), config.pool.queue_depth, config.pool.retry_after_secs);
+    let limiter = match config.rate_limit.enabled {
+        true => Some(Arc::new(RateLimiter::new(&config.rate_limit).map_err(StartupError::RateLimit)?)),
+        false => None,
+    };
     Ok(AppState {
         engine: Arc::new(engine),
         fetcher: Arc::new(fetcher),
         cache: Arc::new(ResultCache::new(&config.cache)),
         pool: Arc::new(pool),
         metrics: Arc::new(Metrics::default()),
-        limiter: config.rate_limit.enabled.then(|| Arc::new(RateLimiter::new(&config.rate_limit))),
+        limiter,
         shutting_down: Arc::new(AtomicBool::new(false)),
         config: Arc::new(config),
     })

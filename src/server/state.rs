@@ -4,12 +4,12 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::cache::ResultCache;
-use super::config::Config;
 use super::fetch::Fetcher;
 use super::metrics::Metrics;
 use super::pool::Pool;
 use super::rate_limit::RateLimiter;
 use crate::Engine;
+use crate::configuration::Config;
 
 #[derive(Clone)]
 pub struct AppState {

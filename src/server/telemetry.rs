@@ -14,8 +14,8 @@ use axum::middleware::Next;
 use axum::response::Response;
 use tracing_subscriber::EnvFilter;
 
-use super::config::{LogConfig, LogFormat};
 use super::state::AppState;
+use crate::configuration::{LogConfig, LogFormat};
 
 pub static REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
 

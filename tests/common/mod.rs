@@ -10,7 +10,8 @@ use std::net::SocketAddr;
 use std::sync::OnceLock;
 use std::time::Duration;
 
-use pith::server::{Application, Config};
+use pith::configuration::Config;
+use pith::server::Application;
 use reqwest::header::HeaderMap;
 use serde_json::Value;
 
@@ -104,6 +105,11 @@ impl TestApp {
     pub async fn send(&self, req: reqwest::RequestBuilder) -> Resp {
         let req = req.build().unwrap();
         let (method, path) = (req.method().to_string(), req.url().path().to_string());
+        let json_request = req.headers().get("content-type").is_some_and(|v| v == "application/json");
+        let request_valid = match req.body().and_then(|b| b.as_bytes()) {
+            Some(body) if json_request => spec().request_is_valid(&method, &path, body),
+            _ => None,
+        };
         let res = self.client.execute(req).await.expect("the service answers");
         let status = res.status().as_u16();
         let headers = res.headers().clone();
@@ -111,6 +117,18 @@ impl TestApp {
         let ct = headers.get("content-type").and_then(|v| v.to_str().ok()).unwrap_or("").to_string();
         if spec().has_operation(&method, &path) {
             spec().check_response(&method, &path, status, &ct, &body);
+            spec().check_response_headers(&method, &path, status, &headers);
+            // The codes that say "this request is not the documented shape" must only answer bodies
+            // the spec rejects too; otherwise a client generated from the spec gets refused.
+            if status == 400 && request_valid == Some(true) {
+                let code =
+                    serde_json::from_slice::<Value>(&body).ok().and_then(|p| p["type"].as_str().map(String::from));
+                let shape = ["malformed-json", "missing-input", "bad-formats"].map(|c| format!("urn:pith:problem:{c}"));
+                assert!(
+                    !code.as_ref().is_some_and(|c| shape.contains(c)),
+                    "{method} {path}: the spec accepts this body but the service answered {code:?}"
+                );
+            }
         }
         Resp { status, headers, body }
     }

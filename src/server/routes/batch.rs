@@ -1,8 +1,8 @@
 //! `POST /v1/extract/batch`: many pages in one request. Items are parsed one by one, so a malformed
-//! item fails alone, and run `server.batch_concurrency` at a time through the same path as
-//! `/v1/extract`. The JSON answer lists results in item order; with `Accept: application/x-ndjson`
-//! each result is written as its own line the moment it is ready (so in completion order), carrying
-//! its `index`.
+//! item fails alone, and run `server.batch_concurrency` at a time through the same job runner as
+//! `/v1/extract` ([`crate::server::jobs`]). The JSON answer lists results in item order; with
+//! `Accept: application/x-ndjson` each result is written as its own line the moment it is ready (so in
+//! completion order), carrying its `index`.
 
 use std::convert::Infallible;
 
@@ -16,8 +16,9 @@ use futures_util::{StreamExt, stream};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::extract::{ExtractRequest, body_error, bypass_cache, media_type, parse_json, run_job};
+use super::extract::{ExtractRequest, body_error, bypass_cache, media_type, parse_json};
 use crate::server::error::ApiError;
+use crate::server::jobs::run_job;
 use crate::server::state::AppState;
 
 #[derive(Debug, Deserialize)]

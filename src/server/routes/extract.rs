@@ -1,12 +1,8 @@
 //! `POST /v1/extract`: one page in (a URL to fetch, or HTML in the body), one result out.
 //!
-//! Requests of both shapes (JSON, or a raw `text/html` body with query parameters) become a [`Job`],
-//! and [`run_job`] does the rest — cache lookup, fetch, the pool, the engine — for this route and for
-//! every item of a batch.
-
-use std::sync::Arc;
-use std::sync::atomic::Ordering;
-use std::time::Instant;
+//! Requests of both shapes (JSON, or a raw `text/html` body with query parameters) are checked and
+//! become one [`Job`]; [`run_job`] does the rest (cache, fetch, pool, engine), as for every item of a
+//! batch.
 
 use axum::Json;
 use axum::body::Bytes;
@@ -14,15 +10,15 @@ use axum::extract::rejection::BytesRejection;
 use axum::extract::{RawQuery, State};
 use axum::http::{HeaderMap, header};
 use axum::response::{IntoResponse, Response};
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use url::Url;
 
-use crate::server::cache::{Cached, Key, Source};
+use crate::Algorithm;
 use crate::server::error::ApiError;
-use crate::server::fetch::{FetchInfo, split_content_type};
+use crate::server::fetch::split_content_type;
+use crate::server::jobs::{Input, Job, run_job};
 use crate::server::state::AppState;
 use crate::server::telemetry::CacheStatus;
-use crate::{Algorithm, Extraction};
 
 /// Output formats a caller can ask for; text is the default, HTML costs a second walk of the page.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
@@ -58,48 +54,6 @@ pub struct RawParams {
     pub include_comments: Option<bool>,
 }
 
-/// A validated request, whatever its shape.
-#[derive(Debug, Clone)]
-pub struct Job {
-    pub input: Input,
-    pub algorithm: Algorithm,
-    pub charset: Option<String>,
-    pub text: bool,
-    pub html: bool,
-    pub blocks: bool,
-    pub include_comments: Option<bool>,
-}
-
-#[derive(Debug, Clone)]
-pub enum Input {
-    /// Fetch this URL.
-    Fetch(Url),
-    /// Extract these bytes; `url` is their address.
-    Html { bytes: Bytes, url: Option<String> },
-}
-
-/// The 200 answer: the engine's result, plus where it came from.
-#[derive(Debug, Serialize)]
-pub struct ExtractResponse<'a> {
-    #[serde(flatten)]
-    pub result: &'a Extraction,
-    pub cache: &'static str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub fetch: Option<&'a FetchInfo>,
-}
-
-/// An answered job: the (possibly shared) cached value and whether it was a hit.
-pub struct Answer {
-    pub value: Arc<Cached>,
-    pub cache: &'static str,
-}
-
-impl Answer {
-    pub fn body(&self) -> ExtractResponse<'_> {
-        ExtractResponse { result: &self.value.result, cache: self.cache, fetch: self.value.fetch.as_ref() }
-    }
-}
-
 fn bad(code: &'static str, detail: impl Into<String>) -> ApiError {
     ApiError::BadRequest(code, detail.into())
 }
@@ -126,6 +80,32 @@ fn parse_fetch_url(raw: &str) -> Result<Url, ApiError> {
     Url::parse(raw.trim()).map_err(|e| bad("bad-url", format!("url {raw:?} is not an absolute URL: {e}")))
 }
 
+/// What both request shapes settle before a [`Job`] is built: the input, and which outputs to fill.
+struct Parts {
+    input: Input,
+    algorithm: Option<String>,
+    charset: Option<String>,
+    text: bool,
+    html: bool,
+    blocks: Option<bool>,
+    include_comments: Option<bool>,
+}
+
+impl Parts {
+    /// Check the algorithm and charset, settle the defaults: the one place a [`Job`] is built.
+    fn into_job(self, state: &AppState) -> Result<Job, ApiError> {
+        Ok(Job {
+            input: self.input,
+            algorithm: check_algorithm(self.algorithm, state)?,
+            charset: check_charset(self.charset)?,
+            text: self.text,
+            html: self.html,
+            blocks: self.blocks.unwrap_or(true),
+            include_comments: self.include_comments,
+        })
+    }
+}
+
 impl ExtractRequest {
     /// Check the request and settle defaults.
     pub fn into_job(self, state: &AppState) -> Result<Job, ApiError> {
@@ -138,15 +118,16 @@ impl ExtractRequest {
         if formats.is_empty() {
             return Err(bad("bad-formats", "`formats` must name at least one of \"text\", \"html\""));
         }
-        Ok(Job {
+        Parts {
             input,
-            algorithm: check_algorithm(self.algorithm, state)?,
-            charset: check_charset(self.charset)?,
+            algorithm: self.algorithm,
+            charset: self.charset,
             text: formats.contains(&Format::Text),
             html: formats.contains(&Format::Html),
-            blocks: self.blocks.unwrap_or(true),
+            blocks: self.blocks,
             include_comments: self.include_comments,
-        })
+        }
+        .into_job(state)
     }
 }
 
@@ -169,15 +150,16 @@ impl RawParams {
         if !text && !html {
             return Err(bad("bad-formats", "`formats` must name at least one of text, html"));
         }
-        Ok(Job {
+        Parts {
             input: Input::Html { bytes: body, url: self.url },
-            algorithm: check_algorithm(self.algorithm, state)?,
-            charset: check_charset(charset)?,
+            algorithm: self.algorithm,
+            charset,
             text,
             html,
-            blocks: self.blocks.unwrap_or(true),
+            blocks: self.blocks,
             include_comments: self.include_comments,
-        })
+        }
+        .into_job(state)
     }
 }
 
@@ -271,77 +253,4 @@ fn query_bool(name: &str, v: &str) -> Result<bool, ApiError> {
         "false" | "0" => Ok(false),
         _ => Err(bad("bad-query", format!("{name}={v:?}: use true or false"))),
     }
-}
-
-/// Cache lookup, fetch, extraction on the pool, cache insert.
-pub async fn run_job(state: &AppState, job: Job, no_cache: bool) -> Result<Answer, ApiError> {
-    let source = match &job.input {
-        Input::Fetch(u) => {
-            let mut u = u.clone();
-            u.set_fragment(None);
-            Source::Url(u.to_string())
-        }
-        Input::Html { bytes, url } => {
-            Source::Content { hash: state.cache.content_hash(bytes), url: url.clone(), charset: job.charset.clone() }
-        }
-    };
-    let key = Key {
-        source,
-        algorithm: job.algorithm,
-        text: job.text,
-        html: job.html,
-        blocks: job.blocks,
-        include_comments: job.include_comments,
-    };
-    if !no_cache && let Some(hit) = state.cache.get(&key).await {
-        state.metrics.cache_hits.fetch_add(1, Ordering::Relaxed);
-        return Ok(Answer { value: hit, cache: "hit" });
-    }
-    state.metrics.cache_misses.fetch_add(1, Ordering::Relaxed);
-
-    let (bytes, url, charset, fetch) = match job.input {
-        Input::Fetch(u) => {
-            let start = Instant::now();
-            let fetched = state.fetcher.fetch(&u).await;
-            let secs = start.elapsed().as_secs_f64();
-            match fetched {
-                Ok(f) => {
-                    state.metrics.fetch("ok", secs);
-                    let charset = job.charset.clone().or(f.charset);
-                    (Bytes::from(f.body), Some(f.info.final_url.clone()), charset, Some(f.info))
-                }
-                Err(e) => {
-                    state.metrics.fetch(e.outcome(), secs);
-                    return Err(e.into());
-                }
-            }
-        }
-        Input::Html { bytes, url } => (bytes, url, job.charset.clone(), None),
-    };
-
-    let engine = state.engine.clone();
-    let algorithm = job.algorithm;
-    let (want_text, want_html, want_blocks, include_comments) = (job.text, job.html, job.blocks, job.include_comments);
-    let result = state
-        .pool
-        .run(move || {
-            engine.extract(&crate::Request {
-                bytes: &bytes,
-                url: url.as_deref(),
-                charset: charset.as_deref(),
-                algorithm,
-                want_html,
-                want_blocks,
-                include_comments,
-            })
-        })
-        .await?;
-    let mut result = result?;
-    state.metrics.extraction(result.timings_ms.total / 1000.0);
-    if !want_text {
-        result.content.text.clear();
-    }
-    let value = Arc::new(Cached { result, fetch });
-    state.cache.insert(key, value.clone()).await;
-    Ok(Answer { value, cache: "miss" })
 }

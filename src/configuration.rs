@@ -1,19 +1,26 @@
-//! Service configuration: one typed struct, read in three layers.
+//! The application's configuration: one typed struct, read in three layers, used by the HTTP service
+//! (every section) and by the CLI (the algorithm parameters, `[params]`), so neither reaches into the
+//! other for it.
 //!
 //! 1. `config/default.toml`, embedded with `include_str!` so `pith serve` works with no files around;
 //! 2. an optional `--config FILE` with any subset of the same keys;
 //! 3. `PITH_<SECTION>__<KEY>` environment variables (`__` separates nesting levels).
 //!
-//! Layers are merged as TOML tables before deserialising, so every layer uses the same key names and a
-//! misspelt key is an error rather than a silently ignored setting.
+//! The layering is `figment`'s: each layer is a provider merged over the one before, so every layer
+//! uses the same key names, a misspelt key is an error rather than a silently ignored setting, and an
+//! error names the key and the layer its bad value came from (a `PITH_` variable, or the TOML file
+//! by path). Files are parsed with the `toml` crate the rest of pith uses, through a small
+//! [`figment::providers::Format`].
 
 use std::net::SocketAddr;
 use std::path::Path;
 
+use figment::Figment;
+use figment::providers::{Env, Format};
 use serde::Deserialize;
 
 /// The embedded defaults; also the documentation of every setting.
-pub const DEFAULT_TOML: &str = include_str!("../../config/default.toml");
+pub const DEFAULT_TOML: &str = include_str!("../config/default.toml");
 
 /// Prefix of the environment variables that override settings.
 pub const ENV_PREFIX: &str = "PITH_";
@@ -118,45 +125,22 @@ pub struct ConfigError(pub String);
 impl Default for Config {
     /// The embedded defaults alone (no file, no environment).
     fn default() -> Self {
-        Config::from_layers(None, std::iter::empty()).expect("the embedded config/default.toml is valid")
+        Config::extract(Figment::from(Toml::string(DEFAULT_TOML))).expect("the embedded config/default.toml is valid")
     }
 }
 
 impl Config {
     /// Defaults, then `file`, then the process's `PITH_*` environment.
     pub fn load(file: Option<&Path>) -> Result<Config, ConfigError> {
-        let text = match file {
-            Some(p) => {
-                Some(std::fs::read_to_string(p).map_err(|e| ConfigError(format!("cannot read {}: {e}", p.display())))?)
-            }
-            None => None,
-        };
-        Config::from_layers(text.as_deref(), std::env::vars())
+        let mut layers = Figment::from(Toml::string(DEFAULT_TOML));
+        if let Some(path) = file {
+            layers = layers.merge(Toml::file_exact(path));
+        }
+        Config::extract(layers.merge(environment()))
     }
 
-    /// Defaults, then the TOML text of a file, then `(name, value)` environment pairs. Variables not
-    /// starting with `PITH_`, or whose first segment is not a section of the defaults, are ignored
-    /// (other tools may use the prefix too); a wrong key inside a known section is an error.
-    pub fn from_layers(
-        file: Option<&str>,
-        env: impl IntoIterator<Item = (String, String)>,
-    ) -> Result<Config, ConfigError> {
-        let mut table: toml::Table =
-            DEFAULT_TOML.parse().map_err(|e| ConfigError(format!("embedded defaults: {e}")))?;
-        if let Some(text) = file {
-            let over: toml::Table = text.parse().map_err(|e| ConfigError(format!("config file: {e}")))?;
-            merge(&mut table, over);
-        }
-        for (name, value) in env {
-            let Some(rest) = name.strip_prefix(ENV_PREFIX) else { continue };
-            let path: Vec<String> = rest.split("__").map(str::to_ascii_lowercase).collect();
-            if path.len() < 2 || !table.get(&path[0]).is_some_and(toml::Value::is_table) {
-                continue;
-            }
-            set_path(&mut table, &path, env_value(&value)).map_err(|e| ConfigError(format!("{name}: {e}")))?;
-        }
-        let config: Config =
-            toml::Value::Table(table).try_into().map_err(|e: toml::de::Error| ConfigError(e.to_string()))?;
+    fn extract(layers: Figment) -> Result<Config, ConfigError> {
+        let config: Config = layers.extract().map_err(|e| ConfigError(e.to_string()))?;
         config.check()?;
         Ok(config)
     }
@@ -174,38 +158,38 @@ impl Config {
     }
 }
 
-/// Read an environment value as a TOML value (so `true` and `5000` are typed), else as a string.
-fn env_value(raw: &str) -> toml::Value {
-    match format!("v = {raw}").parse::<toml::Table>() {
-        Ok(mut t) => t.remove("v").unwrap_or_else(|| toml::Value::String(raw.to_string())),
-        Err(_) => toml::Value::String(raw.to_string()),
+/// TOML through the `toml` crate pith already builds (figment's own TOML provider pins an older one).
+struct Toml;
+
+impl Format for Toml {
+    type Error = toml::de::Error;
+    const NAME: &'static str = "TOML";
+
+    fn from_str<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, Self::Error> {
+        toml::from_str(text)
     }
 }
 
-/// Deep-merge `over` into `base`: tables merge key by key, anything else replaces.
-fn merge(base: &mut toml::Table, over: toml::Table) {
-    for (k, v) in over {
-        match (base.get_mut(&k), v) {
-            (Some(toml::Value::Table(b)), toml::Value::Table(o)) => merge(b, o),
-            (_, v) => {
-                base.insert(k, v);
-            }
-        }
-    }
+/// `PITH_<SECTION>__<KEY>` variables. Values are read as figment values (`true`, `5000`, `["a", "b"]`),
+/// else as strings. Variables whose first segment is not a section of the defaults, or that have no
+/// key after it, are ignored (other tools may use the prefix too: `PITH_TEST_LOG`); a wrong key inside
+/// a known section is an error.
+fn environment() -> Env {
+    Env::prefixed(ENV_PREFIX)
+        .filter(|name| {
+            name.as_str().split_once("__").is_some_and(|(section, key)| {
+                !key.is_empty() && SECTIONS.iter().any(|s| section.eq_ignore_ascii_case(s))
+            })
+        })
+        .split("__")
 }
 
-fn set_path(table: &mut toml::Table, path: &[String], value: toml::Value) -> Result<(), String> {
-    let (last, parents) = path.split_last().expect("path has at least two segments");
-    let mut t = table;
-    for p in parents {
-        let v = t.entry(p.clone()).or_insert_with(|| toml::Value::Table(toml::Table::new()));
-        t = v.as_table_mut().ok_or_else(|| format!("{p} is not a section"))?;
-    }
-    t.insert(last.clone(), value);
-    Ok(())
-}
+/// The top-level tables of `config/default.toml`, the only first segments `PITH_*` variables may use.
+const SECTIONS: &[&str] = &["server", "pool", "extract", "fetch", "cache", "rate_limit", "log", "params"];
 
 #[cfg(test)]
+// figment's `Jail` closures must return its (large) `figment::Error`.
+#[allow(clippy::result_large_err)]
 mod tests {
 
     #[test]
@@ -223,6 +207,68 @@ mod tests {
 
     fn env(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
         pairs.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect()
+    }
+
+    impl Config {
+        /// [`Config::load`] with `file` as the file's text and `env` as the whole environment, inside
+        /// a figment jail (a private working directory and environment, one test at a time).
+        fn from_layers(
+            file: Option<&str>,
+            env: impl IntoIterator<Item = (String, String)>,
+        ) -> Result<Config, ConfigError> {
+            let mut out = None;
+            figment::Jail::expect_with(|jail| {
+                jail.clear_env();
+                for (name, value) in env {
+                    jail.set_env(name, value);
+                }
+                if let Some(text) = file {
+                    jail.create_file("pith.toml", text)?;
+                }
+                out = Some(Config::load(file.map(|_| Path::new("pith.toml"))));
+                Ok(())
+            });
+            out.expect("the jail ran")
+        }
+    }
+
+    #[test]
+    fn environment_values_are_typed_and_errors_name_their_layer() {
+        let c = Config::from_layers(
+            None,
+            env(&[
+                ("PITH_FETCH__ALLOW_PRIVATE_HOSTS", r#"["intranet.example", "wiki.internal"]"#),
+                ("PITH_RATE_LIMIT__PER_SECOND", "5"),
+                ("PITH_LOG__LEVEL", "info,pith=debug"),
+                ("PITH_FETCH__USER_AGENT", "crawler/2 (+https://example.org/bot)"),
+                ("PITH_TEST_LOG", "1"),
+                ("PITH_SERVER", "x"),
+            ]),
+        )
+        .unwrap();
+        assert_eq!(c.fetch.allow_private_hosts, ["intranet.example", "wiki.internal"]);
+        assert_eq!(c.rate_limit.per_second, 5.0);
+        assert_eq!(c.log.level, "info,pith=debug");
+        assert_eq!(c.fetch.user_agent, "crawler/2 (+https://example.org/bot)");
+        let e = Config::from_layers(None, env(&[("PITH_FETCH__MAX_BYTES", "lots")])).unwrap_err();
+        assert!(e.0.contains("MAX_BYTES") && e.0.contains("`PITH_` environment"), "{e}");
+        let e = Config::from_layers(Some("[pool]\nworkers = \"two\"\n"), env(&[])).unwrap_err();
+        assert!(e.0.contains("pith.toml"), "{e}");
+        figment::Jail::expect_with(|jail| {
+            jail.clear_env();
+            assert!(Config::load(Some(Path::new("missing.toml"))).is_err(), "a named file must exist");
+            Ok(())
+        });
+    }
+
+    #[test]
+    fn sections_are_the_tables_of_the_defaults() {
+        let defaults: toml::Table = DEFAULT_TOML.parse().unwrap();
+        let mut tables: Vec<&str> = defaults.keys().map(String::as_str).collect();
+        let mut sections = SECTIONS.to_vec();
+        tables.sort_unstable();
+        sections.sort_unstable();
+        assert_eq!(tables, sections);
     }
 
     #[test]

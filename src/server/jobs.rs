@@ -1,0 +1,144 @@
+//! The service's job runner: one validated request ([`Job`]) in, one answer out, by way of the result
+//! cache, the fetcher and the extraction pool.
+//!
+//! Routes only turn HTTP requests into jobs and answers into HTTP; `/v1/extract` and every item of
+//! `/v1/extract/batch` go through [`run_job`], so both share the cache, the metrics and the limits.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use axum::body::Bytes;
+use serde::Serialize;
+use url::Url;
+
+use super::cache::{Cached, Key, Source};
+use super::error::ApiError;
+use super::fetch::FetchInfo;
+use super::state::AppState;
+use crate::Extraction;
+
+/// A validated request, whatever its shape.
+#[derive(Debug, Clone)]
+pub struct Job {
+    pub input: Input,
+    pub algorithm: crate::Algorithm,
+    pub charset: Option<String>,
+    pub text: bool,
+    pub html: bool,
+    pub blocks: bool,
+    pub include_comments: Option<bool>,
+}
+
+#[derive(Debug, Clone)]
+pub enum Input {
+    /// Fetch this URL.
+    Fetch(Url),
+    /// Extract these bytes; `url` is their address.
+    Html { bytes: Bytes, url: Option<String> },
+}
+
+/// The 200 answer: the engine's result, plus where it came from.
+#[derive(Debug, Serialize)]
+pub struct ExtractResponse<'a> {
+    #[serde(flatten)]
+    pub result: &'a Extraction,
+    pub cache: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fetch: Option<&'a FetchInfo>,
+}
+
+/// An answered job: the (possibly shared) cached value and whether it was a hit.
+pub struct Answer {
+    pub value: Arc<Cached>,
+    pub cache: &'static str,
+}
+
+impl Answer {
+    pub fn body(&self) -> ExtractResponse<'_> {
+        ExtractResponse { result: &self.value.result, cache: self.cache, fetch: self.value.fetch.as_ref() }
+    }
+}
+
+impl Job {
+    /// The cache key: the normalised URL (fragment dropped) for a fetch, else a hash of the bytes
+    /// with the address and charset that change their result; then the options.
+    fn cache_key(&self, state: &AppState) -> Key {
+        let source = match &self.input {
+            Input::Fetch(u) => {
+                let mut u = u.clone();
+                u.set_fragment(None);
+                Source::Url(u.to_string())
+            }
+            Input::Html { bytes, url } => Source::Content {
+                hash: state.cache.content_hash(bytes),
+                url: url.clone(),
+                charset: self.charset.clone(),
+            },
+        };
+        Key {
+            source,
+            algorithm: self.algorithm,
+            text: self.text,
+            html: self.html,
+            blocks: self.blocks,
+            include_comments: self.include_comments,
+        }
+    }
+}
+
+/// Cache lookup, fetch, extraction on the pool, cache insert. `no_cache` skips the lookup (the fresh
+/// result is still stored).
+pub async fn run_job(state: &AppState, job: Job, no_cache: bool) -> Result<Answer, ApiError> {
+    let key = job.cache_key(state);
+    if !no_cache && let Some(hit) = state.cache.get(&key).await {
+        state.metrics.cache_hit();
+        return Ok(Answer { value: hit, cache: "hit" });
+    }
+    state.metrics.cache_miss();
+
+    let Job { input, algorithm, charset, text: want_text, html: want_html, blocks: want_blocks, include_comments } =
+        job;
+    let (bytes, url, charset, fetch) = match input {
+        Input::Fetch(u) => {
+            let start = Instant::now();
+            let fetched = state.fetcher.fetch(&u).await;
+            let secs = start.elapsed().as_secs_f64();
+            match fetched {
+                Ok(f) => {
+                    state.metrics.fetch("ok", secs);
+                    let charset = charset.or(f.charset);
+                    (Bytes::from(f.body), Some(f.info.final_url.clone()), charset, Some(f.info))
+                }
+                Err(e) => {
+                    state.metrics.fetch(e.outcome(), secs);
+                    return Err(e.into());
+                }
+            }
+        }
+        Input::Html { bytes, url } => (bytes, url, charset, None),
+    };
+
+    let engine = state.engine.clone();
+    let result = state
+        .pool
+        .run(move || {
+            engine.extract(&crate::Request {
+                bytes: &bytes,
+                url: url.as_deref(),
+                charset: charset.as_deref(),
+                algorithm,
+                want_html,
+                want_blocks,
+                include_comments,
+            })
+        })
+        .await?;
+    let mut result = result?;
+    state.metrics.extraction(result.timings_ms.total / 1000.0);
+    if !want_text {
+        result.content.text.clear();
+    }
+    let value = Arc::new(Cached { result, fetch });
+    state.cache.insert(key, value.clone()).await;
+    Ok(Answer { value, cache: "miss" })
+}
