@@ -18,6 +18,39 @@ pub struct Page {
     pub gold: Option<String>,
     #[serde(default)]
     pub source: Option<String>,
+    /// What kind of page it is (article, forum, product, collection, listing, documentation, service),
+    /// where the dataset says: a `page_type` field, or `page_type=…` in `source`.
+    #[serde(default)]
+    pub page_type: Option<String>,
+    /// Snippets a correct extraction must contain (the multi-type benchmark's `with`).
+    #[serde(default)]
+    pub with: Vec<String>,
+    /// Boilerplate snippets a correct extraction must not contain (its `without`).
+    #[serde(default)]
+    pub without: Vec<String>,
+}
+
+/// The page types the datasets label, in the order reports list them.
+pub const PAGE_TYPES: [&str; 7] = ["article", "forum", "product", "collection", "listing", "documentation", "service"];
+
+impl Page {
+    /// The labelled page type, if any, as one of [`PAGE_TYPES`] (a blog post is an article, a category
+    /// page a collection).
+    fn settle_page_type(&mut self) {
+        let from_source = || {
+            let s = self.source.as_deref()?;
+            let at = s.find("page_type=")? + "page_type=".len();
+            let rest = &s[at..];
+            Some(rest[..rest.find(|c: char| !c.is_ascii_alphabetic()).unwrap_or(rest.len())].to_string())
+        };
+        let t = self.page_type.clone().or_else(from_source);
+        self.page_type = t.and_then(|t| match t.as_str() {
+            "blog" => Some("article".to_string()),
+            "category" => Some("collection".to_string()),
+            t if PAGE_TYPES.contains(&t) => Some(t.to_string()),
+            _ => None,
+        });
+    }
 }
 
 /// A dataset directory and its pages.
@@ -39,8 +72,9 @@ impl Dataset {
             if line.trim().is_empty() {
                 continue;
             }
-            let p: Page = serde_json::from_str(&line)
+            let mut p: Page = serde_json::from_str(&line)
                 .map_err(|e| Error::Config(format!("{} line {}: {e}", file.display(), n + 1)))?;
+            p.settle_page_type();
             pages.push(p);
         }
         let name = dir
@@ -58,5 +92,108 @@ impl Dataset {
         let mut out = Vec::new();
         flate2::read::MultiGzDecoder::new(f).read_to_end(&mut out)?;
         Ok(out)
+    }
+}
+
+/// The site a page belongs to, for grouping cross-validation folds so that no site is both trained on
+/// and scored: the registered domain (by the public suffix list) of the page's URL; failing that, of the
+/// address the page declares for itself (`<link rel=canonical>`, `og:url`, `<base href>`); failing that,
+/// the registered domain its absolute links point to most often (a page links to its own site more than
+/// to any other). `None` when the page gives no hint at all: it is then a group of its own.
+pub fn site_of(page: &Page, bytes: &[u8]) -> Option<String> {
+    if let Some(d) = page.url.as_deref().and_then(registered_domain) {
+        return Some(d);
+    }
+    // ASCII only (anything else becomes '?'), so every byte offset below is a character boundary.
+    let head: String = bytes[..bytes.len().min(512 * 1024)]
+        .iter()
+        .map(|&b| if b.is_ascii() { char::from(b.to_ascii_lowercase()) } else { '?' })
+        .collect();
+    for (marker, attr) in [("rel=\"canonical\"", "href="), ("og:url", "content="), ("<base ", "href=")] {
+        for (at, _) in head.match_indices(marker) {
+            let start = head[..at].rfind('<').unwrap_or(at);
+            let end = head[at..].find('>').map_or(head.len(), |e| at + e);
+            if let Some(d) = attribute(&head[start..end], attr).and_then(registered_domain) {
+                return Some(d);
+            }
+        }
+    }
+    let mut counts: std::collections::BTreeMap<String, usize> = std::collections::BTreeMap::new();
+    for (at, _) in head.match_indices("href=") {
+        if let Some(d) = attribute(&head[at..(at + 300).min(head.len())], "href=").and_then(registered_domain) {
+            *counts.entry(d).or_default() += 1;
+        }
+    }
+    // The most linked domain; the alphabetically first of equals, so the choice is stable.
+    counts.into_iter().max_by(|a, b| a.1.cmp(&b.1).then(b.0.cmp(&a.0))).map(|(d, _)| d)
+}
+
+/// The value of `name` (given with its `=`) in a tag's text, quoted or not.
+fn attribute<'a>(tag: &'a str, name: &str) -> Option<&'a str> {
+    let at = tag.find(name)? + name.len();
+    let rest = tag[at..].trim_start();
+    let (quote, rest) = match rest.chars().next()? {
+        q @ ('"' | '\'') => (Some(q), &rest[1..]),
+        _ => (None, rest),
+    };
+    let end = match quote {
+        Some(q) => rest.find(q)?,
+        None => rest.find(|c: char| c.is_whitespace() || c == '>').unwrap_or(rest.len()),
+    };
+    Some(&rest[..end])
+}
+
+/// The registered domain of an absolute http(s) URL: `news.bbc.co.uk` → `bbc.co.uk`.
+pub fn registered_domain(url: &str) -> Option<String> {
+    let parsed = url::Url::parse(url.trim()).ok()?;
+    if !matches!(parsed.scheme(), "http" | "https") {
+        return None;
+    }
+    let host = parsed.host_str()?.trim_end_matches('.');
+    Some(psl::domain_str(host).unwrap_or(host).to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn page(url: Option<&str>, source: Option<&str>) -> Page {
+        let mut p = Page {
+            id: "1".into(),
+            url: url.map(String::from),
+            lang: None,
+            has_article: None,
+            gold: None,
+            source: source.map(String::from),
+            page_type: None,
+            with: Vec::new(),
+            without: Vec::new(),
+        };
+        p.settle_page_type();
+        p
+    }
+
+    #[test]
+    fn sites_come_from_the_url_then_the_page_then_its_links() {
+        assert_eq!(registered_domain("https://news.bbc.co.uk/a/b").as_deref(), Some("bbc.co.uk"));
+        assert_eq!(registered_domain("ftp://example.com/").as_deref(), None);
+        let no_url = page(None, None);
+        assert_eq!(site_of(&page(Some("http://www.example.com/x"), None), b"").as_deref(), Some("example.com"));
+        let canonical = b"<head><link href='https://blog.example.org/p/1' rel=\"canonical\"></head>";
+        assert_eq!(site_of(&no_url, canonical).as_deref(), Some("example.org"));
+        let links = "<a href=\"http://a.example.net/1\">x</a> <a href=http://b.example.net/2>y</a> \
+                     <a href='https://other.com/'>z</a> caf\u{e9}";
+        assert_eq!(site_of(&no_url, links.as_bytes()).as_deref(), Some("example.net"));
+        assert_eq!(site_of(&no_url, b"<p>no links</p>"), None);
+    }
+
+    #[test]
+    fn page_types_from_a_field_or_the_source() {
+        assert_eq!(
+            page(None, Some("x:1.html (page_type=listing, confidence=high)")).page_type.as_deref(),
+            Some("listing")
+        );
+        assert_eq!(page(None, Some("x (page_type=blog)")).page_type.as_deref(), Some("article"));
+        assert_eq!(page(None, Some("x (page_type=unknown)")).page_type, None);
     }
 }

@@ -122,7 +122,9 @@ fn write_dataset(dir: &Path, g: &mut Gen, pages: usize) -> Vec<(String, String)>
             (p, Some(gold), true)
         };
         let id = format!("p{k}");
-        let line = serde_json::json!({"id": id, "url": null, "lang": "en", "has_article": label, "gold": gold, "source": "generated"});
+        // Six sites, each with pages in both generated datasets.
+        let url = format!("https://www.site{}.org/{id}", k % 6);
+        let line = serde_json::json!({"id": id, "url": url, "lang": "en", "has_article": label, "gold": gold, "source": "generated"});
         jsonl.push_str(&line.to_string());
         jsonl.push('\n');
         let f = std::fs::File::create(dir.join("html").join(format!("{id}.html.gz"))).unwrap();
@@ -209,7 +211,20 @@ fn cross_validation_scores_every_page_with_models_that_did_not_see_it() {
     base.params.auto.no_article_text = pith::algorithms::auto::NoArticleText::Full;
     let learn = small_learn(30);
     let dirs = vec![a.clone(), b.clone()];
-    for folds in [pith::eval::Folds::Pages(3), pith::eval::Folds::Datasets] {
+    // Site folds: every page of a site in one fold, whichever dataset it is in; and more than one fold.
+    let sets: Vec<_> = dirs.iter().map(|d| pith::dataset::Dataset::open(d).unwrap()).collect();
+    let site_folds = pith::train::SiteFolds::new(&sets, 3).unwrap();
+    let mut fold_of_site = std::collections::HashMap::new();
+    for ds in &sets {
+        for p in &ds.pages {
+            let site = p.url.as_deref().unwrap().split('/').nth(2).unwrap().to_string();
+            let f = site_folds.of(&ds.name, &p.id);
+            assert_eq!(*fold_of_site.entry(site).or_insert(f), f, "{}/{}", ds.name, p.id);
+        }
+    }
+    let used: std::collections::HashSet<_> = fold_of_site.values().collect();
+    assert!(used.len() > 1, "{fold_of_site:?}");
+    for folds in [pith::eval::Folds::Sites(3), pith::eval::Folds::Datasets] {
         let mut seen = 0;
         let report = pith::eval::cross_validate(&base, &dirs, &[pith::Algorithm::Auto], 2, folds, &learn, |_| {
             seen += 1;

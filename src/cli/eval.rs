@@ -38,7 +38,8 @@ pub struct EvalArgs {
     /// Add the site rules of every `*.toml` file in this directory to the embedded ones.
     #[arg(long, value_name = "DIR")]
     pub sites: Option<PathBuf>,
-    /// Cross-validate: train every model on all but one of K folds of the given datasets and extract
+    /// Cross-validate: train every model on all but one of K folds of the given datasets (grouped by
+    /// site: all pages of a registered domain in one fold) and extract
     /// each fold's pages with the models that did not see them.
     #[arg(long, value_name = "K")]
     pub cv: Option<usize>,
@@ -86,7 +87,7 @@ pub fn run(a: EvalArgs) -> Result<ExitCode, pith::Error> {
     // Cross-validation trains every model itself: it needs no embedded one (which may be stale while
     // the features are being changed).
     let folds = match (a.cv, a.cv_datasets) {
-        (Some(k), _) => Some(pith::eval::Folds::Pages(k)),
+        (Some(k), _) => Some(pith::eval::Folds::Sites(k)),
         (None, true) => Some(pith::eval::Folds::Datasets),
         (None, false) => None,
     };

@@ -61,8 +61,8 @@ pub fn run(a: TrainArgs) -> Result<ExitCode, pith::Error> {
     let engine = match a.hold_out {
         None => pith::train::train_all(&base, &sets, &pith::train::all_pages, &params)?,
         Some((f, k)) => {
-            let keep =
-                |ds: &pith::dataset::Dataset, p: &pith::dataset::Page| pith::train::fold_of(&ds.name, &p.id, k) != f;
+            let folds = pith::train::SiteFolds::new(&sets, k)?;
+            let keep = |ds: &pith::dataset::Dataset, p: &pith::dataset::Page| folds.of(&ds.name, &p.id) != f;
             pith::train::train_all(&base, &sets, &keep, &params)?
         }
     };

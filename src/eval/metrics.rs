@@ -136,6 +136,9 @@ pub struct TextScores {
     /// Seed 003: lengths in characters of the extracted (LEC) and expected (LEP) text, spaces removed,
     /// with the matched characters (LEP − LM) taken from the word-level LCS.
     pub length: Prf,
+    /// The multi-type benchmark's measure: words as bags (multisets), per page; its aggregate F1 is the
+    /// mean of the pages' F1.
+    pub word: Prf,
     /// Industry benchmark: 4-word shingles as multisets. Per-page F1 is reported for inspection only;
     /// the aggregate F1 is taken from the averaged precision and recall.
     pub shingle: Prf,
@@ -157,6 +160,7 @@ pub fn score(pred: &Words, gold: &Words) -> TextScores {
     let matched_chars: u64 = pairs.iter().map(|&(_, j)| u64::from(gold.chars[j])).sum();
     let length = Prf::from_counts(matched_chars as f64, pred.total_chars() as f64, gold.total_chars() as f64);
     let shingle = shingles(&pred.ids, &gold.ids);
+    let word = word_bag(&pred.ids, &gold.ids);
     let accurate = lcs.p >= 0.95 && lcs.r >= 0.95 && lcs.f1 >= 0.95;
     TextScores {
         pred_words: pred.len(),
@@ -164,10 +168,40 @@ pub fn score(pred: &Words, gold: &Words) -> TextScores {
         lcs,
         cleaneval,
         length,
+        word,
         shingle,
         accurate,
         grade: Grade::of(lcs.f1),
     }
+}
+
+/// Bag-of-words precision and recall: each gold word matches at most as many predicted copies as the
+/// gold text has of it.
+fn word_bag(pred: &[u32], gold: &[u32]) -> Prf {
+    let mut left: HashMap<u32, u32> = HashMap::with_capacity(gold.len());
+    for &g in gold {
+        *left.entry(g).or_default() += 1;
+    }
+    let mut matched = 0usize;
+    for p in pred {
+        if let Some(c) = left.get_mut(p)
+            && *c > 0
+        {
+            *c -= 1;
+            matched += 1;
+        }
+    }
+    Prf::from_counts(matched as f64, pred.len() as f64, gold.len() as f64)
+}
+
+/// Share of `snippets` found in `text`, both lower-cased (the multi-type benchmark's `with` and
+/// `without` rates); `None` without snippets.
+pub fn snippet_rate(text_lower: &str, snippets: &[String]) -> Option<f64> {
+    if snippets.is_empty() {
+        return None;
+    }
+    let found = snippets.iter().filter(|s| text_lower.contains(&s.to_lowercase())).count();
+    Some(found as f64 / snippets.len() as f64)
 }
 
 /// Shingles of four consecutive words; a text of one to three words is a single shingle of all of

@@ -41,6 +41,15 @@ pub struct PageResult {
     pub error: Option<String>,
     /// The label, when the page has one.
     pub has_article: Option<bool>,
+    /// The page type label, when the dataset has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub page_type: Option<String>,
+    /// Share of the page's must-have snippets found in the text (pages that list some).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub with_rate: Option<f64>,
+    /// Share of the page's boilerplate snippets found in the text (lower is better).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub without_rate: Option<f64>,
     pub probability: f64,
     pub is_article: bool,
     /// Text metrics, when the page has gold text.
@@ -57,6 +66,9 @@ pub struct PageResult {
 pub struct Summary {
     /// A dataset name, or `macro` / `micro`.
     pub dataset: String,
+    /// Set when the summary covers one page type of the dataset only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub page_type: Option<String>,
     pub algorithm: String,
     pub pages: usize,
     pub gold_pages: usize,
@@ -72,6 +84,14 @@ pub struct Summary {
     pub shingle_r: Option<f64>,
     /// F1 of the averaged shingle precision and recall, as the industry benchmark computes it.
     pub shingle_f1: Option<f64>,
+    pub word_p: Option<f64>,
+    pub word_r: Option<f64>,
+    /// Mean of the pages' bag-of-words F1, as the multi-type benchmark averages it.
+    pub word_f1: Option<f64>,
+    /// Mean share of must-have snippets found, over pages that list some.
+    pub with_rate: Option<f64>,
+    /// Mean share of boilerplate snippets found, over pages that list some (lower is better).
+    pub without_rate: Option<f64>,
     /// Seed 001: pages with LCS P, R and F1 all >= 0.95.
     pub accurate: usize,
     pub accurate_rate: Option<f64>,
@@ -104,6 +124,8 @@ pub struct AlgorithmReport {
     pub macro_avg: Summary,
     /// All pages pooled (each page weighs the same).
     pub micro: Summary,
+    /// Per dataset and page type, for the datasets that label page types.
+    pub by_type: Vec<Summary>,
 }
 
 /// The whole evaluation.
@@ -164,7 +186,11 @@ fn run_page<'e>(engine_for: EngineFor<'_, 'e>, algorithm: Algorithm, ds: &Loaded
         },
     };
     let scores = ds.gold[k].as_ref().map(|g| metrics::score(&g.predicted(&text), &g.words));
+    let lower = if page.with.is_empty() && page.without.is_empty() { String::new() } else { text.to_lowercase() };
     PageResult {
+        page_type: page.page_type.clone(),
+        with_rate: metrics::snippet_rate(&lower, &page.with),
+        without_rate: metrics::snippet_rate(&lower, &page.without),
         dataset: ds.name.clone(),
         id: page.id.clone(),
         algorithm: algorithm.to_string(),
@@ -223,6 +249,12 @@ pub fn summarize(dataset: &str, algorithm: &str, pages: &[PageResult], wall_s: f
         shingle_p,
         shingle_r,
         shingle_f1: shingle_p.zip(shingle_r).map(|(p, r)| metrics::f1(p, r)),
+        word_p: avg(&|s| s.word.p),
+        word_r: avg(&|s| s.word.r),
+        word_f1: avg(&|s| s.word.f1),
+        with_rate: mean(pages.iter().filter_map(|p| p.with_rate)),
+        without_rate: mean(pages.iter().filter_map(|p| p.without_rate)),
+        page_type: None,
         accurate,
         accurate_rate: rate(accurate),
         excellent,
@@ -239,6 +271,30 @@ pub fn summarize(dataset: &str, algorithm: &str, pages: &[PageResult], wall_s: f
         wall_s,
         input_mb: pages.iter().map(|p| p.bytes).sum::<usize>() as f64 / 1e6,
     }
+}
+
+/// One summary per dataset and page type, in dataset order then [`crate::dataset::PAGE_TYPES`] order,
+/// for the pages that carry a type. Wall-clock figures are not split by type (they are 0 here).
+pub fn by_type(algorithm: &str, pages: &[PageResult]) -> Vec<Summary> {
+    let mut sets: Vec<&str> = Vec::new();
+    for p in pages.iter().filter(|p| p.page_type.is_some()) {
+        if !sets.contains(&p.dataset.as_str()) {
+            sets.push(&p.dataset);
+        }
+    }
+    let mut out = Vec::new();
+    for ds in sets {
+        for t in crate::dataset::PAGE_TYPES {
+            let of_type: Vec<PageResult> =
+                pages.iter().filter(|p| p.dataset == ds && p.page_type.as_deref() == Some(t)).cloned().collect();
+            if !of_type.is_empty() {
+                let mut s = summarize(ds, algorithm, &of_type, 0.0);
+                s.page_type = Some(t.to_string());
+                out.push(s);
+            }
+        }
+    }
+    out
 }
 
 /// The mean of the datasets' figures, each over the datasets where it is defined; counts are summed.
@@ -265,6 +321,12 @@ pub fn macro_average(algorithm: &str, sets: &[Summary]) -> Summary {
         shingle_p,
         shingle_r,
         shingle_f1: shingle_p.zip(shingle_r).map(|(p, r)| metrics::f1(p, r)),
+        word_p: m(&|s| s.word_p),
+        word_r: m(&|s| s.word_r),
+        word_f1: m(&|s| s.word_f1),
+        with_rate: m(&|s| s.with_rate),
+        without_rate: m(&|s| s.without_rate),
+        page_type: None,
         accurate: sum(&|s| s.accurate),
         accurate_rate: m(&|s| s.accurate_rate),
         excellent: sum(&|s| s.excellent),
@@ -317,8 +379,8 @@ type FoldOf = dyn Fn(&str, &str) -> usize + Sync;
 /// How cross-validation splits the pages.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Folds {
-    /// `k` folds by [`crate::train::fold_of`]: every source is seen in training, other pages of it scored.
-    Pages(usize),
+    /// `k` folds grouped by site ([`crate::train::SiteFolds`]): no site is both trained on and scored.
+    Sites(usize),
     /// One fold per dataset: each dataset is scored by models trained on the others only, the closest
     /// stand-in for sources never seen.
     Datasets,
@@ -341,9 +403,9 @@ pub fn cross_validate(
     let sets = datasets.iter().map(|d| Dataset::open(d)).collect::<Result<Vec<_>, _>>()?;
     let names: Vec<String> = sets.iter().map(|s| s.name.clone()).collect();
     let (k, fold): (usize, Box<FoldOf>) = match folds {
-        Folds::Pages(k) => {
-            let k = k.max(2);
-            (k, Box::new(move |ds: &str, id: &str| crate::train::fold_of(ds, id, k)))
+        Folds::Sites(k) => {
+            let folds = crate::train::SiteFolds::new(&sets, k)?;
+            (folds.k(), Box::new(move |ds: &str, id: &str| folds.of(ds, id)))
         }
         Folds::Datasets => {
             let names = names.clone();
@@ -402,6 +464,7 @@ pub fn run_with<'e>(
                 algorithm: algorithm.to_string(),
                 macro_avg: macro_average(algorithm.name(), &sets),
                 micro: summarize("micro", algorithm.name(), &pages, wall),
+                by_type: by_type(algorithm.name(), &pages),
                 datasets: sets,
             }
         })
@@ -422,6 +485,9 @@ mod tests {
             ms,
             error: ms.is_none().then(|| "boom".to_string()),
             has_article: label,
+            page_type: None,
+            with_rate: None,
+            without_rate: None,
             probability: p,
             is_article: p >= 0.5,
             scores: gold.map(|(pred, g)| {

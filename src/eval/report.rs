@@ -220,12 +220,67 @@ fn tables(r: &Report) -> Vec<Table> {
         summary_table(r),
         by_dataset_table(r, "Industry benchmark F1 (4-word shingles) by dataset", &|s| s.shingle_f1),
         by_dataset_table(r, "Word-level LCS F1 (seed 004) by dataset", &|s| s.lcs_f1),
+        by_dataset_table(r, "Bag-of-words F1, mean of pages (multi-type benchmark) by dataset", &|s| s.word_f1),
         by_dataset_table(r, "Has-article accuracy by dataset", &|s| s.has_article.accuracy),
     ];
+    out.extend(type_tables(r));
     for a in &r.algorithms {
         out.extend([text_table(a), judgement_table(a), speed_table(a)]);
     }
     out
+}
+
+/// For each dataset that labels page types: the bag-of-words F1 of every algorithm by type, with the
+/// snippet rates, laid out like the peers' table for the multi-type benchmark.
+fn type_tables(r: &Report) -> Vec<Table> {
+    let mut sets: Vec<&str> = Vec::new();
+    for s in r.algorithms.iter().flat_map(|a| &a.by_type) {
+        if !sets.contains(&s.dataset.as_str()) {
+            sets.push(&s.dataset);
+        }
+    }
+    sets.into_iter()
+        .map(|ds| {
+            let types: Vec<&str> = crate::dataset::PAGE_TYPES
+                .into_iter()
+                .filter(|t| {
+                    r.algorithms
+                        .iter()
+                        .any(|a| a.by_type.iter().any(|s| s.dataset == ds && s.page_type.as_deref() == Some(*t)))
+                })
+                .collect();
+            let mut header = strings(&["algorithm", "F1", "P", "R", "with", "without"]);
+            header.extend(types.iter().map(|t| {
+                let n = r.algorithms.first().and_then(|a| {
+                    a.by_type.iter().find(|s| s.dataset == ds && s.page_type.as_deref() == Some(*t)).map(|s| s.pages)
+                });
+                format!("{t} ({})", n.unwrap_or(0))
+            }));
+            let rows = r
+                .algorithms
+                .iter()
+                .map(|a| {
+                    let all = a.datasets.iter().find(|s| s.dataset == ds);
+                    let mut row = vec![
+                        a.algorithm.clone(),
+                        f3(all.and_then(|s| s.word_f1)),
+                        f3(all.and_then(|s| s.word_p)),
+                        f3(all.and_then(|s| s.word_r)),
+                        f2d(all.and_then(|s| s.with_rate)),
+                        f2d(all.and_then(|s| s.without_rate)),
+                    ];
+                    row.extend(types.iter().map(|t| {
+                        f3(a.by_type
+                            .iter()
+                            .find(|s| s.dataset == ds && s.page_type.as_deref() == Some(*t))
+                            .and_then(|s| s.word_f1))
+                    }));
+                    row
+                })
+                .collect();
+            Table { title: format!("{ds}: bag-of-words F1 by page type (pages)"), header, rows }
+        })
+        .collect()
 }
 
 fn markdown(r: &Report) -> String {
@@ -308,6 +363,9 @@ mod tests {
             ms: Some(1.5),
             error: None,
             has_article: Some(true),
+            page_type: Some("article".into()),
+            with_rate: Some(0.5),
+            without_rate: None,
             probability: 0.9,
             is_article: true,
             scores: Some(metrics::score(&g.predicted("one two three four"), &g.words)),
@@ -317,7 +375,8 @@ mod tests {
         let a = AlgorithmReport {
             algorithm: "auto".into(),
             macro_avg: macro_average("auto", std::slice::from_ref(&s)),
-            micro: summarize("micro", "auto", &[page], 0.1),
+            micro: summarize("micro", "auto", std::slice::from_ref(&page), 0.1),
+            by_type: super::super::by_type("auto", &[page]),
             datasets: vec![s],
         };
         Report { datasets: vec!["set".into()], jobs: 1, wall_s: 0.2, algorithms: vec![a] }

@@ -40,9 +40,48 @@ pub fn train_all(base: &Engine, datasets: &[Dataset], keep: PageFilter<'_>, lear
     Ok(engine)
 }
 
-/// The cross-validation fold of a page: a stable hash (FNV-1a) of its dataset and id, modulo `k`.
-pub fn fold_of(dataset: &str, id: &str, k: usize) -> usize {
-    let mut h = Fnv1a::new();
-    h.bytes(dataset.bytes().chain([0u8]).chain(id.bytes()));
-    (h.finish() % k.max(1) as u64) as usize
+/// Cross-validation folds grouped by site: every page of a site (its registered domain, see
+/// [`crate::dataset::site_of`]) falls in the same fold, so no model is scored on a site it was trained
+/// on. Splitting pages instead would let a model learn a site's template from some of its pages and
+/// be scored on the others, which says nothing about sites it has never seen.
+#[derive(Debug, Clone, Default)]
+pub struct SiteFolds {
+    k: usize,
+    fold: std::collections::HashMap<(String, String), usize>,
+}
+
+impl SiteFolds {
+    /// Assign every page of `datasets` to one of `k` folds by a stable hash (FNV-1a) of its site;
+    /// pages without any site hint are groups of their own. Reads every page's bytes once.
+    pub fn new(datasets: &[Dataset], k: usize) -> Result<SiteFolds, Error> {
+        use rayon::prelude::*;
+        let k = k.max(2);
+        let mut fold = std::collections::HashMap::new();
+        for ds in datasets {
+            let sites: Vec<String> = ds
+                .pages
+                .par_iter()
+                .map(|p| -> Result<String, Error> {
+                    let bytes = ds.html(p)?;
+                    Ok(crate::dataset::site_of(p, &bytes).unwrap_or_else(|| format!("{}/{}", ds.name, p.id)))
+                })
+                .collect::<Result<_, _>>()?;
+            for (p, site) in ds.pages.iter().zip(sites) {
+                let mut h = Fnv1a::new();
+                h.bytes(site.bytes());
+                fold.insert((ds.name.clone(), p.id.clone()), (h.finish() % k as u64) as usize);
+            }
+        }
+        Ok(SiteFolds { k, fold })
+    }
+
+    /// Number of folds.
+    pub fn k(&self) -> usize {
+        self.k
+    }
+
+    /// The fold of a page (0 for a page the folds were not built from).
+    pub fn of(&self, dataset: &str, id: &str) -> usize {
+        self.fold.get(&(dataset.to_string(), id.to_string())).copied().unwrap_or(0)
+    }
 }
