@@ -137,6 +137,7 @@ impl Measure {
             want_html: false,
             want_blocks: self.blocks,
             include_comments: None,
+            no_article_text: None,
         }
     }
 }

@@ -196,10 +196,10 @@ mod tests {
     fn algorithm_params_come_from_the_params_table_and_the_environment() {
         use crate::algorithms::auto::NoArticleText;
         let c = Config::from_layers(None, std::iter::empty()).unwrap();
-        assert_eq!(c.params.auto.no_article_text, NoArticleText::Lead);
-        let env = [("PITH_PARAMS__AUTO__NO_ARTICLE_TEXT".to_string(), "full".to_string())];
-        let c = Config::from_layers(Some("[params.anchor_ratio]\nmin_chars = 3\n"), env).unwrap();
         assert_eq!(c.params.auto.no_article_text, NoArticleText::Full);
+        let env = [("PITH_PARAMS__AUTO__NO_ARTICLE_TEXT".to_string(), "lead".to_string())];
+        let c = Config::from_layers(Some("[params.anchor_ratio]\nmin_chars = 3\n"), env).unwrap();
+        assert_eq!(c.params.auto.no_article_text, NoArticleText::Lead);
         assert_eq!(c.params.anchor_ratio.min_chars, 3);
         assert!(Config::from_layers(Some("[params.auto]\nno_such_key = 1\n"), std::iter::empty()).is_err());
     }

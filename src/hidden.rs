@@ -1,5 +1,5 @@
 //! Elements that never hold page text: the non-content names (scripts, styles, form controls, embedded
-//! objects), and elements hidden by `hidden`, `aria-hidden="true"` or an inline
+//! objects; not `<noscript>`, whose markup a browser without JavaScript shows and pith parses), and elements hidden by `hidden`, `aria-hidden="true"` or an inline
 //! `display:none`/`visibility:hidden` (seed 003's rule R1). Pre-strip (stage 2) removes the bulkiest of
 //! them before the parse; the DOM stage (3) skips whatever is left, with its subtree. Both ask here.
 
@@ -10,7 +10,6 @@ pub fn is_ignored(name: &str) -> bool {
         name,
         "script"
             | "style"
-            | "noscript"
             | "template"
             | "iframe"
             | "object"

@@ -47,5 +47,5 @@ pub mod train;
 
 pub use algorithms::Algorithm;
 pub use error::Error;
-pub use output::Extraction;
+pub use output::{Extraction, PageType};
 pub use pipeline::{Engine, Limits, Page, Preparation, Request, check_input};

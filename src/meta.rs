@@ -30,6 +30,12 @@ pub struct PageMeta {
     pub ld_listing: bool,
     /// A JSON-LD `@type` Product or Offer.
     pub ld_product: bool,
+    /// A JSON-LD `@type` of a discussion (DiscussionForumPosting, QAPage, Question, ...).
+    pub ld_forum: bool,
+    /// A JSON-LD `@type` of technical documentation (TechArticle, APIReference, ...).
+    pub ld_docs: bool,
+    /// A JSON-LD `@type` of a business or service offered (Service, LocalBusiness, FAQPage, ...).
+    pub ld_service: bool,
     /// `article:published_time` or a JSON-LD `datePublished`.
     pub published: bool,
 }
@@ -57,6 +63,20 @@ const ARTICLE_TYPES: &[&str] = &[
 const LISTING_TYPES: &[&str] =
     &["CollectionPage", "ItemList", "SearchResultsPage", "OfferCatalog", "ProductGroup", "ProductCollection"];
 const PRODUCT_TYPES: &[&str] = &["Product", "Offer", "AggregateOffer"];
+const FORUM_TYPES: &[&str] = &["DiscussionForumPosting", "QAPage", "Question", "Answer", "Conversation"];
+const DOCS_TYPES: &[&str] = &["TechArticle", "APIReference", "SoftwareSourceCode", "SoftwareApplication"];
+const SERVICE_TYPES: &[&str] = &[
+    "Service",
+    "LocalBusiness",
+    "ProfessionalService",
+    "HomeAndConstructionBusiness",
+    "MedicalBusiness",
+    "LegalService",
+    "FinancialService",
+    "FAQPage",
+    "ContactPage",
+    "AboutPage",
+];
 
 /// Scan a decoded page.
 pub fn scan(html: &str) -> PageMeta {
@@ -80,6 +100,9 @@ pub fn scan(html: &str) -> PageMeta {
             m.ld_article |= ARTICLE_TYPES.contains(&t);
             m.ld_listing |= LISTING_TYPES.contains(&t);
             m.ld_product |= PRODUCT_TYPES.contains(&t);
+            m.ld_forum |= FORUM_TYPES.contains(&t);
+            m.ld_docs |= DOCS_TYPES.contains(&t);
+            m.ld_service |= SERVICE_TYPES.contains(&t);
         }
     }
     m

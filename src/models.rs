@@ -11,20 +11,22 @@
 use std::path::Path;
 
 use crate::Error;
-use crate::algorithms::auto::{self, ArticleModel, BlockModel};
+use crate::algorithms::auto::{self, ArticleModel, BlockModel, PageTypeModel};
 use crate::algorithms::bayes::BayesModel;
 
 /// File names, in `config/` and in a directory given with `--models`.
 pub const BAYES_FILE: &str = "bayes-model.json";
 pub const BLOCKS_FILE: &str = "block-model.json";
 pub const ARTICLE_FILE: &str = "article-model.json";
+pub const PAGE_TYPE_FILE: &str = "page-type-model.json";
 
 /// The models shipped in `config/`, embedded so the binary needs no files.
 const EMBEDDED_BAYES: &str = include_str!("../config/bayes-model.json");
 const EMBEDDED_BLOCKS: &str = include_str!("../config/block-model.json");
 const EMBEDDED_ARTICLE: &str = include_str!("../config/article-model.json");
+const EMBEDDED_PAGE_TYPE: &str = include_str!("../config/page-type-model.json");
 
-/// The three models.
+/// The four models.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Models {
     /// The Naive Bayes block model (seed 000): `bayes`, and one of `auto`'s measures.
@@ -33,6 +35,8 @@ pub struct Models {
     pub blocks: BlockModel,
     /// `auto`'s has-article model.
     pub article: ArticleModel,
+    /// `auto`'s page-type model (the types besides article).
+    pub page_type: PageTypeModel,
 }
 
 impl Models {
@@ -42,6 +46,7 @@ impl Models {
             bayes: parse_bayes(EMBEDDED_BAYES)?,
             blocks: parse_blocks(EMBEDDED_BLOCKS)?,
             article: parse_article(EMBEDDED_ARTICLE)?,
+            page_type: parse_page_type(EMBEDDED_PAGE_TYPE)?,
         })
     }
 
@@ -52,7 +57,7 @@ impl Models {
     }
 
     /// Replace the models found in `dir` (`bayes-model.json`, `block-model.json`,
-    /// `article-model.json`); a missing file keeps the model already held.
+    /// `article-model.json`, `page-type-model.json`); a missing file keeps the model already held.
     pub fn load_dir(&mut self, dir: &Path) -> Result<(), Error> {
         let read = |name: &str| -> Result<Option<String>, Error> {
             let p = dir.join(name);
@@ -71,12 +76,15 @@ impl Models {
         if let Some(t) = read(ARTICLE_FILE)? {
             self.article = parse_article(&t)?;
         }
+        if let Some(t) = read(PAGE_TYPE_FILE)? {
+            self.page_type = parse_page_type(&t)?;
+        }
         Ok(())
     }
 
     /// What `auto` reads.
     pub fn auto(&self) -> auto::Models<'_> {
-        auto::Models { bayes: &self.bayes, blocks: &self.blocks, article: &self.article }
+        auto::Models { bayes: &self.bayes, blocks: &self.blocks, article: &self.article, page_type: &self.page_type }
     }
 }
 
@@ -101,6 +109,13 @@ pub fn parse_article(text: &str) -> Result<ArticleModel, Error> {
     Ok(m)
 }
 
+/// Parse and check a page-type model file's text.
+pub fn parse_page_type(text: &str) -> Result<PageTypeModel, Error> {
+    let m: PageTypeModel = serde_json::from_str(text).map_err(|e| Error::Config(format!("page-type model: {e}")))?;
+    m.validate()?;
+    Ok(m)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -108,7 +123,7 @@ mod tests {
     #[test]
     fn embedded_models_load_and_a_directory_replaces_only_what_it_holds() {
         let embedded = Models::embedded().unwrap();
-        assert!(embedded.blocks.is_trained() && embedded.article.is_trained());
+        assert!(embedded.blocks.is_trained() && embedded.article.is_trained() && embedded.page_type.is_trained());
         let dir = std::env::temp_dir().join(format!("pith-models-test-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let empty = serde_json::to_string(&BlockModel::default()).unwrap();

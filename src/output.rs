@@ -20,6 +20,9 @@ pub struct Extraction {
     pub algorithm: String,
     pub content: ContentOut,
     pub has_article: HasArticle,
+    /// What kind of page this is (`auto` with a page-type model; `null` otherwise).
+    #[serde(default)]
+    pub page_type: Option<PageType>,
     pub blocks: Vec<BlockOut>,
     pub timings_ms: Timings,
 }
@@ -43,6 +46,29 @@ pub struct HasArticle {
     /// The measures the probability was computed from (`auto` only).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub signals: Signals,
+}
+
+/// The page type: the likeliest label and every type's probability (they sum to 1).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct PageType {
+    pub label: String,
+    pub probabilities: BTreeMap<String, f64>,
+}
+
+impl PageType {
+    /// The distribution made of the has-article probability and the other types' odds given that the
+    /// page is not an article. The label is `article` exactly when `article_p` reaches `threshold`
+    /// (as `has_article.is_article` is decided), else the likeliest other type.
+    pub fn new(article_p: f64, threshold: f64, odds: &crate::contract::NonArticleOdds) -> PageType {
+        use crate::contract::NON_ARTICLE_TYPES;
+        let mut probabilities = BTreeMap::new();
+        probabilities.insert("article".to_string(), article_p);
+        for (name, o) in NON_ARTICLE_TYPES.iter().zip(odds.0) {
+            probabilities.insert(name.to_string(), (1.0 - article_p) * o);
+        }
+        let label = if article_p >= threshold { "article" } else { NON_ARTICLE_TYPES[odds.argmax()] };
+        PageType { label: label.to_string(), probabilities }
+    }
 }
 
 /// One scored block as reported.

@@ -9,7 +9,6 @@
 use std::time::Instant;
 
 use html5ever::tendril::StrTendril;
-use scraper::Html;
 
 use crate::algorithms::template::{SiteRule, Templates};
 use crate::algorithms::{Algorithm, Needs, SiteRuleUse, auto};
@@ -51,6 +50,9 @@ pub struct Request<'a> {
     pub want_blocks: bool,
     /// Keep reader comments in `auto`'s content (`None`: the configured `params.auto.include_comments`).
     pub include_comments: Option<bool>,
+    /// What `auto` returns for a page without an article (`None`: the configured
+    /// `params.auto.no_article_text`).
+    pub no_article_text: Option<crate::algorithms::auto::NoArticleText>,
 }
 
 impl<'a> Request<'a> {
@@ -64,6 +66,7 @@ impl<'a> Request<'a> {
             want_html: true,
             want_blocks: true,
             include_comments: None,
+            no_article_text: None,
         }
     }
 }
@@ -186,7 +189,7 @@ impl Engine {
         let (doc, rule) = match rule {
             // Site rules are CSS selectors, which run on scraper's tree; then that tree is copied.
             Some(r) => {
-                let parsed = Html::parse_document(&stripped.html);
+                let parsed = crate::dom::parse_html(&stripped.html);
                 let noise = r.noise_nodes(&parsed);
                 let content = r.content_nodes(&parsed);
                 let (doc, found) = Document::from_html(&parsed, self.limits.dom, &|id| noise.contains(&id), &content);
@@ -214,16 +217,19 @@ impl Engine {
     /// Stage 4: run the algorithm on a prepared page, let a matching site rule have its say, and bound
     /// the probability to [0, 1].
     pub fn score(&self, req: &Request<'_>, page: &Page<'_>) -> Outcome {
-        // A per-request override of the comment policy costs a copy of the parameters, only then.
-        let with_comments;
-        let params = match req.include_comments {
-            Some(v) if v != self.params.auto.include_comments => {
-                let mut p = self.params.clone();
-                p.auto.include_comments = v;
-                with_comments = p;
-                &with_comments
-            }
-            _ => &self.params,
+        // A per-request override of `auto`'s policies costs a copy of the parameters, only then.
+        let overridden;
+        let auto = &self.params.auto;
+        let comments = req.include_comments.filter(|v| *v != auto.include_comments);
+        let no_article = req.no_article_text.filter(|v| *v != auto.no_article_text);
+        let params = if comments.is_some() || no_article.is_some() {
+            let mut p = self.params.clone();
+            p.auto.include_comments = comments.unwrap_or(p.auto.include_comments);
+            p.auto.no_article_text = no_article.unwrap_or(p.auto.no_article_text);
+            overridden = p;
+            &overridden
+        } else {
+            &self.params
         };
         let ctx = page.context(params, req.url, req.want_blocks);
         let mut outcome = req.algorithm.run(&ctx, &self.models.auto());
@@ -268,6 +274,7 @@ impl Engine {
             Vec::new()
         };
         let probability = outcome.probability;
+        let threshold = self.params.pvalue.article_threshold;
         Extraction {
             url: req.url.map(str::to_string),
             title: doc.title.clone(),
@@ -277,9 +284,10 @@ impl Engine {
             content: ContentOut { text, html },
             has_article: HasArticle {
                 probability,
-                is_article: probability >= self.params.pvalue.article_threshold,
+                is_article: probability >= threshold,
                 signals: outcome.signals.iter().map(|&(k, v)| (std::borrow::Cow::Borrowed(k), v)).collect(),
             },
+            page_type: outcome.non_article.map(|odds| output::PageType::new(probability, threshold, &odds)),
             blocks,
             timings_ms: Timings::default(),
         }

@@ -24,7 +24,7 @@ use lol_html::{
 
 /// Elements removed with everything inside them: the ones whose content is bulky and never text (a
 /// subset of [`crate::hidden::is_ignored`], which the DOM stage applies to whatever is left).
-const DROP: &str = "script, style, noscript, template, iframe, svg, select";
+const DROP: &str = "script, style, template, iframe, svg, select";
 
 /// The selectors, parsed once: on a small page parsing them cost about a fifth of the pass.
 static SELECTORS: LazyLock<[Option<Selector>; 4]> = LazyLock::new(|| {
@@ -205,7 +205,7 @@ pub struct Prescan {
     /// Upper estimate of the element nesting (void elements and self-closing tags ignored). Exact only
     /// for well-formed pages: implicitly closed `<p>`s make it drift upwards.
     pub max_depth: usize,
-    /// Bytes inside `script`, `style`, `svg`, `noscript`, `iframe`, `select` and `template` elements.
+    /// Bytes inside `script`, `style`, `svg`, `iframe`, `select` and `template` elements.
     pub noise_bytes: usize,
 }
 
@@ -254,7 +254,7 @@ fn noise_kind(name: &[u8]) -> Option<bool> {
     let is = |n: &str| name.eq_ignore_ascii_case(n.as_bytes());
     if is("script") || is("style") {
         Some(true)
-    } else if is("svg") || is("noscript") || is("iframe") || is("select") || is("template") {
+    } else if is("svg") || is("iframe") || is("select") || is("template") {
         Some(false)
     } else {
         None

@@ -98,10 +98,28 @@ fn the_probability_separates_article_from_listing() {
 }
 
 #[test]
-fn auto_judges_a_listing_page_as_no_article_and_returns_no_link_soup() {
+fn auto_returns_a_listing_pages_items_and_only_a_lead_on_request() {
     let l = extract(LISTING, "auto").unwrap();
     assert!(!l.has_article.is_article, "{}", l.has_article.probability);
-    assert!(l.content.text.len() < 100, "{:?}", l.content.text);
+    // The main content of a listing is its items, without the navigation and the footer.
+    for item in ["Farmers learn new rice methods", "Training centre adds evening classes"] {
+        assert!(l.content.text.contains(item), "{:?}", l.content.text);
+    }
+    assert!(!l.content.text.contains("Copyright"), "{:?}", l.content.text);
+    // The page type agrees with the has-article verdict, and its probabilities make one distribution.
+    let t = l.page_type.as_ref().expect("auto answers a page type");
+    assert_ne!(t.label, "article");
+    assert_eq!(t.probabilities["article"], l.has_article.probability);
+    assert!((t.probabilities.values().sum::<f64>() - 1.0).abs() < 1e-9, "{t:?}");
+    let lead = engine()
+        .extract(&Request {
+            no_article_text: Some(pith::algorithms::auto::NoArticleText::Lead),
+            ..Request::new(LISTING)
+        })
+        .unwrap();
+    assert!(lead.content.text.len() < 100, "{:?}", lead.content.text);
+    // Other algorithms answer no page type.
+    assert!(extract(LISTING, "cectd-ds").unwrap().page_type.is_none());
 }
 
 #[test]

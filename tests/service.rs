@@ -83,6 +83,28 @@ async fn include_comments_per_request_json_and_query() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pages_without_an_article_give_their_content_unless_lead_is_asked_for() {
+    let app = TestApp::spawn(|_| {}).await;
+    let page = include_str!("fixtures/pages/listing.html");
+    let text = |r: &common::Resp| r.json()["content"]["text"].as_str().unwrap_or_default().to_string();
+    let item = "Training centre adds evening classes";
+    let full = app.extract(json!({ "html": page })).await;
+    assert_eq!(full.status, 200, "{full:?}");
+    assert!(text(&full).contains(item), "{full:?}");
+    assert_eq!(full.json()["has_article"]["is_article"], false);
+    assert_ne!(full.json()["page_type"]["label"], "article");
+    let lead = app.extract(json!({ "html": page, "no_article_text": "lead" })).await;
+    assert_eq!(lead.json()["cache"], "miss");
+    assert!(text(&lead).len() < 100 && !text(&lead).is_empty(), "{lead:?}");
+    let raw = app.post_raw("/v1/extract?no_article_text=lead", "text/html", page.as_bytes().to_vec()).await;
+    assert_eq!(text(&raw), text(&lead));
+    let bad = app.post_raw("/v1/extract?no_article_text=some", "text/html", page.as_bytes().to_vec()).await;
+    assert_eq!((bad.status, bad.problem_code()), (400, "bad-query".to_string()));
+    let bad = app.extract(json!({ "html": page, "no_article_text": "some" })).await;
+    assert_eq!(bad.status, 400, "{bad:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn extract_raw_html_with_charset_and_query() {
     let app = TestApp::spawn(|_| {}).await;
     let page = format!("<html><body><article><p>{GBK_TEXT}</p><p>{GBK_TEXT}</p></article></body></html>");

@@ -124,7 +124,8 @@ fn write_dataset(dir: &Path, g: &mut Gen, pages: usize) -> Vec<(String, String)>
         let id = format!("p{k}");
         // Six sites, each with pages in both generated datasets.
         let url = format!("https://www.site{}.org/{id}", k % 6);
-        let line = serde_json::json!({"id": id, "url": url, "lang": "en", "has_article": label, "gold": gold, "source": "generated"});
+        let page_type = if label { "article" } else { "listing" };
+        let line = serde_json::json!({"id": id, "url": url, "lang": "en", "has_article": label, "gold": gold, "source": "generated", "page_type": page_type});
         jsonl.push_str(&line.to_string());
         jsonl.push('\n');
         let f = std::fs::File::create(dir.join("html").join(format!("{id}.html.gz"))).unwrap();
@@ -161,6 +162,8 @@ fn trained_models_extract_unseen_pages_and_training_is_deterministic() {
     assert_eq!(trained.models.article, again.models.article, "same pages, same has-article model");
     assert!(trained.models.blocks.stage1.is_trained() && trained.models.blocks.stage2.is_trained());
     assert!(trained.models.article.trees.is_trained());
+    assert_eq!(trained.models.page_type, again.models.page_type, "same pages, same page-type model");
+    assert!(trained.models.page_type.is_trained());
 
     // Pages generated after training: the article text in, the frame out.
     let mut fresh = Gen(0xfeed);
@@ -198,6 +201,8 @@ fn trained_models_extract_unseen_pages_and_training_is_deterministic() {
     let listing = fresh.listing();
     let r = trained.extract(&Request::new(listing.as_bytes())).unwrap();
     assert!(!r.has_article.is_article, "listing judged an article: {}", r.has_article.probability);
+    // The only other type it was shown.
+    assert_eq!(r.page_type.map(|t| t.label).as_deref(), Some("listing"));
 }
 
 #[test]

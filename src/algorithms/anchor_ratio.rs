@@ -118,7 +118,7 @@ pub fn run(ctx: &Context<'_>) -> Outcome {
         })
         .collect();
     let probability = coverage_probability(doc, &blocks);
-    Outcome { content: Content::Nodes(topmost(doc, keep)), probability, blocks, signals: Vec::new() }
+    Outcome { content: Content::Nodes(topmost(doc, keep)), probability, blocks, signals: Vec::new(), non_article: None }
 }
 
 #[cfg(test)]

@@ -268,7 +268,13 @@ pub fn run(ctx: &Context<'_>, model: &BayesModel) -> Outcome {
     }
     let total = u64::from(doc.node(doc.body).stats.non_link_chars().max(1));
     let probability = coverage(theme_chars as f64, total as f64);
-    Outcome { content: Content::Nodes(topmost(doc, content)), probability, blocks: out_blocks, signals: Vec::new() }
+    Outcome {
+        content: Content::Nodes(topmost(doc, content)),
+        probability,
+        blocks: out_blocks,
+        signals: Vec::new(),
+        non_article: None,
+    }
 }
 
 #[cfg(test)]

@@ -176,6 +176,7 @@ pub fn run_density_sum(ctx: &Context<'_>, kind: Density) -> Outcome {
         probability: coverage_probability(doc, &blocks),
         blocks,
         signals: Vec::new(),
+        non_article: None,
     }
 }
 
@@ -227,6 +228,7 @@ pub fn run_smoothed(ctx: &Context<'_>) -> Outcome {
         probability: coverage_probability(doc, &blocks),
         blocks,
         signals: Vec::new(),
+        non_article: None,
     }
 }
 

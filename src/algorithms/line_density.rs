@@ -121,7 +121,7 @@ pub fn run(ctx: &Context<'_>) -> Outcome {
         }
     }
     let probability = coverage(kept_chars as f64, all_chars as f64);
-    Outcome { content: Content::Text(kept), probability, blocks: out_blocks, signals: Vec::new() }
+    Outcome { content: Content::Text(kept), probability, blocks: out_blocks, signals: Vec::new(), non_article: None }
 }
 
 #[cfg(test)]

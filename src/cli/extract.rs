@@ -36,6 +36,10 @@ pub struct ExtractArgs {
     /// Keep reader comments in `auto`'s content (left out by default).
     #[arg(long)]
     pub include_comments: bool,
+    /// What `auto` returns for a page it judges to have no article: `full` (the main content, as for
+    /// an article) or `lead` (only a short first paragraph). Default: `params.auto.no_article_text`.
+    #[arg(long, value_name = "full|lead")]
+    pub no_article_text: Option<pith::algorithms::auto::NoArticleText>,
     /// Read the models from this directory instead of the embedded ones (see `pith eval --models`).
     #[arg(long)]
     pub models: Option<PathBuf>,
@@ -76,6 +80,7 @@ pub fn run(a: ExtractArgs) -> Result<ExitCode, pith::Error> {
         want_html: matches!(a.format, Format::Json | Format::Html),
         want_blocks: !a.no_blocks && matches!(a.format, Format::Json),
         include_comments: a.include_comments.then_some(true),
+        no_article_text: a.no_article_text,
     };
     let result = engine.extract(&req)?;
     let mut out = std::io::stdout().lock();

@@ -1,6 +1,6 @@
 //! `pith train`: the Naive Bayes block model (seed 000), then `auto`'s block classifier (which reads
-//! the Naive Bayes posterior), then the has-article model (which reads `auto`'s output), each trained
-//! with the models before it, and written to `config/`.
+//! the Naive Bayes posterior), then the has-article and page-type models (which read `auto`'s output),
+//! each trained with the models before it, and written to `config/`.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -21,12 +21,27 @@ pub struct TrainArgs {
     /// Where to write the has-article model (learned from pages with a has_article label).
     #[arg(long, default_value = "config/article-model.json")]
     pub article_out: PathBuf,
+    /// Where to write the page-type model (learned from pages with a page_type label).
+    #[arg(long, default_value = "config/page-type-model.json")]
+    pub page_type_out: PathBuf,
+    /// Train only the page-level models (has-article and page type) on top of the block models already
+    /// loaded (embedded, or `--models DIR`): minutes instead of the block classifier's half hour.
+    #[arg(long)]
+    pub page_models_only: bool,
+    /// With `--page-models-only`: read the Naive Bayes and block models from this directory.
+    #[arg(long, value_name = "DIR")]
+    pub models: Option<PathBuf>,
     /// Leave out one cross-validation fold, `F/K` (fold F of K, counted from 0, the same folds as
     /// `pith eval --cv K`), so that fold's models can be inspected with `pith extract --models`.
     #[arg(long, value_name = "F/K", value_parser = parse_hold_out)]
     pub hold_out: Option<(usize, usize)>,
     #[command(flatten)]
     pub learn: super::LearnArgs,
+    /// Write the block classifier's training rows (features, labels, block texts) to this directory
+    /// instead of training, for study with other tools; the embedded Naive Bayes model supplies its
+    /// feature.
+    #[arg(long, value_name = "DIR")]
+    pub export_rows: Option<PathBuf>,
 }
 
 fn parse_hold_out(s: &str) -> Result<(usize, usize), String> {
@@ -55,24 +70,50 @@ fn write_pretty(path: &Path, value: &impl serde::Serialize) -> Result<(), pith::
 
 pub fn run(a: TrainArgs) -> Result<ExitCode, pith::Error> {
     let sets = a.datasets.iter().map(|d| pith::dataset::Dataset::open(d)).collect::<Result<Vec<_>, _>>()?;
-    let base = super::untrained_engine_from_env()?;
+    if let Some(dir) = &a.export_rows {
+        pith::train::export::rows(&sets, &super::engine_from_env()?, dir)?;
+        eprintln!("pith: training rows written to {}", dir.display());
+        return Ok(ExitCode::SUCCESS);
+    }
     let params = a.learn.params();
     let t = std::time::Instant::now();
-    let engine = match a.hold_out {
-        None => pith::train::train_all(&base, &sets, &pith::train::all_pages, &params)?,
-        Some((f, k)) => {
-            let folds = pith::train::SiteFolds::new(&sets, k)?;
-            let keep = |ds: &pith::dataset::Dataset, p: &pith::dataset::Page| folds.of(&ds.name, &p.id) != f;
-            pith::train::train_all(&base, &sets, &keep, &params)?
-        }
+    let folds = match a.hold_out {
+        Some((_, k)) => Some(pith::train::SiteFolds::new(&sets, k)?),
+        None => None,
     };
+    let keep = |ds: &pith::dataset::Dataset, p: &pith::dataset::Page| match (&folds, a.hold_out) {
+        (Some(folds), Some((f, _))) => folds.of(&ds.name, &p.id) != f,
+        _ => true,
+    };
+    if a.page_models_only {
+        let mut engine = super::engine_from_env()?;
+        if let Some(dir) = &a.models {
+            engine.models.load_dir(dir)?;
+        }
+        pith::train::train_page_models(&mut engine, &sets, &keep)?;
+        write_pretty(&a.article_out, &engine.models.article)?;
+        write_json(&a.page_type_out, &engine.models.page_type)?;
+        eprintln!(
+            "pith: page models trained on {} datasets in {:.1} s: has-article model over {} signals ({}); \
+             page-type model ({})",
+            sets.len(),
+            t.elapsed().as_secs_f64(),
+            engine.models.article.signals.len(),
+            a.article_out.display(),
+            a.page_type_out.display()
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
+    let base = super::untrained_engine_from_env()?;
+    let engine = pith::train::train_all(&base, &sets, &keep, &params)?;
     let models = &engine.models;
     write_pretty(&a.out, &models.bayes)?;
     write_json(&a.block_out, &models.blocks)?;
     write_pretty(&a.article_out, &models.article)?;
+    write_json(&a.page_type_out, &models.page_type)?;
     eprintln!(
         "pith: trained on {} datasets in {:.1} s: Naive Bayes from {} theme and {} noise blocks ({}); \
-         block classifier of {}+{} trees ({}); has-article model over {} signals ({})",
+         block classifier of {}+{} trees ({}); has-article model over {} signals ({}); page-type model ({})",
         sets.len(),
         t.elapsed().as_secs_f64(),
         models.bayes.class_blocks[0],
@@ -82,7 +123,8 @@ pub fn run(a: TrainArgs) -> Result<ExitCode, pith::Error> {
         models.blocks.stage2.trees.len(),
         a.block_out.display(),
         models.article.signals.len(),
-        a.article_out.display()
+        a.article_out.display(),
+        a.page_type_out.display()
     );
     Ok(ExitCode::SUCCESS)
 }

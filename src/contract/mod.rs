@@ -58,12 +58,41 @@ pub struct Outcome {
     /// The measures behind `probability`, reported so a user can see why (empty for methods whose
     /// probability is a single formula).
     pub signals: Vec<(&'static str, f64)>,
+    /// Which other type the page is if it is not an article (methods with a page-type model only).
+    pub non_article: Option<NonArticleOdds>,
 }
 
 impl Outcome {
     /// No content, probability 0: the answer of a method that found nothing.
     pub fn empty() -> Outcome {
-        Outcome { content: Content::Nodes(Vec::new()), probability: 0.0, blocks: Vec::new(), signals: Vec::new() }
+        Outcome {
+            content: Content::Nodes(Vec::new()),
+            probability: 0.0,
+            blocks: Vec::new(),
+            signals: Vec::new(),
+            non_article: None,
+        }
+    }
+}
+
+/// The page types besides `article`, in the order of [`NonArticleOdds`].
+pub const NON_ARTICLE_TYPES: [&str; 6] = ["forum", "product", "collection", "listing", "documentation", "service"];
+
+/// The probability of each type of [`NON_ARTICLE_TYPES`] given that the page is not an article
+/// (they sum to 1). With the has-article probability they make the page-type distribution.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct NonArticleOdds(pub [f64; 6]);
+
+impl NonArticleOdds {
+    /// The index of the likeliest type (the first on ties).
+    pub fn argmax(&self) -> usize {
+        let mut best = 0;
+        for (k, &v) in self.0.iter().enumerate() {
+            if v > self.0[best] {
+                best = k;
+            }
+        }
+        best
     }
 }
 

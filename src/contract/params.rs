@@ -141,14 +141,26 @@ impl Default for DomStatsParams {
 }
 
 /// What `auto` returns as text for a page it judges to have no article.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum NoArticleText {
-    /// Only the page's first paragraph, when it is short (a listing's intro): a search index must not
-    /// ingest a home page's link soup as an article.
+    /// Only the page's first paragraph, when it is short (a listing's intro): for an index that wants
+    /// articles only and would rather not filter on the has-article probability itself.
     Lead,
-    /// The region's text as for an article.
+    /// The region's text as for an article: every page type has main content (a product's description,
+    /// a listing's items, a forum's posts), and the has-article probability says what kind it is.
     Full,
+}
+
+impl std::str::FromStr for NoArticleText {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "lead" => Ok(NoArticleText::Lead),
+            "full" => Ok(NoArticleText::Full),
+            other => Err(format!("`{other}` is not `lead` or `full`")),
+        }
+    }
 }
 
 /// Parameters of `auto`, the default pipeline.
@@ -168,7 +180,7 @@ pub struct AutoParams {
 impl Default for AutoParams {
     fn default() -> Self {
         AutoParams {
-            no_article_text: NoArticleText::Lead,
+            no_article_text: NoArticleText::Full,
             lead_chars: 300,
             block_threshold: 0.5,
             include_comments: false,

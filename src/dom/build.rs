@@ -461,7 +461,7 @@ mod tests {
                     <div hidden>h</div><div style='display:none'>h</div><span aria-hidden=true>h</span>\
                     <script>s()</script><select><option>o</select></body></html>";
         let a = Document::parse(page);
-        let parsed = Html::parse_document(page);
+        let parsed = crate::dom::parse_html(page);
         let (b, _) = Document::from_html(&parsed, DomLimits::default(), &|_| false, &[]);
         assert_eq!(a.title.as_deref(), Some("T"));
         let unclosed = Document::parse(&format!("<title>{}", "word ".repeat(10_000)));

@@ -17,6 +17,14 @@ use scraper::Html;
 use build::Builder;
 pub use tag::Tag;
 pub use text::{fold_ws, is_punct};
+pub use tree::parse_options;
+
+/// Parse into scraper's tree (for CSS selectors: site rules) with the same settings as every other
+/// parse ([`parse_options`]).
+pub fn parse_html(html: &str) -> scraper::Html {
+    use html5ever::tendril::TendrilSink;
+    html5ever::parse_document(scraper::HtmlTreeSink::new(scraper::Html::new_document()), parse_options()).one(html)
+}
 
 /// Index of a node in [`Document::nodes`].
 pub type NodeId = u32;

@@ -98,6 +98,8 @@ tags! {
     Details = "details", LINE;
     Summary = "summary", LINE;
     Time = "time", 0;
+    /// Shown by browsers without JavaScript, and parsed as markup here (see `dom::parse_options`).
+    Noscript = "noscript", LINE | CONTAINER;
 }
 
 impl Tag {
@@ -151,7 +153,7 @@ mod tests {
         assert!(Tag::Td.is_container() && !Tag::Td.is_block());
         assert!(Tag::Div.is_block() && Tag::Div.is_container());
         assert!(Tag::H6.is_heading() && !Tag::Header.is_heading());
-        // The discriminants are model inputs: the first and the last must not move.
-        assert_eq!((Tag::Html as u8, Tag::Time as u8, Tag::Other as u8), (0, 51, 52));
+        // The discriminants are model inputs: new tags go last, before `Other`.
+        assert_eq!((Tag::Html as u8, Tag::Time as u8, Tag::Noscript as u8, Tag::Other as u8), (0, 51, 52, 53));
     }
 }

@@ -278,10 +278,23 @@ impl TreeSink for Sink {
     }
 }
 
-/// Parse a whole document held in one tendril (moved in, not copied).
+/// Parse a whole document held in one tendril (moved in, not copied), as a browser without
+/// JavaScript does (see [`parse_options`]).
 pub(super) fn parse(html: StrTendril) -> Tree {
     let sink = Sink { tree: RefCell::new(Tree::new()) };
-    parse_document(sink, Default::default()).one(html)
+    parse_document(sink, parse_options()).one(html)
+}
+
+/// The parser settings of every parse: scripting off. pith runs no scripts, so it reads a page the way
+/// a browser with JavaScript disabled shows it, and such a browser shows the markup inside
+/// `<noscript>`; with scripting on, HTML parses that content as one opaque string. Some sites put
+/// their whole page there for readers without scripts (forum software serving its crawler view, for
+/// one), and nothing else of it in the HTML.
+pub fn parse_options() -> html5ever::ParseOpts {
+    html5ever::ParseOpts {
+        tree_builder: html5ever::tree_builder::TreeBuilderOpts { scripting_enabled: false, ..Default::default() },
+        ..Default::default()
+    }
 }
 
 #[cfg(test)]

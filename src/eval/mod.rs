@@ -44,6 +44,9 @@ pub struct PageResult {
     /// The page type label, when the dataset has one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub page_type: Option<String>,
+    /// The page type the algorithm answered (`auto` with a page-type model).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub predicted_type: Option<String>,
     /// Share of the page's must-have snippets found in the text (pages that list some).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub with_rate: Option<f64>,
@@ -126,6 +129,51 @@ pub struct AlgorithmReport {
     pub micro: Summary,
     /// Per dataset and page type, for the datasets that label page types.
     pub by_type: Vec<Summary>,
+    /// Page-type accuracy and confusion, per dataset that labels page types (algorithms that answer
+    /// a page type only).
+    pub page_types: Vec<TypeScores>,
+}
+
+/// How well the answered page types match the labels on one dataset.
+#[derive(Debug, Clone, Serialize, Default)]
+pub struct TypeScores {
+    pub dataset: String,
+    /// Labelled pages the algorithm gave a type for.
+    pub pages: usize,
+    pub accuracy: Option<f64>,
+    /// `confusion[gold][answered]`: page counts, types in [`crate::dataset::PAGE_TYPES`] order.
+    pub confusion: Vec<Vec<usize>>,
+}
+
+/// Page-type accuracy and confusion per dataset, for pages with both a label and an answer.
+pub fn type_scores(pages: &[PageResult]) -> Vec<TypeScores> {
+    use crate::dataset::PAGE_TYPES;
+    let index = |t: &str| PAGE_TYPES.iter().position(|x| *x == t);
+    let mut out: Vec<TypeScores> = Vec::new();
+    for p in pages {
+        let (Some(g), Some(a)) = (p.page_type.as_deref().and_then(index), p.predicted_type.as_deref().and_then(index))
+        else {
+            continue;
+        };
+        let k = match out.iter().position(|s| s.dataset == p.dataset) {
+            Some(k) => k,
+            None => {
+                out.push(TypeScores {
+                    dataset: p.dataset.clone(),
+                    confusion: vec![vec![0; PAGE_TYPES.len()]; PAGE_TYPES.len()],
+                    ..TypeScores::default()
+                });
+                out.len() - 1
+            }
+        };
+        out[k].confusion[g][a] += 1;
+        out[k].pages += 1;
+    }
+    for s in &mut out {
+        let right: usize = (0..PAGE_TYPES.len()).map(|k| s.confusion[k][k]).sum();
+        s.accuracy = (s.pages > 0).then(|| right as f64 / s.pages as f64);
+    }
+    out
 }
 
 /// The whole evaluation.
@@ -171,14 +219,17 @@ fn run_page<'e>(engine_for: EngineFor<'_, 'e>, algorithm: Algorithm, ds: &Loaded
         want_html: false,
         want_blocks: false,
         include_comments: None,
+        no_article_text: None,
     };
     let mut signals = crate::output::Signals::new();
+    let mut predicted_type = None;
     let (text, probability, is_article, ms, error) = match read_error {
         Some(e) => (String::new(), 0.0, false, None, Some(e)),
         // A panic in one algorithm on one page is a finding to report, not a reason to lose the run.
         None => match std::panic::catch_unwind(AssertUnwindSafe(|| engine.extract(&req))) {
             Ok(Ok(x)) => {
                 signals = x.has_article.signals;
+                predicted_type = x.page_type.map(|t| t.label);
                 (x.content.text, x.has_article.probability, x.has_article.is_article, Some(x.timings_ms.total), None)
             }
             Ok(Err(e)) => (String::new(), 0.0, false, None, Some(e.to_string())),
@@ -189,6 +240,7 @@ fn run_page<'e>(engine_for: EngineFor<'_, 'e>, algorithm: Algorithm, ds: &Loaded
     let lower = if page.with.is_empty() && page.without.is_empty() { String::new() } else { text.to_lowercase() };
     PageResult {
         page_type: page.page_type.clone(),
+        predicted_type,
         with_rate: metrics::snippet_rate(&lower, &page.with),
         without_rate: metrics::snippet_rate(&lower, &page.without),
         dataset: ds.name.clone(),
@@ -465,6 +517,7 @@ pub fn run_with<'e>(
                 macro_avg: macro_average(algorithm.name(), &sets),
                 micro: summarize("micro", algorithm.name(), &pages, wall),
                 by_type: by_type(algorithm.name(), &pages),
+                page_types: type_scores(&pages),
                 datasets: sets,
             }
         })
@@ -486,6 +539,7 @@ mod tests {
             error: ms.is_none().then(|| "boom".to_string()),
             has_article: label,
             page_type: None,
+            predicted_type: None,
             with_rate: None,
             without_rate: None,
             probability: p,

@@ -226,6 +226,7 @@ fn tables(r: &Report) -> Vec<Table> {
     out.extend(type_tables(r));
     for a in &r.algorithms {
         out.extend([text_table(a), judgement_table(a), speed_table(a)]);
+        out.extend(confusion_tables(a));
     }
     out
 }
@@ -279,6 +280,42 @@ fn type_tables(r: &Report) -> Vec<Table> {
                 })
                 .collect();
             Table { title: format!("{ds}: bag-of-words F1 by page type (pages)"), header, rows }
+        })
+        .collect()
+}
+
+/// Page-type accuracy and the confusion matrix (rows: labelled type, columns: answered type), per
+/// dataset that labels types.
+fn confusion_tables(a: &AlgorithmReport) -> Vec<Table> {
+    use crate::dataset::PAGE_TYPES;
+    a.page_types
+        .iter()
+        .map(|s| {
+            let mut header = strings(&["labelled \\ answered"]);
+            header.extend(PAGE_TYPES.iter().map(|t| t.to_string()));
+            header.push("recall".to_string());
+            let rows = PAGE_TYPES
+                .iter()
+                .enumerate()
+                .map(|(g, t)| {
+                    let n: usize = s.confusion[g].iter().sum();
+                    let mut row = vec![format!("{t} ({n})")];
+                    row.extend(s.confusion[g].iter().map(|c| c.to_string()));
+                    row.push(f3((n > 0).then(|| s.confusion[g][g] as f64 / n as f64)));
+                    row
+                })
+                .collect();
+            Table {
+                title: format!(
+                    "{}: {} page types, accuracy {} over {} pages (rows labelled, columns answered)",
+                    a.algorithm,
+                    s.dataset,
+                    f3(s.accuracy),
+                    s.pages
+                ),
+                header,
+                rows,
+            }
         })
         .collect()
 }
@@ -350,7 +387,7 @@ pub fn render(r: &Report, format: Format) -> Result<String, Error> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{PageResult, macro_average, metrics, summarize};
+    use super::super::{PageResult, macro_average, metrics, summarize, type_scores};
     use super::*;
 
     fn report() -> Report {
@@ -364,6 +401,7 @@ mod tests {
             error: None,
             has_article: Some(true),
             page_type: Some("article".into()),
+            predicted_type: Some("article".into()),
             with_rate: Some(0.5),
             without_rate: None,
             probability: 0.9,
@@ -372,7 +410,14 @@ mod tests {
             signals: Default::default(),
         };
         let s = summarize("set", "auto", std::slice::from_ref(&page), 0.1);
+        let forum = PageResult {
+            id: "2".into(),
+            page_type: Some("forum".into()),
+            predicted_type: Some("article".into()),
+            ..page.clone()
+        };
         let a = AlgorithmReport {
+            page_types: type_scores(&[page.clone(), forum]),
             algorithm: "auto".into(),
             macro_avg: macro_average("auto", std::slice::from_ref(&s)),
             micro: summarize("micro", "auto", std::slice::from_ref(&page), 0.1),
@@ -394,5 +439,9 @@ mod tests {
         let j: serde_json::Value = serde_json::from_str(&render(&r, Format::Json).unwrap()).unwrap();
         let f1 = j["algorithms"][0]["macro"]["lcs_f1"].as_f64().unwrap();
         assert!((f1 - 0.8 * 2.0 / 1.8).abs() < 1e-12);
+        // One of two typed pages right; the forum page answered as an article.
+        assert!(t.contains("accuracy 0.500 over 2 pages"), "{t}");
+        assert_eq!(j["algorithms"][0]["page_types"][0]["confusion"][1][0], 1);
+        assert!(md.contains("| forum (1) | 1 | 0 |"), "{md}");
     }
 }

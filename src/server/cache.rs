@@ -34,6 +34,7 @@ pub struct Key {
     pub html: bool,
     pub blocks: bool,
     pub include_comments: Option<bool>,
+    pub no_article_text: Option<crate::algorithms::auto::NoArticleText>,
 }
 
 /// A cached answer: the result, and how it was fetched when it was.

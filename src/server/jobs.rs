@@ -27,6 +27,7 @@ pub struct Job {
     pub html: bool,
     pub blocks: bool,
     pub include_comments: Option<bool>,
+    pub no_article_text: Option<crate::algorithms::auto::NoArticleText>,
 }
 
 #[derive(Debug, Clone)]
@@ -82,6 +83,7 @@ impl Job {
             html: self.html,
             blocks: self.blocks,
             include_comments: self.include_comments,
+            no_article_text: self.no_article_text,
         }
     }
 }
@@ -96,8 +98,16 @@ pub async fn run_job(state: &AppState, job: Job, no_cache: bool) -> Result<Answe
     }
     state.metrics.cache_miss();
 
-    let Job { input, algorithm, charset, text: want_text, html: want_html, blocks: want_blocks, include_comments } =
-        job;
+    let Job {
+        input,
+        algorithm,
+        charset,
+        text: want_text,
+        html: want_html,
+        blocks: want_blocks,
+        include_comments,
+        no_article_text,
+    } = job;
     let (bytes, url, charset, fetch) = match input {
         Input::Fetch(u) => {
             let start = Instant::now();
@@ -130,6 +140,7 @@ pub async fn run_job(state: &AppState, job: Job, no_cache: bool) -> Result<Answe
                 want_html,
                 want_blocks,
                 include_comments,
+                no_article_text,
             })
         })
         .await?;

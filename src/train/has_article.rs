@@ -1,5 +1,6 @@
-//! `auto`'s has-article model: run `auto` on every page whose `has_article` is labelled, read the
-//! signals it reports, and fit shallow gradient-boosted trees on them (the model that is used), together
+//! `auto`'s has-article model: run `auto` on every page whose `has_article` is labelled (or whose
+//! `page_type` says whether it is an article), read the signals it reports, and fit shallow
+//! gradient-boosted trees on them (the model that is used), together
 //! with a logistic regression whose weights are kept for reading (which signals push which way).
 //!
 //! The regression standardises each signal, then runs a fixed number of full-batch gradient steps from
@@ -16,16 +17,32 @@ use crate::dataset::Dataset;
 use crate::gbdt::{self, TrainParams, sigmoid};
 use crate::{Engine, Error};
 
-/// Learn the has-article model from every page whose `has_article` is labelled: run `auto` on it,
-/// read the signals it reports, and fit the trees and the regression ([`fit`]).
-pub fn train(datasets: &[Dataset], engine: &Engine, keep: PageFilter<'_>) -> Result<ArticleModel, Error> {
-    let mut names: Vec<String> = Vec::new();
-    let mut rows: Vec<Vec<f64>> = Vec::new();
-    let mut labels: Vec<bool> = Vec::new();
-    let mut trained_on = Vec::new();
+/// The page signals `auto` reports for every page with a has-article or page-type label, with the
+/// labels: what both page-level models learn from.
+pub struct PageSignals {
+    pub names: Vec<String>,
+    pub rows: Vec<Vec<f64>>,
+    /// Article or not: the page's `has_article`, else whether its `page_type` is `article`.
+    pub article: Vec<Option<bool>>,
+    pub page_type: Vec<Option<String>>,
+    /// Per dataset: its name and how many pages it gave.
+    pub sources: Vec<(String, usize)>,
+}
+
+/// Run `auto` (with the engine's block models) on every labelled page and read its page signals.
+pub fn page_signals(datasets: &[Dataset], engine: &Engine, keep: PageFilter<'_>) -> Result<PageSignals, Error> {
+    let mut out = PageSignals {
+        names: Vec::new(),
+        rows: Vec::new(),
+        article: Vec::new(),
+        page_type: Vec::new(),
+        sources: Vec::new(),
+    };
     for ds in datasets {
-        let pages: Vec<_> = ds.pages.iter().filter(|p| p.has_article.is_some() && keep(ds, p)).collect();
-        let got: Vec<Option<(crate::output::Signals, bool)>> = pages
+        let label = |p: &crate::dataset::Page| p.has_article.or(p.page_type.as_deref().map(|t| t == "article"));
+        let pages: Vec<_> =
+            ds.pages.iter().filter(|p| (label(p).is_some() || p.page_type.is_some()) && keep(ds, p)).collect();
+        let got: Vec<Option<crate::output::Signals>> = pages
             .par_iter()
             .map(|p| -> Result<_, Error> {
                 let bytes = ds.html(p)?;
@@ -33,26 +50,50 @@ pub fn train(datasets: &[Dataset], engine: &Engine, keep: PageFilter<'_>) -> Res
                     url: p.url.as_deref(),
                     want_html: false,
                     want_blocks: false,
-                    include_comments: None,
                     ..crate::Request::new(&bytes)
                 };
-                Ok(engine.extract(&req).ok().map(|r| (r.has_article.signals, p.has_article == Some(true))))
+                Ok(engine.extract(&req).ok().map(|r| r.has_article.signals))
             })
             .collect::<Result<_, _>>()?;
-        for (signals, label) in got.into_iter().flatten() {
-            if names.is_empty() {
-                names = signals.keys().map(|k| k.to_string()).collect();
+        let mut n = 0;
+        for (signals, p) in got.into_iter().zip(&pages) {
+            let Some(signals) = signals else { continue };
+            if out.names.is_empty() {
+                out.names = signals.keys().map(|k| k.to_string()).collect();
             }
-            rows.push(names.iter().map(|n| signals.get(n.as_str()).copied().unwrap_or(0.0)).collect());
-            labels.push(label);
+            out.rows.push(out.names.iter().map(|n| signals.get(n.as_str()).copied().unwrap_or(0.0)).collect());
+            out.article.push(label(p));
+            out.page_type.push(p.page_type.clone());
+            n += 1;
         }
-        let pos = pages.iter().filter(|p| p.has_article == Some(true)).count();
-        trained_on.push(format!("{} ({} article, {} not)", ds.name, pos, pages.len() - pos));
+        out.sources.push((ds.name.clone(), n));
     }
-    if names.is_empty() {
+    Ok(out)
+}
+
+/// Learn the has-article model from the rows whose article label is known: fit the trees and the
+/// regression ([`fit`]).
+pub fn train(data: &PageSignals) -> Result<ArticleModel, Error> {
+    let mut rows: Vec<Vec<f64>> = Vec::new();
+    let mut labels: Vec<bool> = Vec::new();
+    for (r, l) in data.rows.iter().zip(&data.article) {
+        if let Some(l) = l {
+            rows.push(r.clone());
+            labels.push(*l);
+        }
+    }
+    if rows.is_empty() {
         return Err(Error::Config("no page with a has_article label to learn from".into()));
     }
-    let mut model = fit(&names, &rows, &labels, &tree_params());
+    let mut model = fit(&data.names, &rows, &labels, &tree_params());
+    let (mut at, mut trained_on) = (0, Vec::new());
+    for (name, n) in &data.sources {
+        let l = &data.article[at..at + n];
+        let pos = l.iter().filter(|x| **x == Some(true)).count();
+        let neg = l.iter().filter(|x| **x == Some(false)).count();
+        trained_on.push(format!("{name} ({pos} article, {neg} not)"));
+        at += n;
+    }
     model.trained_on = trained_on;
     Ok(model)
 }

@@ -6,6 +6,7 @@
 //! | Naive Bayes blocks (seed 000) | [`bayes`] | class-conditional counts of four binned block features |
 //! | `auto`'s block classifier | [`blocks`] | two stages of gradient-boosted oblivious trees ([`crate::gbdt`]) |
 //! | `auto`'s has-article model | [`has_article`] | gradient-boosted trees over page signals (and a logistic regression kept for its readable weights) |
+//! | `auto`'s page-type model | [`page_type`] | six one-vs-rest forests over the same page signals |
 //!
 //! Pages go through the engine's own stages ([`crate::Engine::prepare`], as `auto` sees them, site rules
 //! aside), so what is learned is what extraction computes. Pages are visited in dataset order and every
@@ -13,7 +14,9 @@
 
 pub mod bayes;
 pub mod blocks;
+pub mod export;
 pub mod has_article;
+pub mod page_type;
 
 use crate::dataset::Dataset;
 use crate::hash::Fnv1a;
@@ -29,15 +32,28 @@ pub fn all_pages(_: &Dataset, _: &crate::dataset::Page) -> bool {
     true
 }
 
-/// Train all three models in order — Naive Bayes, the block classifier (which reads the Naive Bayes
-/// posterior), the has-article model (which reads `auto`'s output) — each with the ones before it,
-/// into a copy of `base`.
+/// Train all four models in order — Naive Bayes, the block classifier (which reads the Naive Bayes
+/// posterior), then the page-level models (which read `auto`'s output) — each with the ones before
+/// it, into a copy of `base`.
 pub fn train_all(base: &Engine, datasets: &[Dataset], keep: PageFilter<'_>, learn: &Learn) -> Result<Engine, Error> {
     let mut engine = base.clone();
     engine.models.bayes = bayes::train(datasets, &engine, keep, 0.5)?;
     engine.models.blocks = blocks::train(datasets, &engine, keep, learn)?;
-    engine.models.article = has_article::train(datasets, &engine, keep)?;
+    train_page_models(&mut engine, datasets, keep)?;
     Ok(engine)
+}
+
+/// Train the has-article and page-type models on top of the engine's block models (cheap: one `auto`
+/// run per labelled page). Both are replaced.
+pub fn train_page_models(engine: &mut Engine, datasets: &[Dataset], keep: PageFilter<'_>) -> Result<(), Error> {
+    // The signals are read without the models being replaced, so their own verdicts do not leak in
+    // (the block models do, as they do at extraction).
+    engine.models.article = Default::default();
+    engine.models.page_type = Default::default();
+    let rows = has_article::page_signals(datasets, engine, keep)?;
+    engine.models.article = has_article::train(&rows)?;
+    engine.models.page_type = page_type::train(&rows)?;
+    Ok(())
 }
 
 /// Cross-validation folds grouped by site: every page of a site (its registered domain, see

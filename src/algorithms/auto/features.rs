@@ -111,6 +111,7 @@ pub const TAG_FLAGS: &[(&str, &[Tag])] = &[
     ("in_section", &[Tag::Section]),
     ("in_heading", &[Tag::H1, Tag::H2, Tag::H3, Tag::H4, Tag::H5, Tag::H6]),
     ("in_time_address", &[Tag::Time, Tag::Address]),
+    ("in_noscript", &[Tag::Noscript]),
 ];
 
 fn tag_bits(tag: Tag) -> u32 {

@@ -365,6 +365,139 @@ pub const LISTING_PATH_WORDS: &[&str] = &[
     "section",
 ];
 
+/// Path segments that suggest a page type, one weak signal among many: a whole segment, any case.
+/// Each list is one type's vocabulary across common publishing systems and languages (pinyin
+/// included: Chinese portals name their columns so).
+pub const TYPE_PATH_WORDS: &[(&str, &[&str])] = &[
+    (
+        "url_forum",
+        &[
+            "forum",
+            "forums",
+            "thread",
+            "threads",
+            "t",
+            "community",
+            "discuss",
+            "discussion",
+            "discussions",
+            "questions",
+            "q",
+            "bbs",
+            "board",
+            "boards",
+            "viewtopic",
+            "showthread",
+            "r",
+            "comments",
+        ],
+    ),
+    ("url_product", &["product", "products", "p", "item", "items", "dp", "sku", "goods", "buy", "shop", "store"]),
+    (
+        "url_docs",
+        &[
+            "docs",
+            "doc",
+            "documentation",
+            "api",
+            "reference",
+            "guide",
+            "guides",
+            "manual",
+            "learn",
+            "tutorial",
+            "tutorials",
+            "wiki",
+            "handbook",
+            "kb",
+            "knowledge-base",
+            "help",
+            "developer",
+            "developers",
+        ],
+    ),
+    (
+        "url_service",
+        &[
+            "services",
+            "service",
+            "solutions",
+            "solution",
+            "pricing",
+            "about",
+            "about-us",
+            "contact",
+            "contact-us",
+            "features",
+            "plans",
+            "locations",
+            "careers",
+            "fuwu",
+        ],
+    ),
+];
+
+/// Short texts of buttons and labels that sell: a product page has them once or twice near its
+/// price, a shop listing once per card. Matched case-insensitively as the whole (trimmed) text.
+pub const CART_TEXTS: &[&str] = &[
+    "add to cart",
+    "add to bag",
+    "add to basket",
+    "add to trolley",
+    "buy now",
+    "buy it now",
+    "in stock",
+    "out of stock",
+    "sold out",
+    "add to wishlist",
+    "加入购物车",
+    "立即购买",
+    "马上购买",
+    "有货",
+    "无货",
+];
+
+/// Element name words of posts in a thread (forums, Q&A sites, comment-style replies).
+pub const POST_NAMES: Names = Names {
+    how: Match::Word,
+    stems: &[
+        "post",
+        "posts",
+        "reply",
+        "replies",
+        "message",
+        "answer",
+        "answers",
+        "postbody",
+        "post-body",
+        "topic-post",
+    ],
+    unless: &[],
+};
+
+/// Link texts of pagination: listings and threads run over pages.
+pub const PAGINATION_TEXTS: &[&str] =
+    &["next", "next page", "older posts", "newer posts", "»", "›", "下一页", "上一页", "尾页", "末页", "下页", "上页"];
+
+/// Short texts that invite a visitor to get in touch or sign up: the calls to action of service pages.
+pub const CONTACT_TEXTS: &[&str] = &[
+    "contact us",
+    "get a quote",
+    "request a quote",
+    "get started",
+    "book now",
+    "book a demo",
+    "request a demo",
+    "schedule a consultation",
+    "free consultation",
+    "get in touch",
+    "call now",
+    "联系我们",
+    "在线咨询",
+    "立即咨询",
+    "免费咨询",
+];
+
 #[cfg(test)]
 mod tests {
     use super::*;

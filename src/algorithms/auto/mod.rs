@@ -15,10 +15,12 @@
 //!    `params.auto.block_threshold` (0.5) are kept, less reader-comment threads, and emitted as
 //!    maximal clean subtrees so structure (headings, lists, tables, `pre`) survives (`select`). Every
 //!    block's probability is in the answer's block scores (`block_p`).
-//! 4. **Has-article.** Page-level signals (`has_article`: the kept text's shape and the classifier's
-//!    confidence, the page P value, link density, repeated "cards", what the page declares about
-//!    itself, the shape of its URL) go to a small tree model (`article_model`). A page judged not to
-//!    be an article returns only its short lead (configurable).
+//! 4. **Has-article and page type.** Page-level signals (`has_article`: the kept text's shape and the
+//!    classifier's confidence, the page P value, link density, repeated "cards", what the page
+//!    declares about itself, the shape of its URL; `page_type`: code, posts, carts, calls to action,
+//!    pagination, forms and tables) go to a small tree model for P(article) (`article_model`) and to
+//!    six one-vs-rest forests for the other types (`page_type`). Every page returns its main content;
+//!    `params.auto.no_article_text = "lead"` keeps only a short lead of pages that are not articles.
 //!
 //! Without trained models (a fresh checkout whose `config/` models were emptied) `auto` falls back to
 //! the heuristic region and a P value / text-amount probability.
@@ -29,6 +31,7 @@ mod context;
 mod features;
 mod has_article;
 mod lexicon;
+mod page_type;
 mod region;
 mod segment;
 mod select;
@@ -38,6 +41,7 @@ pub use article_model::ArticleModel;
 pub use classify::{BlockModel, stage2_names, stage2_rows};
 pub use context::{CONTEXT, Layout, context_features};
 pub use features::{feature_index, feature_names};
+pub use page_type::PageTypeModel;
 pub use segment::{Block, Blocks, segment};
 pub use select::roots_of;
 
@@ -56,6 +60,7 @@ pub struct Models<'a> {
     pub bayes: &'a BayesModel,
     pub blocks: &'a BlockModel,
     pub article: &'a ArticleModel,
+    pub page_type: &'a PageTypeModel,
 }
 
 /// Everything `auto` measures on a page before deciding: the blocks, their feature rows and the
@@ -143,7 +148,8 @@ pub fn run(ctx: &Context<'_>, models: &Models<'_>) -> Outcome {
         p: &p,
         threshold: ctx.params.auto.block_threshold,
     });
-    let signals = has_article::signals(doc, &roots, m.p.page(), judged, ctx.meta, ctx.url);
+    let mut signals = has_article::signals(doc, &roots, m.p.page(), judged, ctx.meta, ctx.url);
+    signals.extend(page_type::signals(doc, ctx.meta, ctx.url));
     let probability = if models.article.is_trained() {
         let p = models.article.probability(&signals);
         // An article is prose: kept text without one paragraph-like block (25 characters or more with
@@ -163,7 +169,8 @@ pub fn run(ctx: &Context<'_>, models: &Models<'_>) -> Outcome {
     } else {
         select::lead(doc, &roots, ctx.params.auto.lead_chars)
     };
-    Outcome { content: Content::Nodes(roots), probability, blocks, signals }
+    let non_article = models.page_type.odds(&signals);
+    Outcome { content: Content::Nodes(roots), probability, blocks, signals, non_article }
 }
 
 /// One line per block: the classifier's probability, whether it is kept ('+', 'c' for a comment

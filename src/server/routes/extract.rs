@@ -40,6 +40,9 @@ pub struct ExtractRequest {
     pub charset: Option<String>,
     /// Keep reader comments in the content (default: the configured `params.auto.include_comments`).
     pub include_comments: Option<bool>,
+    /// What `auto` returns for a page without an article: `full` or `lead` (default: the configured
+    /// `params.auto.no_article_text`).
+    pub no_article_text: Option<crate::algorithms::auto::NoArticleText>,
 }
 
 /// Query parameters of the raw-HTML form.
@@ -52,6 +55,7 @@ pub struct RawParams {
     /// Comma-separated: `text,html`.
     pub formats: Option<String>,
     pub include_comments: Option<bool>,
+    pub no_article_text: Option<crate::algorithms::auto::NoArticleText>,
 }
 
 fn bad(code: &'static str, detail: impl Into<String>) -> ApiError {
@@ -89,6 +93,7 @@ struct Parts {
     html: bool,
     blocks: Option<bool>,
     include_comments: Option<bool>,
+    no_article_text: Option<crate::algorithms::auto::NoArticleText>,
 }
 
 impl Parts {
@@ -102,6 +107,7 @@ impl Parts {
             html: self.html,
             blocks: self.blocks.unwrap_or(true),
             include_comments: self.include_comments,
+            no_article_text: self.no_article_text,
         })
     }
 }
@@ -126,6 +132,7 @@ impl ExtractRequest {
             html: formats.contains(&Format::Html),
             blocks: self.blocks,
             include_comments: self.include_comments,
+            no_article_text: self.no_article_text,
         }
         .into_job(state)
     }
@@ -158,6 +165,7 @@ impl RawParams {
             html,
             blocks: self.blocks,
             include_comments: self.include_comments,
+            no_article_text: self.no_article_text,
         }
         .into_job(state)
     }
@@ -238,6 +246,10 @@ fn serde_urlencoded_pairs(pairs: Vec<(String, String)>) -> Result<RawParams, Api
             "formats" => p.formats.replace(v).is_some(),
             "blocks" => p.blocks.replace(query_bool(&k, &v)?).is_some(),
             "include_comments" => p.include_comments.replace(query_bool(&k, &v)?).is_some(),
+            "no_article_text" => {
+                let v = v.parse().map_err(|e: String| bad("bad-query", format!("no_article_text: {e}")))?;
+                p.no_article_text.replace(v).is_some()
+            }
             other => return Err(bad("bad-query", format!("unknown query parameter {other:?}"))),
         };
         if slot_taken {
