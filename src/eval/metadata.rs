@@ -23,7 +23,8 @@ pub struct MetaGold {
 
 impl MetaGold {
     pub fn is_empty(&self) -> bool {
-        self.title.is_none() && self.author.is_none() && self.publish_date.is_none()
+        let none = |v: &Option<String>| v.as_deref().is_none_or(|s| s.trim().is_empty());
+        none(&self.title) && none(&self.author) && none(&self.publish_date)
     }
 }
 
@@ -129,8 +130,9 @@ pub fn normalise(s: &str) -> String {
 
 /// Score one page.
 pub fn score(found: &Metadata, gold: &MetaGold) -> MetaResult {
+    // An empty recorded value is the same as none.
     let field = |gold: &Option<String>, got: Option<String>| {
-        gold.as_ref().map(|g| FieldResult {
+        gold.as_ref().filter(|g| !g.trim().is_empty()).map(|g| FieldResult {
             found: got.is_some(),
             exact: got.is_some_and(|v| !normalise(g).is_empty() && normalise(&v) == normalise(g)),
         })

@@ -90,6 +90,70 @@ fn name_after(rest: &str) -> Option<String> {
     ((2..=20).contains(&chars) && !name.chars().any(|c| c.is_ascii_digit())).then(|| name.to_string())
 }
 
+/// Words that introduce a byline: alone, they are a label waiting for its name.
+const BYLINE_LABELS: &[&str] =
+    &["written by", "posted by", "words by", "story by", "reviewed by", "by", "author", "authors", "posted", "written"];
+
+/// A byline label without a name (`By`, `Written By`, `Author:`).
+pub fn is_label(s: &str) -> bool {
+    let l = s.trim().trim_end_matches([':', '：']).trim().to_lowercase();
+    BYLINE_LABELS.contains(&l.as_str())
+}
+
+/// A name as publishers write it in declarations and bylines, without the label before it or an
+/// affiliation after it (`By Jane Roe - Staff Writer`, `, USA TODAY`).
+pub fn clean_name(s: &str) -> String {
+    let mut t = crate::dom::fold_ws(s);
+    let lower = t.to_lowercase();
+    if let Some(p) = BYLINE_LABELS
+        .iter()
+        .filter(|p| p.len() < lower.len())
+        .find(|p| lower.starts_with(*p) && lower[p.len()..].starts_with([' ', ':', '：']))
+    {
+        t = t[p.len()..].trim_start_matches([' ', ':', '：']).to_string();
+    }
+    for stop in [" - ", " | ", " – ", " — ", " • "] {
+        if let Some(k) = t.find(stop) {
+            t.truncate(k);
+        }
+    }
+    t.trim_matches(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | '|' | '-')).to_string()
+}
+
+/// Path segments of links that lead to a person's page: the link's text is that person's name.
+const PERSON_PATHS: &[&str] = &[
+    "author",
+    "authors",
+    "writer",
+    "writers",
+    "contributor",
+    "contributors",
+    "profile",
+    "profiles",
+    "user",
+    "users",
+    "u",
+    "members",
+    "member",
+    "people",
+    "staff",
+    "journalist",
+];
+
+fn person_link(href: &str) -> bool {
+    let path = href.split_once("://").map_or(href, |(_, r)| r.find('/').map_or("", |k| &r[k..]));
+    let mut segs = path.split(['/', '?', '#']).filter(|s| !s.is_empty());
+    // The person's segment must be followed by a name or id.
+    let mut prev_match = false;
+    for seg in segs.by_ref() {
+        if prev_match {
+            return true;
+        }
+        prev_match = PERSON_PATHS.contains(&seg.to_ascii_lowercase().as_str());
+    }
+    false
+}
+
 /// `By Jane Roe and John Doe`, `Written by Jane Roe | March 5`: the names, or `None`.
 fn english_byline(text: &str) -> Option<Vec<String>> {
     let lower = text.to_ascii_lowercase();
@@ -169,6 +233,27 @@ pub fn read(doc: &Document) -> Byline {
     let mut pending_date_label = false;
     for &t in texts.iter().chain(before.iter()) {
         let text = doc.text(t);
+        // A link to a person's page, in the byline region: its text is the author.
+        if out.authors.is_empty()
+            && doc.node(t).in_link
+            && let Some(a) = doc.ancestors(t).take(3).find(|&a| doc.node(a).tag() == Some(Tag::A))
+            && doc.node(a).element().and_then(|e| e.href()).is_some_and(person_link)
+        {
+            let name = clean_name(&doc.subtree_text(a));
+            if !is_label(&name) && names(&name).is_some() {
+                out.authors.push(name);
+            }
+        }
+        if pending_author_label && out.authors.is_empty() && !is_label(text) {
+            if let Some(n) = names(text) {
+                out.authors = n;
+            }
+            pending_author_label = false;
+        }
+        if is_label(text) && out.authors.is_empty() {
+            pending_author_label = true;
+            continue;
+        }
         if text.chars().count() > MAX_LINE {
             pending_author_label = false;
             pending_date_label = false;
@@ -183,7 +268,6 @@ pub fn read(doc: &Document) -> Byline {
         if pending_date_label && out.date.is_none() {
             out.date = dates::find_in_text(text).map(|(d, _)| d);
         }
-        pending_author_label = false;
         pending_date_label = false;
         if out.authors.is_empty() {
             for label in AUTHOR_LABELS {
@@ -245,6 +329,18 @@ pub fn read(doc: &Document) -> Byline {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn labels_links_and_affiliations() {
+        let doc = Document::parse("<body><h1>T</h1><span>Written By</span> <span>Jane Roe</span><p>x</p></body>");
+        assert_eq!(read(&doc).authors, ["Jane Roe"]);
+        let doc = Document::parse("<body><h1>T</h1><div><a href='/authors/jroe/'>Jane Roe</a></div><p>x</p></body>");
+        assert_eq!(read(&doc).authors, ["Jane Roe"]);
+        assert_eq!(clean_name("By David Jackson - Editorial Team"), "David Jackson");
+        assert_eq!(clean_name(", USA TODAY"), "USA TODAY");
+        assert!(is_label("Written By") && is_label("Author:") && !is_label("Bye Felicia"));
+        assert!(person_link("https://ex.test/user/julian") && !person_link("https://ex.test/user/"));
+    }
 
     #[test]
     fn english_bylines() {

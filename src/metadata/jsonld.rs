@@ -126,7 +126,7 @@ pub fn text_of(v: &Value) -> Option<String> {
         Value::Array(a) => return a.iter().find_map(text_of),
         _ => return None,
     };
-    let s = crate::dom::fold_ws(&decode_entities(&s));
+    let s = crate::dom::fold_ws(&super::scan::decode_refs(&s));
     (!s.is_empty()).then_some(s)
 }
 
@@ -146,23 +146,6 @@ pub fn image_of(v: &Value) -> Option<String> {
         Value::Array(a) => a.iter().find_map(image_of),
         _ => None,
     }
-}
-
-/// The few HTML entities publishers leave inside JSON strings.
-fn decode_entities(s: &str) -> String {
-    if !s.contains('&') {
-        return s.to_string();
-    }
-    s.replace("&amp;", "&")
-        .replace("&quot;", "\"")
-        .replace("&#039;", "'")
-        .replace("&#39;", "'")
-        .replace("&apos;", "'")
-        .replace("&lt;", "<")
-        .replace("&gt;", ">")
-        .replace("&nbsp;", " ")
-        .replace("&#8217;", "’")
-        .replace("&#8211;", "–")
 }
 
 #[cfg(test)]

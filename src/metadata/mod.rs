@@ -156,6 +156,9 @@ pub fn extract(scanned: &Scanned, doc: &Document, url: Option<&str>) -> Metadata
                 .find_map(|t| t.datetime.as_deref().and_then(dates::parse_machine))
                 .map(|v| Dated { value: v, source: DateSource::Time })
         });
+    // A page that declares only when it was updated shows that date as its date: the best there is
+    // (the source still says where it came from).
+    let published = published.or_else(|| modified.clone());
 
     Metadata {
         title: title(scanned, doc, main),
@@ -232,10 +235,11 @@ fn time_date(s: &Scanned, marked: bool) -> Option<Dated> {
         .map(|value| Dated { value, source: DateSource::Time })
 }
 
-/// A name that is a URL, a handle or empty is not a name.
+/// A name that is a URL, a handle, a bare label or empty is not a name.
 fn is_name(s: &str) -> bool {
     let s = s.trim();
     !s.is_empty()
+        && !byline::is_label(s)
         && s.chars().count() <= 80
         && !s.starts_with('@')
         && !s.contains("://")
@@ -272,7 +276,7 @@ fn authors(s: &Scanned, ents: &[Entity], main: Option<&Entity>, visible: &byline
     }
     let mut seen = Vec::new();
     for a in out {
-        let a = clean(a.trim_start_matches("By ").trim_start_matches("by "));
+        let a = byline::clean_name(&a);
         if is_name(&a) && !seen.contains(&a) {
             seen.push(a);
         }
@@ -304,20 +308,41 @@ fn title(s: &Scanned, doc: &Document, main: Option<&Entity>) -> Option<String> {
         // The article's own title: an `<h1>` that `<title>` repeats (sites put logos in `<h1>` too).
         let contained: Vec<&String> = h1s.iter().filter(|h| key(h).len() >= 4 && tk.contains(&key(h))).collect();
         if let Some(h) = contained.first() {
-            return Some((*h).clone());
+            // The title's own spelling when a part of it is the heading (headings split into styled
+            // spans lose the spaces between words).
+            let hk = key(h);
+            let part = TITLE_SEPARATORS.iter().flat_map(|sep| t.split(sep)).map(str::trim).find(|p| key(p) == hk);
+            return Some(part.map_or_else(|| (*h).clone(), str::to_string));
         }
         if let Some(d) = &declared
             && key(d).len() >= 4
             && tk.contains(&key(d))
         {
-            return Some(d.clone());
+            let site = s.meta(&["og:site_name", "application-name"]).map(key);
+            return Some(strip_site(d, site.as_deref()));
         }
     }
     if h1s.len() == 1 && declared.as_ref().is_some_and(|d| key(d) == key(&h1s[0])) {
         return Some(h1s[0].clone());
     }
     let site = s.meta(&["og:site_name", "application-name"]).map(key);
-    page_title.map(|t| strip_site(&t, site.as_deref())).or(declared).or_else(|| h1s.first().cloned())
+    // A `<title>` that is only the site's name says nothing of the page: the declared headline or the
+    // single heading does.
+    let generic = |t: &str| site.as_deref().is_some_and(|s| key(t) == s) || !t.contains(' ');
+    if let Some(t) = page_title.as_deref().map(|t| strip_site(t, site.as_deref()))
+        && generic(&t)
+    {
+        if let Some(d) = declared.as_deref().filter(|d| !generic(d)) {
+            return Some(strip_site(d, site.as_deref()));
+        }
+        if h1s.len() == 1 {
+            return Some(h1s[0].clone());
+        }
+    }
+    page_title
+        .map(|t| strip_site(&t, site.as_deref()))
+        .or_else(|| declared.map(|d| strip_site(&d, site.as_deref())))
+        .or_else(|| h1s.first().cloned())
 }
 
 /// `<title>` without its site's name: the longest part between separators, unless the site name

@@ -73,6 +73,68 @@ impl Scanned {
     }
 }
 
+/// Decode character references in raw attribute values and text (lol_html hands both over as written):
+/// numeric ones and the named ones titles and descriptions use.
+pub fn decode_refs(s: &str) -> String {
+    if !s.contains('&') {
+        return s.to_string();
+    }
+    const NAMED: &[(&str, char)] = &[
+        ("amp", '&'),
+        ("lt", '<'),
+        ("gt", '>'),
+        ("quot", '"'),
+        ("apos", '\''),
+        ("nbsp", '\u{a0}'),
+        ("hellip", '…'),
+        ("mdash", '—'),
+        ("ndash", '–'),
+        ("rsquo", '’'),
+        ("lsquo", '‘'),
+        ("rdquo", '”'),
+        ("ldquo", '“'),
+        ("laquo", '«'),
+        ("raquo", '»'),
+        ("middot", '·'),
+        ("bull", '•'),
+        ("copy", '©'),
+        ("reg", '®'),
+        ("trade", '™'),
+    ];
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    while let Some(k) = rest.find('&') {
+        out.push_str(&rest[..k]);
+        rest = &rest[k..];
+        let end = rest[1..].find(';').map(|e| e + 1).filter(|&e| e <= 10);
+        let decoded = end.and_then(|e| {
+            let name = &rest[1..e];
+            if let Some(num) = name.strip_prefix('#') {
+                let n = match num.strip_prefix(['x', 'X']) {
+                    Some(hex) => u32::from_str_radix(hex, 16).ok(),
+                    None => num.parse().ok(),
+                };
+                n.and_then(char::from_u32)
+            } else {
+                NAMED.iter().find(|(n, _)| *n == name).map(|&(_, c)| c)
+            }
+            .map(|c| (c, e))
+        });
+        match decoded {
+            Some((c, e)) => {
+                out.push(c);
+                rest = &rest[e + 1..];
+            }
+            None => {
+                out.push('&');
+                rest = &rest[1..];
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
 fn push_bounded(buf: &mut String, s: &str, max: usize) {
     if buf.len() >= max {
         return;
@@ -145,7 +207,7 @@ pub fn scan(html: &str) -> Scanned {
                 let mut o = o2.borrow_mut();
                 if o.meta.len() < MAX_ITEMS {
                     let mut v2 = String::new();
-                    push_bounded(&mut v2, &v, MAX_TEXT);
+                    push_bounded(&mut v2, &decode_refs(&v), MAX_TEXT);
                     o.meta.push((k.trim().to_ascii_lowercase(), v2));
                 }
             }
@@ -165,7 +227,7 @@ pub fn scan(html: &str) -> Scanned {
             let (tb, o) = (tb1.clone(), o4.clone());
             if let Some(h) = el.end_tag_handlers() {
                 h.push(on_end(move |_| {
-                    let t = crate::dom::fold_ws(&tb.borrow());
+                    let t = crate::dom::fold_ws(&decode_refs(&tb.borrow()));
                     if !t.is_empty() {
                         o.borrow_mut().title.get_or_insert(t);
                     }
@@ -238,7 +300,7 @@ pub fn scan(html: &str) -> Scanned {
             if let Some(v) = el.get_attribute("content").or_else(|| el.get_attribute("datetime")) {
                 let mut o = o7.borrow_mut();
                 if o.itemprops.len() < MAX_ITEMS {
-                    o.itemprops.push((prop, v));
+                    o.itemprops.push((prop, decode_refs(&v)));
                 }
                 return Ok(());
             }
@@ -251,7 +313,7 @@ pub fn scan(html: &str) -> Scanned {
             if let Some(h) = el.end_tag_handlers() {
                 h.push(on_end(move |_| {
                     if let Some((k, v)) = pt.borrow_mut().take() {
-                        let v = crate::dom::fold_ws(&v);
+                        let v = crate::dom::fold_ws(&decode_refs(&v));
                         let mut o = o.borrow_mut();
                         if !v.is_empty() && o.itemprops.len() < MAX_ITEMS {
                             o.itemprops.push((k, v));
@@ -276,7 +338,7 @@ pub fn scan(html: &str) -> Scanned {
             if let Some(h) = el.end_tag_handlers() {
                 h.push(on_end(move |_| {
                     if let Some(v) = at.borrow_mut().take() {
-                        let v = crate::dom::fold_ws(&v);
+                        let v = crate::dom::fold_ws(&decode_refs(&v));
                         let mut o = o.borrow_mut();
                         if !v.is_empty() && o.rel_authors.len() < MAX_ITEMS {
                             o.rel_authors.push(v);
@@ -331,6 +393,7 @@ mod tests {
         assert!(s.times[0].published);
         assert_eq!(s.itemprop("author"), Some("Jane Roe"));
         assert_eq!(s.rel_authors, vec!["J. Roe".to_string()]);
+        assert_eq!(decode_refs("A &amp; B &#039;s &#x2019; &bogus; & x"), "A & B 's ’ &bogus; & x");
     }
 
     #[test]
