@@ -46,6 +46,7 @@ pub mod prestrip;
 pub mod server;
 pub mod tokens;
 pub mod train;
+pub mod warc;
 
 pub use algorithms::Algorithm;
 pub use error::Error;
