@@ -25,6 +25,8 @@ pub struct Job {
     pub charset: Option<String>,
     pub text: bool,
     pub html: bool,
+    /// Fill `content.markdown`.
+    pub markdown: bool,
     pub blocks: bool,
     pub include_comments: Option<bool>,
     pub no_article_text: Option<crate::algorithms::auto::NoArticleText>,
@@ -81,6 +83,7 @@ impl Job {
             algorithm: self.algorithm,
             text: self.text,
             html: self.html,
+            markdown: self.markdown,
             blocks: self.blocks,
             include_comments: self.include_comments,
             no_article_text: self.no_article_text,
@@ -104,6 +107,7 @@ pub async fn run_job(state: &AppState, job: Job, no_cache: bool) -> Result<Answe
         charset,
         text: want_text,
         html: want_html,
+        markdown: want_markdown,
         blocks: want_blocks,
         include_comments,
         no_article_text,
@@ -132,16 +136,20 @@ pub async fn run_job(state: &AppState, job: Job, no_cache: bool) -> Result<Answe
     let result = state
         .pool
         .run(move || {
-            engine.extract(&crate::Request {
-                bytes: &bytes,
-                url: url.as_deref(),
-                charset: charset.as_deref(),
-                algorithm,
-                want_html,
-                want_blocks,
-                include_comments,
-                no_article_text,
-            })
+            let outputs = crate::Outputs { markdown: want_markdown.then(crate::markdown::MarkdownOptions::default) };
+            engine.extract_with(
+                &crate::Request {
+                    bytes: &bytes,
+                    url: url.as_deref(),
+                    charset: charset.as_deref(),
+                    algorithm,
+                    want_html,
+                    want_blocks,
+                    include_comments,
+                    no_article_text,
+                },
+                &outputs,
+            )
         })
         .await?;
     let mut result = result?;
