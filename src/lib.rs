@@ -43,6 +43,7 @@ pub mod models;
 pub mod output;
 mod pipeline;
 pub mod prestrip;
+pub mod progress;
 pub mod server;
 pub mod tokens;
 pub mod train;

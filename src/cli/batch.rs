@@ -284,29 +284,8 @@ fn progress_bar(files: &[PathBuf], urls: usize) -> Option<indicatif::ProgressBar
         return None;
     }
     // The total is known for files and URL lists; records in archives are counted as they are read.
-    let total =
-        if files.iter().any(|f| pith::warc::looks_like_warc(f)) { None } else { Some((files.len() + urls) as u64) };
-    let bar = match total {
-        Some(n) => indicatif::ProgressBar::new(n).with_style(
-            indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} pages, {rate}, {msg}, ETA {eta}")
-                .map(with_rate)
-                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-        ),
-        None => indicatif::ProgressBar::new_spinner().with_style(
-            indicatif::ProgressStyle::with_template("{spinner} {pos} pages, {rate}, {msg}, {elapsed}")
-                .map(with_rate)
-                .unwrap_or_else(|_| indicatif::ProgressStyle::default_spinner()),
-        ),
-    };
-    bar.enable_steady_tick(Duration::from_millis(200));
-    Some(bar)
-}
-
-/// Pages per second, whole numbers (indicatif's own `{per_sec}` prints four decimals).
-fn with_rate(style: indicatif::ProgressStyle) -> indicatif::ProgressStyle {
-    style.with_key("rate", |s: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
-        let _ = write!(w, "{:.0} pages/s", s.per_sec());
-    })
+    let archives = files.iter().any(|f| pith::warc::looks_like_warc(f));
+    super::progress::bar((!archives).then_some((files.len() + urls) as u64))
 }
 
 /// The lines of a list file that name something: trimmed, without blank lines and `#` comments.

@@ -5,6 +5,7 @@ mod bench;
 mod eval;
 mod extract;
 mod health;
+mod progress;
 mod serve;
 mod train;
 

@@ -516,8 +516,16 @@ pub fn run_with<'e>(
         names.push(ds.name.clone());
         for (a, algorithm) in algorithms.iter().enumerate() {
             let t = Instant::now();
+            crate::progress::phase(&format!("eval {} {}", ds.name, algorithm.name()), Some(ds.pages.len() as u64));
             let results: Vec<PageResult> = pool.install(|| {
-                (0..ds.pages.len()).into_par_iter().map(|k| run_page(engine_for, *algorithm, &ds, k)).collect()
+                (0..ds.pages.len())
+                    .into_par_iter()
+                    .map(|k| {
+                        let r = run_page(engine_for, *algorithm, &ds, k);
+                        crate::progress::advance(1);
+                        r
+                    })
+                    .collect()
             });
             let wall = t.elapsed().as_secs_f64();
             for r in &results {
