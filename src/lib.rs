@@ -33,6 +33,7 @@ pub mod decode;
 pub mod dom;
 mod error;
 pub mod eval;
+pub mod explain_page;
 pub mod gbdt;
 pub mod hash;
 pub mod hidden;

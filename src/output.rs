@@ -38,6 +38,10 @@ pub struct ContentOut {
     /// CommonMark with GitHub tables (see [`crate::markdown`]); present only when requested.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub markdown: Option<String>,
+    /// The explanation page, one self-contained HTML document (see [`crate::explain_page`]); present
+    /// only when requested.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub explain: Option<String>,
 }
 
 /// The has-article judgement.

@@ -76,6 +76,8 @@ impl<'a> Request<'a> {
 pub struct Outputs {
     /// `content.markdown`, from the same kept nodes as the text and HTML.
     pub markdown: Option<crate::markdown::MarkdownOptions>,
+    /// `content.explain`: the explanation page (see [`crate::explain_page`]).
+    pub explain: bool,
 }
 
 /// Everything loaded once and shared.
@@ -173,7 +175,12 @@ impl Engine {
         };
         let page = self.prepare(req.bytes, &prep)?;
         let t_parse = Instant::now();
-        let outcome = self.score(req, &page);
+        // The explanation page shows every block's measures, which algorithms compute only when asked.
+        let outcome = if outputs.explain && !req.want_blocks {
+            self.score(&Request { want_blocks: true, ..*req }, &page)
+        } else {
+            self.score(req, &page)
+        };
         let t_score = Instant::now();
         let (mut result, metadata_ms) = self.output(req, &page, outcome, outputs);
         let t_end = Instant::now();
@@ -304,6 +311,17 @@ impl Engine {
             Content::Nodes(roots) => crate::markdown::render(doc, roots, req.url, opts),
             Content::Text(paras) => crate::markdown::paragraphs(paras),
         });
+        let explain = outputs.explain.then(|| {
+            let probability = outcome.probability.clamp(0.0, 1.0);
+            let summary = crate::explain_page::Summary {
+                title: doc.title.as_deref(),
+                url: req.url,
+                algorithm: req.algorithm.name(),
+                probability,
+                is_article: probability >= self.params.pvalue.article_threshold,
+            };
+            crate::explain_page::render(doc, &outcome.blocks, &summary)
+        });
         let blocks = if req.want_blocks {
             output::report_blocks(doc, outcome.blocks, self.limits.max_blocks)
         } else {
@@ -320,7 +338,7 @@ impl Engine {
             lang: doc.lang.clone(),
             charset: page.charset.to_string(),
             algorithm: req.algorithm.to_string(),
-            content: ContentOut { text, html, markdown },
+            content: ContentOut { text, html, markdown, explain },
             has_article: HasArticle {
                 probability,
                 is_article: probability >= threshold,

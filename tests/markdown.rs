@@ -58,7 +58,7 @@ fn engine() -> Engine {
 fn mismatch(engine: &Engine, bytes: &[u8], url: Option<&str>, algorithm: &str) -> Option<String> {
     let algorithm: pith::Algorithm = algorithm.parse().expect("a known algorithm");
     let req = Request { url, algorithm, want_blocks: false, ..Request::new(bytes) };
-    let outputs = Outputs { markdown: Some(MarkdownOptions::default()) };
+    let outputs = Outputs { markdown: Some(MarkdownOptions::default()), ..Default::default() };
     let r = engine.extract_with(&req, &outputs).ok()?;
     let md = r.content.markdown.as_deref().unwrap_or("");
     let (a, b) = (norm(&r.content.text), norm(&read_back(md)));

@@ -145,6 +145,16 @@ async fn extract_markdown_in_json_and_query_forms() {
     let v = raw.json();
     assert!(v["content"]["markdown"].as_str().is_some_and(|m| m.contains("Budget agreed")), "{v}");
     assert!(!v["content"]["text"].as_str().unwrap().is_empty());
+    // The explanation page, in the JSON and the query form.
+    let r =
+        app.extract(json!({ "html": article_html("Budget agreed"), "formats": ["explain"], "blocks": false })).await;
+    assert_eq!(r.status, 200, "{r:?}");
+    let v = r.json();
+    let page = v["content"]["explain"].as_str().expect("content.explain");
+    assert!(page.starts_with("<!doctype html>") && page.contains("class=\"b kept\""), "{page}");
+    assert_eq!(v["blocks"], json!([]));
+    let raw = app.post_raw("/v1/extract?formats=explain", "text/html", article_html("T").into_bytes()).await;
+    assert!(raw.json()["content"]["explain"].as_str().is_some_and(|p| p.contains("block_p = ")));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

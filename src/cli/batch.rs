@@ -189,7 +189,7 @@ pub fn run(mut a: BatchArgs) -> Result<ExitCode, pith::Error> {
         std::thread::spawn(move || read_inputs(&files, urls, max, rate, &done, page_tx))
     };
     let page_rx = std::sync::Arc::new(std::sync::Mutex::new(page_rx));
-    let outputs = pith::Outputs { markdown: markdown.then(pith::markdown::MarkdownOptions::default) };
+    let outputs = pith::Outputs { markdown: markdown.then(pith::markdown::MarkdownOptions::default), explain: false };
     let (algorithm, want_blocks) = (a.algorithm, a.blocks);
     let (mut written, mut errors) = (0u64, 0u64);
     std::thread::scope(|s| -> Result<(), pith::Error> {

@@ -16,6 +16,9 @@ pub enum Format {
     /// `auto`'s decision per text block, one line each: probability, kept or not, characters, owner
     /// element and the start of the text.
     Explain,
+    /// The same as one HTML page: every block shaded by its probability, kept and dropped blocks
+    /// visible, every measure on hover.
+    ExplainHtml,
 }
 
 #[derive(Debug, Args)]
@@ -93,6 +96,7 @@ pub fn run(a: ExtractArgs) -> Result<ExitCode, pith::Error> {
     let outputs = pith::Outputs {
         markdown: matches!(a.format, Format::Markdown)
             .then_some(pith::markdown::MarkdownOptions { links: !a.no_links, images: !a.no_images }),
+        explain: matches!(a.format, Format::ExplainHtml),
     };
     let result = engine.extract_with(&req, &outputs)?;
     let mut out = std::io::stdout().lock();
@@ -101,6 +105,7 @@ pub fn run(a: ExtractArgs) -> Result<ExitCode, pith::Error> {
         Format::Text => out.write_all(result.content.text.as_bytes()),
         Format::Html => out.write_all(result.content.html.as_bytes()),
         Format::Markdown => out.write_all(result.content.markdown.as_deref().unwrap_or("").as_bytes()),
+        Format::ExplainHtml => out.write_all(result.content.explain.as_deref().unwrap_or("").as_bytes()),
         Format::Explain => Ok(()),
     };
     written.and_then(|_| writeln!(out))?;

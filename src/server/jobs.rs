@@ -27,6 +27,8 @@ pub struct Job {
     pub html: bool,
     /// Fill `content.markdown`.
     pub markdown: bool,
+    /// Fill `content.explain`.
+    pub explain: bool,
     pub blocks: bool,
     pub include_comments: Option<bool>,
     pub no_article_text: Option<crate::algorithms::auto::NoArticleText>,
@@ -84,6 +86,7 @@ impl Job {
             text: self.text,
             html: self.html,
             markdown: self.markdown,
+            explain: self.explain,
             blocks: self.blocks,
             include_comments: self.include_comments,
             no_article_text: self.no_article_text,
@@ -108,6 +111,7 @@ pub async fn run_job(state: &AppState, job: Job, no_cache: bool) -> Result<Answe
         text: want_text,
         html: want_html,
         markdown: want_markdown,
+        explain: want_explain,
         blocks: want_blocks,
         include_comments,
         no_article_text,
@@ -136,7 +140,10 @@ pub async fn run_job(state: &AppState, job: Job, no_cache: bool) -> Result<Answe
     let result = state
         .pool
         .run(move || {
-            let outputs = crate::Outputs { markdown: want_markdown.then(crate::markdown::MarkdownOptions::default) };
+            let outputs = crate::Outputs {
+                markdown: want_markdown.then(crate::markdown::MarkdownOptions::default),
+                explain: want_explain,
+            };
             engine.extract_with(
                 &crate::Request {
                     bytes: &bytes,

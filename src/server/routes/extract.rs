@@ -29,6 +29,8 @@ pub enum Format {
     Html,
     /// `content.markdown`: CommonMark with GitHub tables, links resolved against the page's URL.
     Markdown,
+    /// `content.explain`: the explanation page (every block shaded by its probability, measures on hover).
+    Explain,
 }
 
 /// The JSON request body (also one item of a batch).
@@ -55,7 +57,7 @@ pub struct RawParams {
     pub url: Option<String>,
     pub algorithm: Option<String>,
     pub blocks: Option<bool>,
-    /// Comma-separated: `text,html,markdown`.
+    /// Comma-separated: `text,html,markdown,explain`.
     pub formats: Option<String>,
     pub include_comments: Option<bool>,
     pub no_article_text: Option<crate::algorithms::auto::NoArticleText>,
@@ -95,6 +97,7 @@ struct Parts {
     text: bool,
     html: bool,
     markdown: bool,
+    explain: bool,
     blocks: Option<bool>,
     include_comments: Option<bool>,
     no_article_text: Option<crate::algorithms::auto::NoArticleText>,
@@ -110,6 +113,7 @@ impl Parts {
             text: self.text,
             html: self.html,
             markdown: self.markdown,
+            explain: self.explain,
             blocks: self.blocks.unwrap_or(true),
             include_comments: self.include_comments,
             no_article_text: self.no_article_text,
@@ -127,7 +131,10 @@ impl ExtractRequest {
         };
         let formats = self.formats.unwrap_or_else(|| vec![Format::Text, Format::Html]);
         if formats.is_empty() {
-            return Err(bad("bad-formats", "`formats` must name at least one of \"text\", \"html\", \"markdown\""));
+            return Err(bad(
+                "bad-formats",
+                "`formats` must name at least one of \"text\", \"html\", \"markdown\", \"explain\"",
+            ));
         }
         Parts {
             input,
@@ -136,6 +143,7 @@ impl ExtractRequest {
             text: formats.contains(&Format::Text),
             html: formats.contains(&Format::Html),
             markdown: formats.contains(&Format::Markdown),
+            explain: formats.contains(&Format::Explain),
             blocks: self.blocks,
             include_comments: self.include_comments,
             no_article_text: self.no_article_text,
@@ -146,23 +154,24 @@ impl ExtractRequest {
 
 impl RawParams {
     fn into_job(self, body: Bytes, charset: Option<String>, state: &AppState) -> Result<Job, ApiError> {
-        let (text, html, markdown) = match self.formats.as_deref() {
-            None => (true, true, false),
+        let (text, html, markdown, explain) = match self.formats.as_deref() {
+            None => (true, true, false, false),
             Some(f) => {
-                let mut out = (false, false, false);
+                let mut out = (false, false, false, false);
                 for part in f.split(',').map(str::trim) {
                     match part {
                         "text" => out.0 = true,
                         "html" => out.1 = true,
                         "markdown" => out.2 = true,
+                        "explain" => out.3 = true,
                         other => return Err(bad("bad-formats", format!("unknown format {other:?}"))),
                     }
                 }
                 out
             }
         };
-        if !text && !html && !markdown {
-            return Err(bad("bad-formats", "`formats` must name at least one of text, html, markdown"));
+        if !text && !html && !markdown && !explain {
+            return Err(bad("bad-formats", "`formats` must name at least one of text, html, markdown, explain"));
         }
         Parts {
             input: Input::Html { bytes: body, url: self.url },
@@ -171,6 +180,7 @@ impl RawParams {
             text,
             html,
             markdown,
+            explain,
             blocks: self.blocks,
             include_comments: self.include_comments,
             no_article_text: self.no_article_text,
