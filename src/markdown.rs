@@ -692,7 +692,10 @@ impl<'d> Writer<'d> {
             return false;
         }
         self.flush();
-        if let Some(c) = caption {
+        // The caption where the page has it, so the Markdown reads in the order of `content.text`: a
+        // `<caption>` written after the rows is parsed there (HTML moves it into the table, after them).
+        let caption_first = caption.filter(|&c| rows.first().and_then(|r| r.first()).is_none_or(|&cell| cell > c));
+        if let Some(c) = caption_first {
             self.walk(c);
             self.flush();
         }
@@ -714,6 +717,11 @@ impl<'d> Writer<'d> {
         }
         text.pop();
         self.block(&text);
+        if let Some(c) = caption.filter(|_| caption_first.is_none()) {
+            self.flush();
+            self.walk(c);
+            self.flush();
+        }
         true
     }
 

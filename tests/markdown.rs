@@ -83,6 +83,11 @@ fn markdown_reads_back_as_the_text_on_constructed_pages() {
          <p>under_score back\\slash &lt;tag&gt; &amp;amp; ~tilde~ `tick`</p><h2>Ends with #</h2>\
          <p><img src='p.png' alt='a [pic]'> caption</p><p>line<br>break<br></p><hr><p>-- dashes</p>\
          </article></body></html>",
+        // A caption written after the rows: HTML parses it there, after them, and so must the Markdown.
+        "<html><body><article><h1>Hammocks compared</h1><p>Our scores for every hammock we tested this year, \
+         with prices and weights.</p><table><tbody><tr><th>Product</th><th>Price</th></tr><tr><td>Blackbird</td>\
+         <td>$175</td></tr><tr><td>Tempest</td><td>$75</td></tr></tbody><caption><p>Scores are rated on a \
+         5-point scale.</p></caption></table><p>Both hang well in the rain and pack small.</p></article></body></html>",
         "<html><body><main><p>农民培训，技术推广。“好”</p><p>2024年3月5日 发布</p><ul><li></li><li>x</li></ul></main></body></html>",
     ];
     for p in pages {
