@@ -71,6 +71,15 @@ impl<'a> Request<'a> {
     }
 }
 
+/// Renderings beyond text and HTML that a caller can ask [`Engine::extract_with`] for.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Outputs {
+    /// `content.markdown`, from the same kept nodes as the text and HTML.
+    pub markdown: Option<crate::markdown::MarkdownOptions>,
+    /// `content.explain`: the explanation page (see [`crate::explain_page`]).
+    pub explain: bool,
+}
+
 /// Everything loaded once and shared.
 #[derive(Debug, Clone)]
 pub struct Engine {
@@ -92,6 +101,8 @@ pub struct Preparation<'a> {
     /// Apply a site rule that matches the URL (its noise selectors, and its content where the
     /// algorithm uses it). Training leaves rules out: it learns from pages as the generic methods see them.
     pub site_rules: bool,
+    /// Scan the declarations the result's `metadata` is read from (extraction does, training need not).
+    pub metadata: bool,
 }
 
 /// A page after stages 1–3 (decode, pre-strip, parse): what the algorithms read.
@@ -101,6 +112,10 @@ pub struct Page<'e> {
     pub source: StrTendril,
     /// What the page declares about itself, scanned only when the algorithm reads it.
     pub meta: PageMeta,
+    /// The declarations `metadata` is read from (scanned only when [`Preparation::metadata`] asks).
+    pub declared: Option<crate::metadata::Scanned>,
+    /// Milliseconds spent scanning them.
+    pub metadata_ms: f64,
     /// The encoding the bytes were decoded with.
     pub charset: &'static str,
     /// The site rule that matched the URL, and the nodes its content selectors picked (topmost, in
@@ -145,13 +160,29 @@ impl Engine {
 
     /// Extract main content from a page: the five stages in order.
     pub fn extract(&self, req: &Request<'_>) -> Result<Extraction, Error> {
+        self.extract_with(req, &Outputs::default())
+    }
+
+    /// [`Engine::extract`], with the extra renderings `outputs` asks for.
+    pub fn extract_with(&self, req: &Request<'_>, outputs: &Outputs) -> Result<Extraction, Error> {
         let t0 = Instant::now();
-        let prep = Preparation { charset: req.charset, url: req.url, needs: req.algorithm.needs(), site_rules: true };
+        let prep = Preparation {
+            charset: req.charset,
+            url: req.url,
+            needs: req.algorithm.needs(),
+            site_rules: true,
+            metadata: true,
+        };
         let page = self.prepare(req.bytes, &prep)?;
         let t_parse = Instant::now();
-        let outcome = self.score(req, &page);
+        // The explanation page shows every block's measures, which algorithms compute only when asked.
+        let outcome = if outputs.explain && !req.want_blocks {
+            self.score(&Request { want_blocks: true, ..*req }, &page)
+        } else {
+            self.score(req, &page)
+        };
         let t_score = Instant::now();
-        let mut result = self.output(req, &page, outcome);
+        let (mut result, metadata_ms) = self.output(req, &page, outcome, outputs);
         let t_end = Instant::now();
         let [decode, prestrip, parse] = page.ms;
         result.timings_ms = Timings {
@@ -159,7 +190,8 @@ impl Engine {
             prestrip,
             parse,
             score: ms(t_parse, t_score),
-            output: ms(t_score, t_end),
+            output: ms(t_score, t_end) - metadata_ms,
+            metadata: page.metadata_ms + metadata_ms,
             total: ms(t0, t_end),
         };
         Ok(result)
@@ -175,6 +207,10 @@ impl Engine {
         // Stage 1, with the declarations read before pre-strip removes the scripts that carry them.
         let decoded = decode::decode(bytes, prep.charset)?;
         let meta = if needs.declarations { crate::meta::scan(&decoded.text) } else { PageMeta::default() };
+        let t_decode = Instant::now();
+        // The declarations `metadata` reads live in `<head>` and in scripts, which pre-strip drops.
+        let declared = prep.metadata.then(|| crate::metadata::scan(&decoded.text));
+        let metadata_ms = ms(t_decode, Instant::now());
         let t_decode = Instant::now();
         // Stage 2.
         let mut stripped =
@@ -208,9 +244,11 @@ impl Engine {
             doc,
             source,
             meta,
+            declared,
+            metadata_ms,
             charset: decoded.charset,
             rule,
-            ms: [ms(t0, t_decode), ms(t_decode, t_prestrip), ms(t_prestrip, t_parse)],
+            ms: [ms(t0, t_decode) - metadata_ms, ms(t_decode, t_prestrip), ms(t_prestrip, t_parse)],
         })
     }
 
@@ -255,9 +293,10 @@ impl Engine {
         outcome
     }
 
-    /// Stage 5: the answer: text, HTML when asked for, the block report, the has-article judgement.
-    /// Timings are filled in by the caller.
-    pub fn output(&self, req: &Request<'_>, page: &Page<'_>, outcome: Outcome) -> Extraction {
+    /// Stage 5: the answer: text, HTML and Markdown when asked for, the block report, the has-article
+    /// judgement, the page's metadata. Timings are filled in by the caller (returned: the milliseconds
+    /// spent reading the metadata).
+    pub fn output(&self, req: &Request<'_>, page: &Page<'_>, outcome: Outcome, outputs: &Outputs) -> (Extraction, f64) {
         let doc = &page.doc;
         let (text, html) = match &outcome.content {
             Content::Nodes(roots) => (
@@ -268,6 +307,21 @@ impl Engine {
                 (paras.join("\n"), if req.want_html { output::paragraphs_html(paras) } else { String::new() })
             }
         };
+        let markdown = outputs.markdown.map(|opts| match &outcome.content {
+            Content::Nodes(roots) => crate::markdown::render(doc, roots, req.url, opts),
+            Content::Text(paras) => crate::markdown::paragraphs(paras),
+        });
+        let explain = outputs.explain.then(|| {
+            let probability = outcome.probability.clamp(0.0, 1.0);
+            let summary = crate::explain_page::Summary {
+                title: doc.title.as_deref(),
+                url: req.url,
+                algorithm: req.algorithm.name(),
+                probability,
+                is_article: probability >= self.params.pvalue.article_threshold,
+            };
+            crate::explain_page::render(doc, &outcome.blocks, &summary)
+        });
         let blocks = if req.want_blocks {
             output::report_blocks(doc, outcome.blocks, self.limits.max_blocks)
         } else {
@@ -275,28 +329,33 @@ impl Engine {
         };
         let probability = outcome.probability;
         let threshold = self.params.pvalue.article_threshold;
-        Extraction {
+        let t_meta = Instant::now();
+        let metadata = page.declared.as_ref().map(|d| crate::metadata::extract(d, doc, req.url)).unwrap_or_default();
+        let metadata_ms = ms(t_meta, Instant::now());
+        let result = Extraction {
             url: req.url.map(str::to_string),
             title: doc.title.clone(),
             lang: doc.lang.clone(),
             charset: page.charset.to_string(),
             algorithm: req.algorithm.to_string(),
-            content: ContentOut { text, html },
+            content: ContentOut { text, html, markdown, explain },
             has_article: HasArticle {
                 probability,
                 is_article: probability >= threshold,
                 signals: outcome.signals.iter().map(|&(k, v)| (std::borrow::Cow::Borrowed(k), v)).collect(),
             },
             page_type: outcome.non_article.map(|odds| output::PageType::new(probability, threshold, &odds)),
+            metadata,
             blocks,
             timings_ms: Timings::default(),
-        }
+        };
+        (result, metadata_ms)
     }
 
     /// How training prepares a page: as [`Engine::extract`] does for `auto`, site rules aside.
     pub fn prepare_for_training<'e>(&'e self, bytes: &[u8], url: Option<&str>) -> Result<Page<'e>, Error> {
         let needs = Algorithm::Auto.needs();
-        self.prepare(bytes, &Preparation { charset: None, url, needs, site_rules: false })
+        self.prepare(bytes, &Preparation { charset: None, url, needs, site_rules: false, metadata: false })
     }
 
     /// Prepare a page as training does and hand the algorithms' context to `f`.

@@ -125,6 +125,39 @@ async fn extract_raw_html_with_charset_and_query() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn extract_markdown_in_json_and_query_forms() {
+    let app = TestApp::spawn(|_| {}).await;
+    let page = article_html("Budget agreed").replace("agreed on a plan", "agreed on a <a href=/plan>plan</a>");
+    let r = app.extract(json!({ "html": page, "url": "https://news.example.net/a/b", "formats": ["markdown"] })).await;
+    assert_eq!(r.status, 200, "{r:?}");
+    let v = r.json();
+    let md = v["content"]["markdown"].as_str().expect("content.markdown");
+    assert!(md.starts_with("# Budget agreed\n"), "{md}");
+    // Links resolved against the page's URL; text and HTML not asked for.
+    assert!(md.contains("[plan](https://news.example.net/plan)"), "{md}");
+    assert_eq!(v["content"]["text"], "");
+    assert_eq!(v["content"]["html"], "");
+    // Not asked for: absent, and the cache keeps the two answers apart.
+    let plain = app.extract(json!({ "html": page, "url": "https://news.example.net/a/b" })).await.json();
+    assert!(plain["content"].get("markdown").is_none(), "{plain}");
+    let raw = app.post_raw("/v1/extract?formats=text,markdown&blocks=false", "text/html", page.into_bytes()).await;
+    assert_eq!(raw.status, 200, "{raw:?}");
+    let v = raw.json();
+    assert!(v["content"]["markdown"].as_str().is_some_and(|m| m.contains("Budget agreed")), "{v}");
+    assert!(!v["content"]["text"].as_str().unwrap().is_empty());
+    // The explanation page, in the JSON and the query form.
+    let r =
+        app.extract(json!({ "html": article_html("Budget agreed"), "formats": ["explain"], "blocks": false })).await;
+    assert_eq!(r.status, 200, "{r:?}");
+    let v = r.json();
+    let page = v["content"]["explain"].as_str().expect("content.explain");
+    assert!(page.starts_with("<!doctype html>") && page.contains("class=\"b kept\""), "{page}");
+    assert_eq!(v["blocks"], json!([]));
+    let raw = app.post_raw("/v1/extract?formats=explain", "text/html", article_html("T").into_bytes()).await;
+    assert!(raw.json()["content"]["explain"].as_str().is_some_and(|p| p.contains("block_p = ")));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn extract_client_errors() {
     let app = TestApp::spawn(|c| {
         c.server.body_limit_bytes = 64 * 1024;

@@ -105,6 +105,7 @@ pub fn run(a: EvalArgs) -> Result<ExitCode, pith::Error> {
         }
         Ok(())
     };
+    let bar = super::progress::observe_library();
     let report = match folds {
         Some(folds) => {
             let params = a.learn.params();
@@ -112,6 +113,7 @@ pub fn run(a: EvalArgs) -> Result<ExitCode, pith::Error> {
         }
         None => pith::eval::run(&engine, &a.datasets, &algorithms, jobs, write_page)?,
     };
+    super::progress::clear(bar);
     if let Some(mut w) = per_page {
         w.flush()?;
     }

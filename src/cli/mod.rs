@@ -1,9 +1,11 @@
 //! Command-line interface: argument definitions and dispatch.
 
+mod batch;
 mod bench;
 mod eval;
 mod extract;
 mod health;
+mod progress;
 mod serve;
 mod train;
 
@@ -35,6 +37,8 @@ pub enum Command {
     Eval(eval::EvalArgs),
     /// Time every algorithm against the bare html5ever parse of the same pages (one thread).
     Bench(bench::BenchArgs),
+    /// Extract many pages into JSON Lines: files, directories, WARC / WARC.gz archives, URL lists.
+    Batch(batch::BatchArgs),
 }
 
 /// Settings of the block classifier's training, shared by `train` and `eval --cv`.
@@ -114,5 +118,6 @@ pub fn run(cli: Cli) -> Result<ExitCode, pith::Error> {
         Command::Train(a) => train::run(a),
         Command::Eval(a) => eval::run(a),
         Command::Bench(a) => bench::run(a),
+        Command::Batch(a) => batch::run(a),
     }
 }

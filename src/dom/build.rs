@@ -21,6 +21,7 @@ use crate::hidden::{is_ignored, style_hides};
 const MAX_TITLE_BYTES: usize = 1024;
 
 /// Per open element while copying: its id, its last child so far, and same-name child counts for XPath.
+#[derive(Clone, Copy)]
 struct Frame {
     id: NodeId,
     last_child: NodeId,
@@ -51,6 +52,13 @@ pub(super) struct Builder {
     lang: Option<String>,
     body: NodeId,
     truncated: bool,
+    /// Open `<pre>` elements, and the id of the outermost.
+    pre_depth: u32,
+    pre_start: NodeId,
+    /// Unfolded text of the text nodes inside `<pre>` (see [`Document::raw_text`]).
+    preformatted: Vec<(NodeId, Box<str>)>,
+    /// Whitespace met inside `<pre>` before the next text node (whitespace-only text makes no node).
+    pre_pending: String,
 }
 
 impl Builder {
@@ -65,6 +73,10 @@ impl Builder {
             lang: None,
             body: NONE,
             truncated: false,
+            pre_depth: 0,
+            pre_start: NONE,
+            preformatted: Vec::new(),
+            pre_pending: String::new(),
         }
     }
 
@@ -325,6 +337,14 @@ impl Builder {
         self.push_node(in_link, NodeData::Element(element), stats);
         self.link(id);
         self.stack.push(Frame { id, last_child: NONE, names_start: self.names.len() });
+        if tag == Tag::Pre {
+            if self.pre_depth == 0 {
+                self.pre_start = id;
+            }
+            self.pre_depth += 1;
+        } else if tag == Tag::Br && self.pre_depth > 0 {
+            self.pre_space("\n");
+        }
         Action::Pushed
     }
 
@@ -348,6 +368,12 @@ impl Builder {
         if let Some(f) = self.stack.pop() {
             self.names.truncate(f.names_start);
             self.nodes[f.id as usize].end = self.nodes.len() as NodeId;
+            if self.nodes[f.id as usize].tag() == Some(Tag::Pre) {
+                self.pre_depth -= 1;
+                if self.pre_depth == 0 {
+                    self.pre_pending.clear();
+                }
+            }
         }
     }
 
@@ -356,21 +382,23 @@ impl Builder {
             self.truncated = true;
             return;
         }
-        let Some(top) = self.stack.last() else { return };
-        let parent = top.id;
+        let Some(&Frame { id: parent, last_child, .. }) = self.stack.last() else { return };
         let in_link = self.nodes[parent as usize].in_link;
         let start = self.text_buf.len();
         let Folded { chars, raw_chars, punct, space_before, space_after } = fold_into(raw, &mut self.text_buf);
         let len = self.text_buf.len() - start;
         if len == 0 {
+            if self.pre_depth > 0 {
+                self.pre_space(raw);
+            }
             // Whitespace only: no node, but the source length still counts it.
             self.nodes[parent as usize].stats.raw_chars += raw_chars;
             if in_link {
                 self.nodes[parent as usize].stats.raw_link_chars += raw_chars;
             }
             // Let the previous text node know a space followed it.
-            if top.last_child != NONE
-                && let NodeData::Text { space_after, .. } = &mut self.nodes[top.last_child as usize].data
+            if last_child != NONE
+                && let NodeData::Text { space_after, .. } = &mut self.nodes[last_child as usize].data
             {
                 *space_after = true;
             }
@@ -393,6 +421,20 @@ impl Builder {
             stats,
         );
         self.link(id);
+        if self.pre_depth > 0 {
+            let mut kept = std::mem::take(&mut self.pre_pending);
+            kept.push_str(raw);
+            self.preformatted.push((id, kept.into_boxed_str()));
+        }
+    }
+
+    /// Whitespace inside `<pre>` that makes no node (between highlighted tokens, or a `<br>`): part of
+    /// the code, so it joins the text before it, or waits for the next.
+    fn pre_space(&mut self, raw: &str) {
+        match self.preformatted.last_mut() {
+            Some((last, text)) if *last > self.pre_start => *text = format!("{text}{raw}").into_boxed_str(),
+            _ => self.pre_pending.push_str(raw),
+        }
     }
 
     pub(super) fn finish(mut self) -> Document {
@@ -431,6 +473,7 @@ impl Builder {
             title: self.title,
             lang: self.lang.filter(|l| !l.is_empty()),
             truncated: self.truncated,
+            preformatted: self.preformatted,
         }
     }
 }

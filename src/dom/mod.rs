@@ -200,6 +200,9 @@ pub struct Document {
     pub lang: Option<String>,
     /// True when a limit cut the tree.
     pub truncated: bool,
+    /// Text nodes inside `<pre>` with their text as written (line breaks and indentation kept), in id
+    /// order. The statistics read folded text like every other node's; only renderers of code want this.
+    preformatted: Vec<(NodeId, Box<str>)>,
 }
 
 impl Document {
@@ -236,6 +239,15 @@ impl Document {
         match self.nodes[id as usize].data {
             NodeData::Text { start, len, .. } => &self.text_buf[start as usize..(start + len) as usize],
             NodeData::Element(_) => "",
+        }
+    }
+
+    /// A text node's text as written when it lies inside `<pre>` (line breaks and indentation kept, the
+    /// whitespace between highlighted tokens included), its folded text otherwise.
+    pub fn raw_text(&self, id: NodeId) -> &str {
+        match self.preformatted.binary_search_by_key(&id, |(i, _)| *i) {
+            Ok(k) => &self.preformatted[k].1,
+            Err(_) => self.text(id),
         }
     }
 

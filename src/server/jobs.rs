@@ -25,6 +25,10 @@ pub struct Job {
     pub charset: Option<String>,
     pub text: bool,
     pub html: bool,
+    /// Fill `content.markdown`.
+    pub markdown: bool,
+    /// Fill `content.explain`.
+    pub explain: bool,
     pub blocks: bool,
     pub include_comments: Option<bool>,
     pub no_article_text: Option<crate::algorithms::auto::NoArticleText>,
@@ -81,6 +85,8 @@ impl Job {
             algorithm: self.algorithm,
             text: self.text,
             html: self.html,
+            markdown: self.markdown,
+            explain: self.explain,
             blocks: self.blocks,
             include_comments: self.include_comments,
             no_article_text: self.no_article_text,
@@ -104,6 +110,8 @@ pub async fn run_job(state: &AppState, job: Job, no_cache: bool) -> Result<Answe
         charset,
         text: want_text,
         html: want_html,
+        markdown: want_markdown,
+        explain: want_explain,
         blocks: want_blocks,
         include_comments,
         no_article_text,
@@ -132,16 +140,23 @@ pub async fn run_job(state: &AppState, job: Job, no_cache: bool) -> Result<Answe
     let result = state
         .pool
         .run(move || {
-            engine.extract(&crate::Request {
-                bytes: &bytes,
-                url: url.as_deref(),
-                charset: charset.as_deref(),
-                algorithm,
-                want_html,
-                want_blocks,
-                include_comments,
-                no_article_text,
-            })
+            let outputs = crate::Outputs {
+                markdown: want_markdown.then(crate::markdown::MarkdownOptions::default),
+                explain: want_explain,
+            };
+            engine.extract_with(
+                &crate::Request {
+                    bytes: &bytes,
+                    url: url.as_deref(),
+                    charset: charset.as_deref(),
+                    algorithm,
+                    want_html,
+                    want_blocks,
+                    include_comments,
+                    no_article_text,
+                },
+                &outputs,
+            )
         })
         .await?;
     let mut result = result?;

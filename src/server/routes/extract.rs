@@ -20,12 +20,17 @@ use crate::server::jobs::{Input, Job, run_job};
 use crate::server::state::AppState;
 use crate::server::telemetry::CacheStatus;
 
-/// Output formats a caller can ask for; text is the default, HTML costs a second walk of the page.
+/// Output formats a caller can ask for; text is the default, HTML and Markdown each cost another walk
+/// of the kept nodes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Format {
     Text,
     Html,
+    /// `content.markdown`: CommonMark with GitHub tables, links resolved against the page's URL.
+    Markdown,
+    /// `content.explain`: the explanation page (every block shaded by its probability, measures on hover).
+    Explain,
 }
 
 /// The JSON request body (also one item of a batch).
@@ -52,7 +57,7 @@ pub struct RawParams {
     pub url: Option<String>,
     pub algorithm: Option<String>,
     pub blocks: Option<bool>,
-    /// Comma-separated: `text,html`.
+    /// Comma-separated: `text,html,markdown,explain`.
     pub formats: Option<String>,
     pub include_comments: Option<bool>,
     pub no_article_text: Option<crate::algorithms::auto::NoArticleText>,
@@ -91,6 +96,8 @@ struct Parts {
     charset: Option<String>,
     text: bool,
     html: bool,
+    markdown: bool,
+    explain: bool,
     blocks: Option<bool>,
     include_comments: Option<bool>,
     no_article_text: Option<crate::algorithms::auto::NoArticleText>,
@@ -105,6 +112,8 @@ impl Parts {
             charset: check_charset(self.charset)?,
             text: self.text,
             html: self.html,
+            markdown: self.markdown,
+            explain: self.explain,
             blocks: self.blocks.unwrap_or(true),
             include_comments: self.include_comments,
             no_article_text: self.no_article_text,
@@ -122,7 +131,10 @@ impl ExtractRequest {
         };
         let formats = self.formats.unwrap_or_else(|| vec![Format::Text, Format::Html]);
         if formats.is_empty() {
-            return Err(bad("bad-formats", "`formats` must name at least one of \"text\", \"html\""));
+            return Err(bad(
+                "bad-formats",
+                "`formats` must name at least one of \"text\", \"html\", \"markdown\", \"explain\"",
+            ));
         }
         Parts {
             input,
@@ -130,6 +142,8 @@ impl ExtractRequest {
             charset: self.charset,
             text: formats.contains(&Format::Text),
             html: formats.contains(&Format::Html),
+            markdown: formats.contains(&Format::Markdown),
+            explain: formats.contains(&Format::Explain),
             blocks: self.blocks,
             include_comments: self.include_comments,
             no_article_text: self.no_article_text,
@@ -140,22 +154,24 @@ impl ExtractRequest {
 
 impl RawParams {
     fn into_job(self, body: Bytes, charset: Option<String>, state: &AppState) -> Result<Job, ApiError> {
-        let (text, html) = match self.formats.as_deref() {
-            None => (true, true),
+        let (text, html, markdown, explain) = match self.formats.as_deref() {
+            None => (true, true, false, false),
             Some(f) => {
-                let mut out = (false, false);
+                let mut out = (false, false, false, false);
                 for part in f.split(',').map(str::trim) {
                     match part {
                         "text" => out.0 = true,
                         "html" => out.1 = true,
+                        "markdown" => out.2 = true,
+                        "explain" => out.3 = true,
                         other => return Err(bad("bad-formats", format!("unknown format {other:?}"))),
                     }
                 }
                 out
             }
         };
-        if !text && !html {
-            return Err(bad("bad-formats", "`formats` must name at least one of text, html"));
+        if !text && !html && !markdown && !explain {
+            return Err(bad("bad-formats", "`formats` must name at least one of text, html, markdown, explain"));
         }
         Parts {
             input: Input::Html { bytes: body, url: self.url },
@@ -163,6 +179,8 @@ impl RawParams {
             charset,
             text,
             html,
+            markdown,
+            explain,
             blocks: self.blocks,
             include_comments: self.include_comments,
             no_article_text: self.no_article_text,
