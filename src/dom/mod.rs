@@ -91,6 +91,8 @@ pub struct Element {
     pub name: LocalName,
     /// 1-based position among element siblings of the same name (for XPath).
     pub xpath_index: u32,
+    /// True when a sibling element has the same name (the XPath then writes the index).
+    pub has_namesake: bool,
     /// `id` and `class` joined and lower-cased, for heuristics that look at names like "comment" or "nav".
     pub id_class: Option<Box<str>>,
     /// `href`, `src` and `alt`, boxed together: few elements carry them, and inline they made every
@@ -283,29 +285,14 @@ impl Document {
             match self.nodes[c as usize].element() {
                 Some(e) => {
                     s.push_str(&e.name);
-                    let idx = e.xpath_index;
-                    if idx > 1 || self.has_later_namesake(c) {
-                        let _ = write!(s, "[{idx}]");
+                    if e.has_namesake {
+                        let _ = write!(s, "[{}]", e.xpath_index);
                     }
                 }
                 None => s.push_str("text()"),
             }
         }
         s
-    }
-
-    fn has_later_namesake(&self, id: NodeId) -> bool {
-        let Some(e) = self.nodes[id as usize].element() else { return false };
-        let mut sib = self.nodes[id as usize].next_sibling;
-        while sib != NONE {
-            if let Some(o) = self.nodes[sib as usize].element()
-                && o.name == e.name
-            {
-                return true;
-            }
-            sib = self.nodes[sib as usize].next_sibling;
-        }
-        false
     }
 
     /// Text-node ids in `id`'s subtree, in document order.
@@ -386,6 +373,16 @@ mod tests {
         assert_eq!(doc.xpath(p), "/html/body/div[2]/p");
         let first = find(&doc, |e| e.tag == Tag::Div);
         assert_eq!(doc.xpath(first), "/html/body/div[1]");
+        // Past the few names counted in line, the rest are counted by parent: same answers.
+        let many: String = (0..40).map(|i| format!("<x-{i}>{i}</x-{i}>")).collect();
+        let doc = Document::parse(&format!("<body>{many}<x-35>a</x-35><x-39>b</x-39><x-3>c</x-3><x-0>d</x-0></body>"));
+        let paths: Vec<String> =
+            (0..doc.len() as NodeId).filter(|&i| !doc.node(i).is_text()).map(|i| doc.xpath(i)).collect();
+        for (name, want) in [("x-35", "[1]"), ("x-39", "[2]"), ("x-3", "[2]"), ("x-0", "[2]"), ("x-1", "")] {
+            assert!(paths.contains(&format!("/html/body/{name}{want}")), "{name}{want} in {paths:?}");
+        }
+        assert!(paths.contains(&"/html/body/x-35[2]".to_string()));
+        assert!(!paths.contains(&"/html/body/x-1[1]".to_string()));
     }
 
     #[test]
