@@ -1,5 +1,6 @@
 //! Command-line interface: argument definitions and dispatch.
 
+mod adversarial;
 mod bench;
 mod eval;
 mod extract;
@@ -35,6 +36,8 @@ pub enum Command {
     Eval(eval::EvalArgs),
     /// Time every algorithm against the bare html5ever parse of the same pages (one thread).
     Bench(bench::BenchArgs),
+    /// Hostile pages: write the corpus, or measure time and peak memory per MB of each class.
+    Adversarial(adversarial::AdversarialArgs),
 }
 
 /// Settings of the block classifier's training, shared by `train` and `eval --cv`.
@@ -114,5 +117,6 @@ pub fn run(cli: Cli) -> Result<ExitCode, pith::Error> {
         Command::Train(a) => train::run(a),
         Command::Eval(a) => eval::run(a),
         Command::Bench(a) => bench::run(a),
+        Command::Adversarial(a) => adversarial::run(a),
     }
 }
