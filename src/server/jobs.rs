@@ -131,7 +131,7 @@ pub async fn run_job(state: &AppState, job: Job, no_cache: bool) -> Result<Answe
     let engine = state.engine.clone();
     let result = state
         .pool
-        .run(move || {
+        .run(bytes.len(), move || {
             engine.extract(&crate::Request {
                 bytes: &bytes,
                 url: url.as_deref(),
