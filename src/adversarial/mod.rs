@@ -7,12 +7,15 @@
 //! Because the peak of a process only ever grows, [`check`] runs every case in a child process of its
 //! own (the `pith` binary, re-invoked with `adversarial --case`), compares each figure per MB of input
 //! with a bound and reports them all: a benchmark with generous bounds, not a timed unit test.
+//! [`fuzz`] is the mutation loop over [`Engine::extract`].
 
 pub mod corpus;
+pub mod fuzz;
 
+use std::io::Read;
 use std::path::Path;
-use std::process::Command;
-use std::time::Instant;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
@@ -117,18 +120,37 @@ pub fn check(
     sizes: &[usize],
     algorithms: &[Algorithm],
     bounds: Bounds,
+    timeout: Duration,
     mut on_case: impl FnMut(&Verdict),
 ) -> Result<Vec<Verdict>, Error> {
     let mut out = Vec::new();
     for c in classes {
         for &bytes in sizes {
             for a in algorithms {
-                let child = Command::new(exe)
+                let mut child = Command::new(exe)
                     .args(["adversarial", "--case", c.name, "--bytes", &bytes.to_string(), "--algorithm"])
                     .arg(a.to_string())
-                    .output()?;
-                let m: Measurement = if child.status.success() {
-                    serde_json::from_slice(&child.stdout).map_err(|e| {
+                    .stdout(Stdio::piped())
+                    .spawn()?;
+                // A case that hangs is killed at the timeout and reported, never waited on forever.
+                let started = Instant::now();
+                let status = loop {
+                    if let Some(status) = child.try_wait()? {
+                        break Some(status);
+                    }
+                    if started.elapsed() > timeout {
+                        child.kill()?;
+                        child.wait()?;
+                        break None;
+                    }
+                    std::thread::sleep(Duration::from_millis(20));
+                };
+                let mut stdout = Vec::new();
+                if let Some(mut out) = child.stdout.take() {
+                    out.read_to_end(&mut stdout)?;
+                }
+                let m: Measurement = if status.is_some_and(|s| s.success()) {
+                    serde_json::from_slice(&stdout).map_err(|e| {
                         Error::Config(format!("{} at {bytes} bytes: unreadable measurement: {e}", c.name))
                     })?
                 } else {
@@ -137,9 +159,12 @@ pub fn check(
                         class: c.name.to_string(),
                         algorithm: a.to_string(),
                         bytes,
-                        ms: 0.0,
                         peak_kib: 0,
-                        outcome: format!("crashed ({})", child.status),
+                        ms: started.elapsed().as_secs_f64() * 1000.0,
+                        outcome: match status {
+                            Some(status) => format!("crashed ({status})"),
+                            None => format!("timed out after {} s", timeout.as_secs()),
+                        },
                     }
                 };
                 let v = bounds.judge(m);

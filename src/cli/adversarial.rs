@@ -42,6 +42,9 @@ pub struct AdversarialArgs {
     /// Allowance added to both bounds for any page (MB).
     #[arg(long, default_value_t = 16.0)]
     pub base_mb: f64,
+    /// A case still running after this many seconds is killed and counted over the bounds.
+    #[arg(long, default_value_t = 120)]
+    pub timeout_secs: u64,
     #[arg(long, short, value_enum, default_value = "table")]
     pub format: Format,
     /// Internal: measure this one class in this process and print the measurement as JSON.
@@ -98,6 +101,7 @@ pub fn run(a: AdversarialArgs) -> Result<ExitCode, pith::Error> {
         base_mb: a.base_mb,
     };
     let exe = std::env::current_exe()?;
+    let timeout = std::time::Duration::from_secs(a.timeout_secs);
     let table = matches!(a.format, Format::Table);
     if table {
         println!(
@@ -109,7 +113,7 @@ pub fn run(a: AdversarialArgs) -> Result<ExitCode, pith::Error> {
             "class", "algorithm", "MB", "ms", "ms/MB", "peak MB", "MB/MB", "outcome"
         );
     }
-    let verdicts = pith::adversarial::check(&exe, &classes, &sizes, &algorithms, bounds, |v| {
+    let verdicts = pith::adversarial::check(&exe, &classes, &sizes, &algorithms, bounds, timeout, |v| {
         if table {
             println!(
                 "{:<22} {:<12} {:>9.2} {:>10.1} {:>9.1} {:>10.1} {:>8.1}  {:<17} {}",

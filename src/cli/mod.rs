@@ -4,6 +4,7 @@ mod adversarial;
 mod bench;
 mod eval;
 mod extract;
+mod fuzz;
 mod health;
 mod serve;
 mod train;
@@ -38,6 +39,8 @@ pub enum Command {
     Bench(bench::BenchArgs),
     /// Hostile pages: write the corpus, or measure time and peak memory per MB of each class.
     Adversarial(adversarial::AdversarialArgs),
+    /// Mutate dataset pages and extract each, for a bounded time: panics and slow cases are findings.
+    Fuzz(fuzz::FuzzArgs),
 }
 
 /// Settings of the block classifier's training, shared by `train` and `eval --cv`.
@@ -118,5 +121,6 @@ pub fn run(cli: Cli) -> Result<ExitCode, pith::Error> {
         Command::Eval(a) => eval::run(a),
         Command::Bench(a) => bench::run(a),
         Command::Adversarial(a) => adversarial::run(a),
+        Command::Fuzz(a) => fuzz::run(a),
     }
 }
