@@ -78,6 +78,14 @@ async fn include_comments_per_request_json_and_query() {
     assert!(text(&with).contains(comment));
     let raw = app.post_raw("/v1/extract?include_comments=true", "text/html", page.as_bytes().to_vec()).await;
     assert!(text(&raw).contains(comment));
+    // A JSON body takes the query's options where its own fields are silent; its fields win.
+    let mixed = json!({ "html": page }).to_string();
+    assert!(
+        text(&app.post_raw("/v1/extract?include_comments=true", "application/json", mixed).await).contains(comment)
+    );
+    let json_wins = json!({ "html": page, "include_comments": false }).to_string();
+    let r = app.post_raw("/v1/extract?include_comments=true", "application/json", json_wins).await;
+    assert!(!text(&r).contains(comment));
     let bad = app.post_raw("/v1/extract?include_comments=maybe", "text/html", page.as_bytes().to_vec()).await;
     assert_eq!((bad.status, bad.problem_code()), (400, "bad-query".to_string()));
 }
@@ -315,7 +323,7 @@ fn mixed_batch(origin: &Origin) -> Value {
         { "html": article_html("first") },
         { "html": article_html("second"), "algorithm": "magic" },
         { "url": origin.url("/missing") },
-        { "colour": "red" },
+        { "url": "not a url" },
         { "url": origin.url("/article"), "blocks": false },
         {},
     ]})
@@ -352,6 +360,12 @@ async fn batch_limits_and_errors() {
     assert_eq!((r.status, r.problem_code().as_str()), (415, "unsupported-media-type"));
     let r = app.post_json("/v1/extract/batch", &json!({ "items": [] })).await;
     assert_eq!(r.json(), json!({ "results": [] }));
+    // An item that breaks the item schema makes the request malformed, named by its index.
+    for item in [json!({ "colour": "red" }), json!({ "html": "<p>x</p>", "include_comments": {} })] {
+        let r = app.post_json("/v1/extract/batch", &json!({ "items": [{ "html": "<p>a</p>" }, item] })).await;
+        assert_eq!((r.status, r.problem_code().as_str()), (400, "malformed-json"));
+        assert!(r.json()["detail"].as_str().unwrap().starts_with("item 1:"), "{r:?}");
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
