@@ -325,7 +325,7 @@ fn mixed_batch(origin: &Origin) -> Value {
         { "url": origin.url("/missing") },
         { "url": "not a url" },
         { "url": origin.url("/article"), "blocks": false },
-        {},
+        { "html": " " },
     ]})
 }
 
@@ -345,7 +345,7 @@ async fn batch_mixed_items_in_order() {
     assert_eq!(results[2]["error"]["status"], 502);
     assert_eq!(results[3]["error"]["status"], 400);
     assert!(results[4]["ok"]["fetch"]["final_url"].is_string());
-    assert_eq!(results[5]["error"]["type"], "urn:pith:problem:missing-input");
+    assert_eq!(results[5]["error"]["type"], "urn:pith:problem:empty-input");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -361,9 +361,15 @@ async fn batch_limits_and_errors() {
     let r = app.post_json("/v1/extract/batch", &json!({ "items": [] })).await;
     assert_eq!(r.json(), json!({ "results": [] }));
     // An item that breaks the item schema makes the request malformed, named by its index.
-    for item in [json!({ "colour": "red" }), json!({ "html": "<p>x</p>", "include_comments": {} })] {
+    for (item, code) in [
+        (json!({ "colour": "red" }), "malformed-json"),
+        (json!({ "html": "<p>x</p>", "include_comments": {} }), "malformed-json"),
+        (json!({ "html": "<p>x</p>", "blocks": null }), "malformed-json"),
+        (json!({}), "missing-input"),
+        (json!({ "html": "<p>x</p>", "formats": [] }), "bad-formats"),
+    ] {
         let r = app.post_json("/v1/extract/batch", &json!({ "items": [{ "html": "<p>a</p>" }, item] })).await;
-        assert_eq!((r.status, r.problem_code().as_str()), (400, "malformed-json"));
+        assert_eq!((r.status, r.problem_code().as_str()), (400, code));
         assert!(r.json()["detail"].as_str().unwrap().starts_with("item 1:"), "{r:?}");
     }
 }

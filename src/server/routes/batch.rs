@@ -29,13 +29,22 @@ struct BatchRequest {
     items: Vec<Value>,
 }
 
-/// The items, each checked against the item schema.
+/// The items, each checked against the item schema: its fields' types, at least one of `url` and
+/// `html`, and a non-empty `formats`.
 fn parse_items(items: Vec<Value>) -> Result<Vec<ExtractRequest>, ApiError> {
     items
         .into_iter()
         .enumerate()
         .map(|(i, item)| {
-            serde_json::from_value(item).map_err(|e| ApiError::BadRequest("malformed-json", format!("item {i}: {e}")))
+            let req: ExtractRequest = serde_json::from_value(item)
+                .map_err(|e| ApiError::BadRequest("malformed-json", format!("item {i}: {e}")))?;
+            if req.url.is_none() && req.html.is_none() {
+                return Err(ApiError::BadRequest("missing-input", format!("item {i}: give `url`, `html`, or both")));
+            }
+            if req.formats.as_ref().is_some_and(Vec::is_empty) {
+                return Err(ApiError::BadRequest("bad-formats", format!("item {i}: `formats` must not be empty")));
+            }
+            Ok(req)
         })
         .collect()
 }
