@@ -188,7 +188,8 @@ pub struct DomLimits {
     /// arena and `auto` a few hundred bytes each, and four bytes of `<p>` make one, so a budget in
     /// nodes per byte is what keeps memory and time per MB of input bounded. Real pages are far below
     /// it: the densest large page of three thousand in the evaluation sets has one element per 128
-    /// bytes, and the floor covers any small page (the largest real one has 16,000 elements).
+    /// bytes (with its text, about one node per 64), and the floor covers any small page (the largest
+    /// real one has 16,000 elements).
     pub max_nodes: usize,
     /// Input bytes that earn the budget one more node.
     pub bytes_per_node: usize,
@@ -196,7 +197,7 @@ pub struct DomLimits {
 
 impl Default for DomLimits {
     fn default() -> Self {
-        DomLimits { max_depth: 512, max_nodes: 200_000, bytes_per_node: 8 }
+        DomLimits { max_depth: 512, max_nodes: 200_000, bytes_per_node: 16 }
     }
 }
 
