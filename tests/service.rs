@@ -365,6 +365,7 @@ async fn batch_limits_and_errors() {
         (json!({ "colour": "red" }), "malformed-json"),
         (json!({ "html": "<p>x</p>", "include_comments": {} }), "malformed-json"),
         (json!({ "html": "<p>x</p>", "blocks": null }), "malformed-json"),
+        (json!({ "html": "<p>x</p>", "no_article_text": null }), "malformed-json"),
         (json!({}), "missing-input"),
         (json!({ "html": "<p>x</p>", "formats": [] }), "bad-formats"),
     ] {

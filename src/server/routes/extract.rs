@@ -50,6 +50,7 @@ pub struct ExtractRequest {
     pub include_comments: Option<bool>,
     /// What `auto` returns for a page without an article: `full` or `lead` (default: the configured
     /// `params.auto.no_article_text`).
+    #[serde(default, deserialize_with = "present")]
     pub no_article_text: Option<crate::algorithms::auto::NoArticleText>,
 }
 
@@ -165,6 +166,7 @@ impl ExtractRequest {
         self.algorithm = self.algorithm.or(q.algorithm);
         self.blocks = self.blocks.or(q.blocks);
         self.include_comments = self.include_comments.or(q.include_comments);
+        self.no_article_text = self.no_article_text.or(q.no_article_text);
         Ok(self)
     }
 }
