@@ -21,6 +21,10 @@ pub enum Error {
     /// `--algorithm template` was asked for, but no site rule matches the page.
     #[error("no site template matches {0}")]
     NoTemplate(String),
+    /// The page would cost more than the work budget allows (too many elements or nodes): refused
+    /// before the work is done, so that one hostile page cannot hold a worker or its memory.
+    #[error("page too complex: {0}")]
+    TooComplex(String),
     /// A configuration or model file could not be read or parsed.
     #[error("configuration: {0}")]
     Config(String),
@@ -39,6 +43,7 @@ impl Error {
             Error::UnknownCharset(_) => "unknown-charset",
             Error::UnknownAlgorithm { .. } => "unknown-algorithm",
             Error::NoTemplate(_) => "no-template",
+            Error::TooComplex(_) => "page-too-complex",
             Error::Config(_) => "config",
             Error::Io(_) => "io",
         }

@@ -24,6 +24,7 @@
 //! assert!(result.content.text.contains("Main text of the page"));
 //! ```
 
+pub mod adversarial;
 pub mod algorithms;
 pub mod bench;
 pub mod configuration;

@@ -216,6 +216,15 @@ impl Engine {
         let mut stripped =
             if needs.source { prestrip::prestrip_source(&decoded.text) } else { prestrip::prestrip(&decoded.text) };
         drop(decoded.text);
+        // The work budget, checked before the parse when the start tags alone pass it.
+        let budget = self.limits.dom.node_budget(stripped.html.len());
+        if stripped.elements > budget {
+            return Err(Error::TooComplex(format!(
+                "{} start tags, over its budget of {budget} nodes (limits.dom.max_nodes + one per \
+                 limits.dom.bytes_per_node bytes)",
+                stripped.elements
+            )));
+        }
         let t_prestrip = Instant::now();
         // Stage 3.
         let rule = if prep.site_rules { prep.url.and_then(|u| self.templates.find(u)) } else { None };
@@ -228,14 +237,15 @@ impl Engine {
                 let parsed = crate::dom::parse_html(&stripped.html);
                 let noise = r.noise_nodes(&parsed);
                 let content = r.content_nodes(&parsed);
-                let (doc, found) = Document::from_html(&parsed, self.limits.dom, &|id| noise.contains(&id), &content);
+                let limits = self.limits.dom.for_page(stripped.html.len());
+                let (doc, found) = Document::from_html(&parsed, limits, &|id| noise.contains(&id), &content);
                 let found = topmost(&doc, found);
                 (doc, Some((r, found)))
             }
             // Without a rule the tendril is handed to the parser whole, unless the algorithm reads it.
             None => {
                 let html = if needs.source { stripped.html.clone() } else { std::mem::take(&mut stripped.html) };
-                (Document::parse_tendril(html, self.limits.dom), None)
+                (Document::parse_tendril(html, self.limits.dom)?, None)
             }
         };
         let source = if needs.source { stripped.html } else { StrTendril::new() };

@@ -235,3 +235,29 @@ fn comment_threads_are_left_out_unless_asked_for() {
     assert!(text(&e, None).contains(comment));
     assert!(!text(&e, Some(false)).contains(comment));
 }
+
+#[test]
+fn the_work_budget_refuses_in_the_scan_or_in_the_parse() {
+    let mut e = engine();
+    e.limits.dom.max_nodes = 1000;
+    e.limits.dom.bytes_per_node = 1_000_000;
+    let refused = |page: &str| matches!(e.extract(&Request::new(page.as_bytes())), Err(Error::TooComplex(_)));
+    // 1,200 start tags: refused by the pre-parse count.
+    assert!(refused(&"<b>x".repeat(1200)));
+    // 600 start tags but 1,200 nodes with their text: refused by the parser's count.
+    assert!(refused(&"<p>word ".repeat(600)));
+    assert!(e.extract(&Request::new("<p>word ".repeat(300).as_bytes())).is_ok());
+    assert_eq!(Error::TooComplex(String::new()).code(), "page-too-complex");
+}
+
+#[test]
+fn every_hostile_class_extracts_or_is_refused_without_panic() {
+    let e = engine();
+    for class in pith::adversarial::CLASSES {
+        let page = class.generate(30_000);
+        match e.extract(&Request::new(page.as_bytes())) {
+            Ok(_) | Err(Error::TooComplex(_)) => {}
+            Err(other) => panic!("{}: {other}", class.name),
+        }
+    }
+}

@@ -78,6 +78,14 @@ async fn include_comments_per_request_json_and_query() {
     assert!(text(&with).contains(comment));
     let raw = app.post_raw("/v1/extract?include_comments=true", "text/html", page.as_bytes().to_vec()).await;
     assert!(text(&raw).contains(comment));
+    // A JSON body takes the query's options where its own fields are silent; its fields win.
+    let mixed = json!({ "html": page }).to_string();
+    assert!(
+        text(&app.post_raw("/v1/extract?include_comments=true", "application/json", mixed).await).contains(comment)
+    );
+    let json_wins = json!({ "html": page, "include_comments": false }).to_string();
+    let r = app.post_raw("/v1/extract?include_comments=true", "application/json", json_wins).await;
+    assert!(!text(&r).contains(comment));
     let bad = app.post_raw("/v1/extract?include_comments=maybe", "text/html", page.as_bytes().to_vec()).await;
     assert_eq!((bad.status, bad.problem_code()), (400, "bad-query".to_string()));
 }
@@ -348,9 +356,9 @@ fn mixed_batch(origin: &Origin) -> Value {
         { "html": article_html("first") },
         { "html": article_html("second"), "algorithm": "magic" },
         { "url": origin.url("/missing") },
-        { "colour": "red" },
+        { "url": "not a url" },
         { "url": origin.url("/article"), "blocks": false },
-        {},
+        { "html": " " },
     ]})
 }
 
@@ -370,7 +378,7 @@ async fn batch_mixed_items_in_order() {
     assert_eq!(results[2]["error"]["status"], 502);
     assert_eq!(results[3]["error"]["status"], 400);
     assert!(results[4]["ok"]["fetch"]["final_url"].is_string());
-    assert_eq!(results[5]["error"]["type"], "urn:pith:problem:missing-input");
+    assert_eq!(results[5]["error"]["type"], "urn:pith:problem:empty-input");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -385,6 +393,19 @@ async fn batch_limits_and_errors() {
     assert_eq!((r.status, r.problem_code().as_str()), (415, "unsupported-media-type"));
     let r = app.post_json("/v1/extract/batch", &json!({ "items": [] })).await;
     assert_eq!(r.json(), json!({ "results": [] }));
+    // An item that breaks the item schema makes the request malformed, named by its index.
+    for (item, code) in [
+        (json!({ "colour": "red" }), "malformed-json"),
+        (json!({ "html": "<p>x</p>", "include_comments": {} }), "malformed-json"),
+        (json!({ "html": "<p>x</p>", "blocks": null }), "malformed-json"),
+        (json!({ "html": "<p>x</p>", "no_article_text": null }), "malformed-json"),
+        (json!({}), "missing-input"),
+        (json!({ "html": "<p>x</p>", "formats": [] }), "bad-formats"),
+    ] {
+        let r = app.post_json("/v1/extract/batch", &json!({ "items": [{ "html": "<p>a</p>" }, item] })).await;
+        assert_eq!((r.status, r.problem_code().as_str()), (400, code));
+        assert!(r.json()["detail"].as_str().unwrap().starts_with("item 1:"), "{r:?}");
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -1,9 +1,11 @@
 //! Command-line interface: argument definitions and dispatch.
 
 mod batch;
+mod adversarial;
 mod bench;
 mod eval;
 mod extract;
+mod fuzz;
 mod health;
 mod progress;
 mod serve;
@@ -39,6 +41,10 @@ pub enum Command {
     Bench(bench::BenchArgs),
     /// Extract many pages into JSON Lines: files, directories, WARC / WARC.gz archives, URL lists.
     Batch(batch::BatchArgs),
+    /// Hostile pages: write the corpus, or measure time and peak memory per MB of each class.
+    Adversarial(adversarial::AdversarialArgs),
+    /// Mutate dataset pages and extract each, for a bounded time: panics and slow cases are findings.
+    Fuzz(fuzz::FuzzArgs),
 }
 
 /// Settings of the block classifier's training, shared by `train` and `eval --cv`.
@@ -119,5 +125,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, pith::Error> {
         Command::Eval(a) => eval::run(a),
         Command::Bench(a) => bench::run(a),
         Command::Batch(a) => batch::run(a),
+        Command::Adversarial(a) => adversarial::run(a),
+        Command::Fuzz(a) => fuzz::run(a),
     }
 }

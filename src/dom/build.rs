@@ -29,6 +29,19 @@ struct Frame {
     names_start: usize,
 }
 
+/// Distinct child names an open element counts in [`Builder::names`] before the rest go to
+/// [`Builder::more_names`]: a linear search is the fastest for the few names real elements have, and
+/// a page of a hundred thousand differently named siblings must not make every one search them all.
+const FEW_NAMES: usize = 16;
+
+/// How many children of one name an element has so far, and the first of them (marked as having a
+/// namesake when the second arrives).
+#[derive(Clone, Copy)]
+struct NameCount {
+    count: u32,
+    first: NodeId,
+}
+
 /// What `open` did with an element, so that its close can undo it.
 #[derive(Clone, Copy, PartialEq)]
 enum Action {
@@ -46,8 +59,11 @@ pub(super) struct Builder {
     text_buf: String,
     stack: Vec<Frame>,
     /// Same-name child counts of every open element, stacked (one shared buffer instead of a `Vec` per
-    /// element): the open element's children's counts are `names[top.names_start..]`.
-    names: Vec<(LocalName, u32)>,
+    /// element): the open element's children's counts are `names[top.names_start..]`, at most
+    /// [`FEW_NAMES`] of them.
+    names: Vec<(LocalName, NameCount)>,
+    /// The counts of further names, by parent.
+    more_names: std::collections::HashMap<(NodeId, LocalName), NameCount>,
     title: Option<String>,
     lang: Option<String>,
     body: NodeId,
@@ -69,6 +85,7 @@ impl Builder {
             text_buf: String::new(),
             stack: Vec::new(),
             names: Vec::new(),
+            more_names: Default::default(),
             title: None,
             lang: None,
             body: NONE,
@@ -304,19 +321,12 @@ impl Builder {
             self.lang = lang;
         }
         let id = self.nodes.len() as NodeId;
-        let xpath_index = match self.stack.last() {
-            Some(top) => match self.names[top.names_start..].iter_mut().find(|(n, _)| n == name) {
-                Some((_, c)) => {
-                    *c += 1;
-                    *c
-                }
-                None => {
-                    self.names.push((name.clone(), 1));
-                    1
-                }
-            },
-            None => 1,
-        };
+        let (xpath_index, first_namesake) = self.count_name(name, id);
+        if let Some(first) = first_namesake
+            && let NodeData::Element(e) = &mut self.nodes[first as usize].data
+        {
+            e.has_namesake = true;
+        }
         let in_link = tag == Tag::A || self.stack.last().is_some_and(|f| self.nodes[f.id as usize].in_link);
         if tag == Tag::Body && self.body == NONE {
             self.body = id;
@@ -331,6 +341,7 @@ impl Builder {
             tag,
             name: name.clone(),
             xpath_index,
+            has_namesake: xpath_index > 1,
             id_class: (!id_class.is_empty()).then(|| id_class.into_boxed_str()),
             refs: (href.is_some() || src.is_some() || alt.is_some()).then(|| Box::new(Refs { href, src, alt })),
         };
@@ -346,6 +357,27 @@ impl Builder {
             self.pre_space("\n");
         }
         Action::Pushed
+    }
+
+    /// Count a child called `name` (to be node `id`) of the open element: its 1-based position among
+    /// its namesakes, and, when it is the second of them, the first (which now has a namesake too).
+    fn count_name(&mut self, name: &LocalName, id: NodeId) -> (u32, Option<NodeId>) {
+        let Some(top) = self.stack.last() else { return (1, None) };
+        let (start, parent) = (top.names_start, top.id);
+        let slot = match self.names[start..].iter().position(|(n, _)| n == name) {
+            Some(k) => Some(start + k),
+            None if self.names.len() - start < FEW_NAMES => {
+                self.names.push((name.clone(), NameCount { count: 0, first: id }));
+                Some(self.names.len() - 1)
+            }
+            None => None,
+        };
+        let c = match slot {
+            Some(k) => &mut self.names[k].1,
+            None => self.more_names.entry((parent, name.clone())).or_insert(NameCount { count: 0, first: id }),
+        };
+        c.count += 1;
+        (c.count, (c.count == 2).then_some(c.first))
     }
 
     /// Append a node at the open element's depth, not yet linked to a parent or siblings.
@@ -459,6 +491,7 @@ impl Builder {
                     tag: Tag::Body,
                     name: LocalName::from("body"),
                     xpath_index: 1,
+                    has_namesake: false,
                     id_class: None,
                     refs: None,
                 };

@@ -130,6 +130,7 @@ impl From<crate::Error> for ApiError {
             E::BinaryInput(_) => ApiError::Unprocessable("not-html", detail),
             E::UnknownAlgorithm { .. } => ApiError::Unprocessable("unknown-algorithm", detail),
             E::NoTemplate(_) => ApiError::Unprocessable("no-template", detail),
+            E::TooComplex(_) => ApiError::Unprocessable("page-too-complex", detail),
             E::Config(_) | E::Io(_) => ApiError::Internal(detail),
         }
     }
@@ -165,6 +166,9 @@ mod tests {
         assert_eq!(s(crate::Error::TooLarge { size: 2, limit: 1 }), 413);
         assert_eq!(s(crate::Error::UnknownAlgorithm { name: "x".into(), known: "auto".into() }), 422);
         assert_eq!(s(crate::Error::NoTemplate("u".into())), 422);
+        assert_eq!(s(crate::Error::TooComplex("n".into())), 422);
+        let p = ApiError::from(crate::Error::TooComplex("n".into())).problem();
+        assert_eq!(p.kind, "urn:pith:problem:page-too-complex");
         assert_eq!(s(crate::Error::Config("secret path".into())), 500);
     }
 

@@ -139,7 +139,7 @@ pub async fn run_job(state: &AppState, job: Job, no_cache: bool) -> Result<Answe
     let engine = state.engine.clone();
     let result = state
         .pool
-        .run(move || {
+        .run(bytes.len(), move || {
             let outputs = crate::Outputs {
                 markdown: want_markdown.then(crate::markdown::MarkdownOptions::default),
                 explain: want_explain,
