@@ -1,7 +1,7 @@
 //! Command-line interface: argument definitions and dispatch.
 
-mod batch;
 mod adversarial;
+mod batch;
 mod bench;
 mod eval;
 mod extract;
