@@ -111,7 +111,7 @@ fn time_part(tail: &str) -> Option<String> {
         "Z".to_string()
     } else if zone.len() >= 5
         && zone.starts_with(['+', '-'])
-        && zone[1..3].bytes().all(|c| c.is_ascii_digit())
+        && zone.as_bytes()[1..3].iter().all(u8::is_ascii_digit)
         && zone.as_bytes().get(3).is_some()
     {
         let digits: String = zone[1..].chars().filter(char::is_ascii_digit).take(4).collect();
