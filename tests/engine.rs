@@ -261,3 +261,26 @@ fn every_hostile_class_extracts_or_is_refused_without_panic() {
         }
     }
 }
+
+/// Pages `pith fuzz` once crashed on; each must extract (all formats) or be
+/// refused cleanly, never panic.
+#[test]
+fn pages_found_by_the_fuzzer_extract() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/fuzz");
+    let e = engine();
+    let mut seen = 0;
+    for entry in std::fs::read_dir(dir).expect("fuzz fixtures") {
+        let path = entry.expect("entry").path();
+        let bytes = std::fs::read(&path).expect("read");
+        let outputs = pith::Outputs { markdown: Some(Default::default()), explain: true };
+        for algorithm in [Algorithm::Auto, Algorithm::CetdDs, Algorithm::Bayes] {
+            match e.extract_with(&Request { algorithm, ..Request::new(&bytes) }, &outputs) {
+                Ok(x) => assert!(x.content.text.len() <= bytes.len() * 4, "{}", path.display()),
+                Err(Error::TooComplex(_)) => {}
+                Err(other) => panic!("{}: {other}", path.display()),
+            }
+        }
+        seen += 1;
+    }
+    assert!(seen >= 1, "no fuzz fixtures found");
+}

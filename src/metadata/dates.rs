@@ -311,6 +311,13 @@ mod tests {
     }
 
     #[test]
+    fn a_multibyte_character_after_the_time_is_no_zone() {
+        // Found by `pith fuzz`: the zone check once sliced inside '阅'.
+        assert_eq!(parse_machine("2024-03-05 10:00 --阅读 · --喜欢").as_deref(), Some("2024-03-05T10:00:00"));
+        assert_eq!(parse_machine("2024-03-05T10:00-阅读").as_deref(), Some("2024-03-05T10:00:00"));
+    }
+
+    #[test]
     fn dates_in_text() {
         let f = |s: &str| find_in_text(s).map(|(d, _)| d);
         assert_eq!(f("Published March 5, 2024 by X").as_deref(), Some("2024-03-05"));
