@@ -28,6 +28,14 @@ pub fn is_ignored(name: &str) -> bool {
     )
 }
 
+/// True for the `id` of a segment that a streaming server renderer sends late: React sends
+/// `<div hidden id="S:3">…</div>` after the shell, and a small inline script moves it into place as
+/// soon as it arrives. A browser shows that content, so its `hidden` attribute does not hide it
+/// (the fallback it replaces sits in a `<template>`, which stays ignored).
+pub fn is_streamed_segment(id: &str) -> bool {
+    id.strip_prefix("S:").is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+}
+
 /// True for inline styles that hide the element: `display:none` or `visibility:hidden`, any spacing or case.
 pub fn style_hides(style: &str) -> bool {
     // Cheap rejection first: most styles mention neither property.
@@ -50,6 +58,8 @@ mod tests {
     fn hiding_styles() {
         assert!(style_hides("color:red; display : none"));
         assert!(style_hides("visibility:hidden !important"));
+        assert!(is_streamed_segment("S:0") && is_streamed_segment("S:12"));
+        assert!(!is_streamed_segment("S:") && !is_streamed_segment("S:1a") && !is_streamed_segment("s:1"));
         assert!(style_hides("DISPLAY: NONE"));
         assert!(!style_hides("display:block"));
         assert!(!style_hides("visibility:visible"));

@@ -191,7 +191,10 @@ fn run(html: &str, hidden: bool, max_depth: usize) -> Prestripped {
     // count drift upwards; that can only flatten more, never lose text.
     let settings = if hidden {
         let settings = on(settings, SEL_HIDDEN, |el| {
-            el.remove();
+            let aria = el.get_attribute("aria-hidden").is_some_and(|v| v.trim().eq_ignore_ascii_case("true"));
+            if aria || !el.get_attribute("id").is_some_and(|id| crate::hidden::is_streamed_segment(&id)) {
+                el.remove();
+            }
             Ok(())
         });
         on(settings, SEL_STYLE, |el| {
@@ -510,9 +513,10 @@ mod tests {
     #[test]
     fn source_variant_drops_hidden_elements_and_comments() {
         let page = "<p>keep</p><!-- c --><div style='DISPLAY: none'>gone</div><div hidden>gone</div>\
-                    <span aria-hidden=true>gone</span><p style='color:red'>kept too</p>";
+                    <span aria-hidden=true>gone</span><p style='color:red'>kept too</p>\
+                    <div hidden id=S:2><p>streamed</p></div><div hidden id=S:3 aria-hidden=true>gone</div>";
         let h = prestrip_source(page).html.to_string();
-        assert!(h.contains("keep") && h.contains("kept too"), "{h}");
+        assert!(h.contains("keep") && h.contains("kept too") && h.contains("streamed"), "{h}");
         assert!(!h.contains("gone") && !h.contains("<!--"), "{h}");
         // The DOM-feeding variant leaves them to the DOM stage.
         assert!(prestrip(page).html.contains("gone"));

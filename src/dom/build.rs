@@ -15,7 +15,7 @@ use scraper::Html;
 use super::text::{Folded, fold_into};
 use super::tree::{self, Data, Tree};
 use super::{Document, DomLimits, Element, NONE, Node, NodeData, NodeId, Refs, Stats, Tag, fold_ws};
-use crate::hidden::{is_ignored, style_hides};
+use crate::hidden::{is_ignored, is_streamed_segment, style_hides};
 
 /// The document title is cut to this many bytes of source text.
 const MAX_TITLE_BYTES: usize = 1024;
@@ -283,6 +283,8 @@ impl Builder {
         let mut alt = None;
         let mut lang = None;
         let mut id_class = String::new();
+        let mut hidden_attr = false;
+        let mut streamed = false;
         // Seed 001 removes id, class and style before measuring; the markup that remains is counted.
         let mut markup = 2 + name.len() as u32;
         if !Tag::is_void(name) {
@@ -291,6 +293,7 @@ impl Builder {
         for (k, v) in attrs {
             match k {
                 "id" | "class" => {
+                    streamed |= k == "id" && is_streamed_segment(v);
                     if !id_class.is_empty() {
                         id_class.push(' ');
                     }
@@ -303,7 +306,7 @@ impl Builder {
                     }
                     continue;
                 }
-                "hidden" => return Action::Skipped,
+                "hidden" => hidden_attr = true,
                 "aria-hidden" if v.trim().eq_ignore_ascii_case("true") => return Action::Skipped,
                 "href" => href = Some(v.into()),
                 "src" => src = Some(v.into()),
@@ -312,6 +315,9 @@ impl Builder {
                 _ => {}
             }
             markup += 4 + k.len() as u32 + v.chars().count() as u32;
+        }
+        if hidden_attr && !streamed {
+            return Action::Skipped;
         }
         if self.stack.len() as u32 >= self.limits.max_depth || self.nodes.len() >= self.limits.max_nodes {
             self.truncated = true;
@@ -540,6 +546,9 @@ mod tests {
         let parsed = crate::dom::parse_html(page);
         let (b, _) = Document::from_html(&parsed, DomLimits::default(), &|_| false, &[]);
         assert_eq!(a.title.as_deref(), Some("T"));
+        // A late segment of a streamed page is shown, so it is read; other hidden elements are not.
+        let streamed = Document::parse("<body><div hidden id=x>gone</div><div hidden id=S:1><p>late</p></div></body>");
+        assert_eq!(streamed.subtree_text(streamed.body), "late");
         let unclosed = Document::parse(&format!("<title>{}", "word ".repeat(10_000)));
         assert!(unclosed.title.is_some_and(|t| t.len() <= MAX_TITLE_BYTES));
         assert_eq!(a.title, b.title);
