@@ -47,6 +47,14 @@ pub struct ExtractArgs {
     /// `config/sites/example.toml`).
     #[arg(long, value_name = "DIR")]
     pub sites: Option<PathBuf>,
+    /// Lay the page out in a headless browser first (implied by vips and cehtd-ds): elements the
+    /// browser does not show are left out. Settings: `PITH_RENDER__*`.
+    #[arg(long)]
+    pub render: bool,
+    /// Run the page's scripts in the browser first and extract from the document they build (implies
+    /// --render). Requests the scripts make go through pith's address-checking proxy.
+    #[arg(long)]
+    pub javascript: bool,
     /// The HTML file, or - for standard input.
     pub input: PathBuf,
 }
@@ -82,7 +90,11 @@ pub fn run(a: ExtractArgs) -> Result<ExitCode, pith::Error> {
         include_comments: a.include_comments.then_some(true),
         no_article_text: a.no_article_text,
     };
-    let result = engine.extract(&req)?;
+    let result = if a.render || a.javascript || a.algorithm.needs().layout {
+        rendered(&engine, &req, a.javascript)?
+    } else {
+        engine.extract(&req)?
+    };
     let mut out = std::io::stdout().lock();
     let written = match a.format {
         Format::Json => serde_json::to_writer_pretty(&mut out, &result).map_err(std::io::Error::other),
@@ -92,4 +104,39 @@ pub fn run(a: ExtractArgs) -> Result<ExitCode, pith::Error> {
     };
     written.and_then(|_| writeln!(out))?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Run scripts (when asked) and lay the page out, then extract with the layout. The browser is killed
+/// before this returns.
+fn rendered(engine: &pith::Engine, req: &pith::Request<'_>, javascript: bool) -> Result<pith::Extraction, pith::Error> {
+    let renderer = pith::render::Renderer::new(super::render_config_from_env()?);
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+    let failed = |e: pith::render::RenderError| match e {
+        pith::render::RenderError::Input(e) => e,
+        other => pith::Error::Render(other.to_string()),
+    };
+    runtime.block_on(async {
+        let result = async {
+            let mut render_ms = 0.0;
+            let scripted = if javascript {
+                let s = renderer.run_scripts(engine, req.bytes, req.charset, req.url).await.map_err(failed)?;
+                render_ms += s.ms;
+                Some(s)
+            } else {
+                None
+            };
+            let (bytes, charset, css) = match &scripted {
+                Some(s) => (s.html.as_bytes(), Some("utf-8"), s.stylesheets.as_slice()),
+                None => (req.bytes, req.charset, &[][..]),
+            };
+            let layout = renderer.layout(engine, bytes, charset, req.algorithm, css).await.map_err(failed)?;
+            render_ms += layout.render_ms;
+            let mut out = engine.extract_rendered(&pith::Request { bytes, charset, ..*req }, &layout)?;
+            out.timings_ms.render = Some(render_ms);
+            Ok(out)
+        }
+        .await;
+        renderer.shutdown().await;
+        result
+    })
 }

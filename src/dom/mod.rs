@@ -6,6 +6,7 @@
 //! 100,000 nested `<div>`s cannot overflow the stack. Every algorithm reads these numbers; none re-parses.
 
 mod build;
+mod serialize;
 mod tag;
 mod text;
 mod tree;
@@ -15,6 +16,7 @@ use html5ever::tendril::StrTendril;
 use scraper::Html;
 
 use build::Builder;
+pub use serialize::{STAMP, parse_stamped, parse_without};
 pub use tag::Tag;
 pub use text::{fold_ws, is_punct};
 pub use tree::parse_options;

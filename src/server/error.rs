@@ -130,7 +130,9 @@ impl From<crate::Error> for ApiError {
             E::BinaryInput(_) => ApiError::Unprocessable("not-html", detail),
             E::UnknownAlgorithm { .. } => ApiError::Unprocessable("unknown-algorithm", detail),
             E::NoTemplate(_) => ApiError::Unprocessable("no-template", detail),
-            E::Config(_) | E::Io(_) => ApiError::Internal(detail),
+            E::NeedsLayout(_) => ApiError::Unprocessable("needs-render", detail),
+            E::Render(_) => ApiError::BadGateway("render-failed", detail),
+            E::Config(_) | E::Io(_) | E::LayoutMismatch => ApiError::Internal(detail),
         }
     }
 }
