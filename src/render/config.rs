@@ -43,6 +43,9 @@ pub struct RenderConfig {
     /// With JavaScript, the browser's traffic goes through pith's checking proxy, which refuses
     /// loopback, private, link-local and other non-public addresses unless this is true.
     pub allow_private_networks: bool,
+    /// Host names exempt from that rule (an internal origin you trust), lower-case, exact: an IP
+    /// literal or any other name is still checked, redirects included.
+    pub allow_private_hosts: Vec<String>,
     /// Ports the proxy connects to (empty: any).
     pub allowed_ports: Vec<u16>,
     /// Bytes one proxied connection may carry (both directions together).
@@ -70,6 +73,7 @@ impl Default for RenderConfig {
             viewport_height: 800,
             sandbox: true,
             allow_private_networks: false,
+            allow_private_hosts: Vec::new(),
             allowed_ports: vec![80, 443, 8080, 8443],
             max_connection_bytes: 32 * 1024 * 1024,
             profile_root: String::new(),

@@ -333,7 +333,10 @@ impl<'a> Tab<'a> {
             self.send("Fetch.continueRequest", json!({ "requestId": p.request_id })).await
         } else {
             st.blocked += 1;
-            self.send("Fetch.failRequest", json!({ "requestId": p.request_id, "errorReason": "BlockedByClient" })).await
+            // A refused navigation of the page itself is aborted, not failed: a failed one would commit
+            // the browser's error page in place of the document being read.
+            let reason = if main_document { "Aborted" } else { "BlockedByClient" };
+            self.send("Fetch.failRequest", json!({ "requestId": p.request_id, "errorReason": reason })).await
         }
     }
 

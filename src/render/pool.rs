@@ -184,6 +184,7 @@ impl Pool {
             .get_or_try_init(|| async {
                 let policy = Policy {
                     allow_private_networks: self.cfg.allow_private_networks,
+                    allow_private_hosts: self.cfg.allow_private_hosts.clone(),
                     ports: self.cfg.allowed_ports.clone(),
                     max_bytes: self.cfg.max_connection_bytes,
                     connect_timeout: Duration::from_millis(self.cfg.call_timeout_ms.min(10_000)),

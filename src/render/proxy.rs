@@ -33,6 +33,8 @@ use tokio::net::{TcpListener, TcpStream};
 #[derive(Debug, Clone)]
 pub struct Policy {
     pub allow_private_networks: bool,
+    /// Names exempt from the address rule (lower-case, exact).
+    pub allow_private_hosts: Vec<String>,
     /// Allowed destination ports; empty: any.
     pub ports: Vec<u16>,
     /// Bytes one connection may carry, both directions together.
@@ -115,9 +117,10 @@ pub async fn vet(host: &str, port: u16, p: &Policy) -> Result<SocketAddr, String
         },
     };
     let first = *addrs.first().ok_or_else(|| format!("{bare} has no address"))?;
-    if !p.allow_private_networks
-        && let Some(bad) = addrs.iter().find(|a| !crate::net::is_public(a.ip()))
-    {
+    let named = bare.parse::<IpAddr>().is_err();
+    let exempt =
+        p.allow_private_networks || (named && p.allow_private_hosts.iter().any(|h| h.eq_ignore_ascii_case(bare)));
+    if !exempt && let Some(bad) = addrs.iter().find(|a| !crate::net::is_public(a.ip())) {
         return Err(format!("{bare} resolves to {}, a non-public address", bad.ip()));
     }
     Ok(first)
