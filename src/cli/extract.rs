@@ -116,27 +116,8 @@ fn rendered(engine: &pith::Engine, req: &pith::Request<'_>, javascript: bool) ->
         other => pith::Error::Render(other.to_string()),
     };
     runtime.block_on(async {
-        let result = async {
-            let mut render_ms = 0.0;
-            let scripted = if javascript {
-                let s = renderer.run_scripts(engine, req.bytes, req.charset, req.url).await.map_err(failed)?;
-                render_ms += s.ms;
-                Some(s)
-            } else {
-                None
-            };
-            let (bytes, charset, css) = match &scripted {
-                Some(s) => (s.html.as_bytes(), Some("utf-8"), s.stylesheets.as_slice()),
-                None => (req.bytes, req.charset, &[][..]),
-            };
-            let layout = renderer.layout(engine, bytes, charset, req.algorithm, css).await.map_err(failed)?;
-            render_ms += layout.render_ms;
-            let mut out = engine.extract_rendered(&pith::Request { bytes, charset, ..*req }, &layout)?;
-            out.timings_ms.render = Some(render_ms);
-            Ok(out)
-        }
-        .await;
+        let rendered = renderer.render(engine, req, javascript).await;
         renderer.shutdown().await;
-        result
+        rendered.map_err(failed)?.extract(engine, req)
     })
 }

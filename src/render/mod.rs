@@ -209,6 +209,54 @@ impl Renderer {
     }
 }
 
+/// A page ready for extraction with its layout: what [`Renderer::render`] returns. Owned, so the
+/// extraction itself can run wherever the caller runs CPU work (the service's extraction pool).
+#[derive(Debug, Clone)]
+pub struct Rendered {
+    /// The page as its scripts left it, when they ran (UTF-8); extraction reads these bytes.
+    pub scripted: Option<Scripted>,
+    pub layout: Layout,
+    /// Milliseconds in the browser: scripts and layout.
+    pub ms: f64,
+}
+
+impl Rendered {
+    /// Extract with the layout. `req` is the request the page was rendered for; when scripts ran, the
+    /// document they built replaces its bytes.
+    pub fn extract(&self, engine: &Engine, req: &crate::Request<'_>) -> Result<crate::Extraction, Error> {
+        let (bytes, charset) = match &self.scripted {
+            Some(s) => (s.html.as_bytes(), Some("utf-8")),
+            None => (req.bytes, req.charset),
+        };
+        let mut out = engine.extract_rendered(&crate::Request { bytes, charset, ..*req }, &self.layout)?;
+        out.timings_ms.render = Some(self.ms);
+        Ok(out)
+    }
+}
+
+impl Renderer {
+    /// Run the page's scripts when `javascript` is true, then lay out the page (or the document the
+    /// scripts left) for `req.algorithm`: everything [`Rendered::extract`] needs.
+    pub async fn render(
+        &self,
+        engine: &Engine,
+        req: &crate::Request<'_>,
+        javascript: bool,
+    ) -> Result<Rendered, RenderError> {
+        let scripted = match javascript {
+            true => Some(self.run_scripts(engine, req.bytes, req.charset, req.url).await?),
+            false => None,
+        };
+        let (bytes, charset, css) = match &scripted {
+            Some(s) => (s.html.as_bytes(), Some("utf-8"), s.stylesheets.as_slice()),
+            None => (req.bytes, req.charset, &[][..]),
+        };
+        let layout = self.layout(engine, bytes, charset, req.algorithm, css).await?;
+        let ms = layout.render_ms + scripted.as_ref().map_or(0.0, |s| s.ms);
+        Ok(Rendered { scripted, layout, ms })
+    }
+}
+
 fn check_web_input(engine: &Engine, bytes: &[u8]) -> Result<(), Error> {
     crate::check_input(bytes, engine.limits.max_input_bytes)
 }

@@ -90,7 +90,7 @@ impl From<FetchError> for ApiError {
         match e {
             FetchError::BadUrl(_) => ApiError::BadRequest("bad-url", d),
             FetchError::Refused(_) => ApiError::Forbidden(d),
-            FetchError::Timeout(_) => ApiError::GatewayTimeout(d),
+            FetchError::Timeout(_) => ApiError::GatewayTimeout("origin-timeout", d),
             FetchError::Status(_) => ApiError::BadGateway("origin-status", d),
             FetchError::NotHtml(_) => ApiError::Unprocessable("not-html", d),
             FetchError::TooLarge(_) => ApiError::BadGateway("origin-too-large", d),

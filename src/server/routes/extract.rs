@@ -43,6 +43,10 @@ pub struct ExtractRequest {
     /// What `auto` returns for a page without an article: `full` or `lead` (default: the configured
     /// `params.auto.no_article_text`).
     pub no_article_text: Option<crate::algorithms::auto::NoArticleText>,
+    /// Lay the page out in a headless browser before extraction (implied by `vips`, `cehtd-ds`).
+    pub render: Option<bool>,
+    /// Run the page's scripts in the browser first (implies `render`).
+    pub javascript: Option<bool>,
 }
 
 /// Query parameters of the raw-HTML form.
@@ -56,6 +60,8 @@ pub struct RawParams {
     pub formats: Option<String>,
     pub include_comments: Option<bool>,
     pub no_article_text: Option<crate::algorithms::auto::NoArticleText>,
+    pub render: Option<bool>,
+    pub javascript: Option<bool>,
 }
 
 fn bad(code: &'static str, detail: impl Into<String>) -> ApiError {
@@ -94,14 +100,20 @@ struct Parts {
     blocks: Option<bool>,
     include_comments: Option<bool>,
     no_article_text: Option<crate::algorithms::auto::NoArticleText>,
+    render: Option<bool>,
+    javascript: Option<bool>,
 }
 
 impl Parts {
     /// Check the algorithm and charset, settle the defaults: the one place a [`Job`] is built.
     fn into_job(self, state: &AppState) -> Result<Job, ApiError> {
+        let algorithm = check_algorithm(self.algorithm, state)?;
+        let javascript = self.javascript.unwrap_or(false);
         Ok(Job {
             input: self.input,
-            algorithm: check_algorithm(self.algorithm, state)?,
+            algorithm,
+            render: javascript || self.render.unwrap_or(false) || algorithm.needs().layout,
+            javascript,
             charset: check_charset(self.charset)?,
             text: self.text,
             html: self.html,
@@ -133,6 +145,8 @@ impl ExtractRequest {
             blocks: self.blocks,
             include_comments: self.include_comments,
             no_article_text: self.no_article_text,
+            render: self.render,
+            javascript: self.javascript,
         }
         .into_job(state)
     }
@@ -166,6 +180,8 @@ impl RawParams {
             blocks: self.blocks,
             include_comments: self.include_comments,
             no_article_text: self.no_article_text,
+            render: self.render,
+            javascript: self.javascript,
         }
         .into_job(state)
     }
@@ -250,6 +266,8 @@ fn serde_urlencoded_pairs(pairs: Vec<(String, String)>) -> Result<RawParams, Api
                 let v = v.parse().map_err(|e: String| bad("bad-query", format!("no_article_text: {e}")))?;
                 p.no_article_text.replace(v).is_some()
             }
+            "render" => p.render.replace(query_bool(&k, &v)?).is_some(),
+            "javascript" => p.javascript.replace(query_bool(&k, &v)?).is_some(),
             other => return Err(bad("bad-query", format!("unknown query parameter {other:?}"))),
         };
         if slot_taken {
