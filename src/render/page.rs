@@ -329,15 +329,37 @@ impl<'a> Tab<'a> {
         st.requests += 1;
         let web = p.request.url.starts_with("http://") || p.request.url.starts_with("https://");
         let allowed = mode == Mode::Scripts && !main_document && web && st.requests <= cfg.max_subrequests;
-        if allowed {
-            self.send("Fetch.continueRequest", json!({ "requestId": p.request_id })).await
+        let answered = if allowed {
+            self.cdp
+                .call_unit(
+                    Some(&self.session),
+                    "Fetch.continueRequest",
+                    json!({ "requestId": p.request_id }),
+                    self.wait(),
+                )
+                .await
         } else {
             st.blocked += 1;
             // A refused navigation of the page itself is aborted, not failed: a failed one would commit
             // the browser's error page in place of the document being read.
             let reason = if main_document { "Aborted" } else { "BlockedByClient" };
-            self.send("Fetch.failRequest", json!({ "requestId": p.request_id, "errorReason": reason })).await
+            let params = json!({ "requestId": p.request_id, "errorReason": reason });
+            self.cdp.call_unit(Some(&self.session), "Fetch.failRequest", params, self.wait()).await
+        };
+        match answered {
+            // The request was cancelled while paused (its frame navigated or went away, a script
+            // aborted it): the browser no longer knows its id. Nothing is left to allow or refuse.
+            Err(CdpError::Protocol { code: -32602, message, .. }) if message.contains("InterceptionId") => {
+                tracing::debug!(url = %p.request.url, "paused request gone before it was answered");
+                Ok(())
+            }
+            other => other.map_err(map_session),
         }
+    }
+
+    /// How long one call may take: the call deadline, within what is left of the page's.
+    fn wait(&self) -> Duration {
+        self.call.min(self.remaining())
     }
 
     /// Every laid-out element's box and styles.
