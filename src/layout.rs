@@ -6,8 +6,7 @@
 //! browser, and tests build a `Layout` by hand. A layout belongs to one arena; [`fingerprint`] ties it
 //! to that arena so that a layout computed for one parse is never applied to another.
 
-use crate::dom::{Document, NodeData, NodeId};
-use crate::hash::Fnv1a;
+use crate::dom::{Document, NodeId};
 
 /// An axis-aligned box in CSS pixels, page coordinates (origin at the top left of the document).
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
@@ -124,26 +123,8 @@ impl Layout {
     }
 }
 
-/// A cheap identity of an arena: its size and the sequence of element names and text lengths. Two
-/// parses of the same text with the same code give the same value; a different parse almost surely
-/// does not.
-pub fn fingerprint(doc: &Document) -> u64 {
-    let mut h = Fnv1a::new();
-    h.bytes((doc.len() as u64).to_le_bytes());
-    for n in &doc.nodes {
-        match &n.data {
-            NodeData::Element(e) => {
-                h.bytes(e.name.as_bytes().iter().copied());
-                h.byte(0);
-            }
-            NodeData::Text { len, .. } => {
-                h.byte(1);
-                h.bytes(len.to_le_bytes());
-            }
-        }
-    }
-    h.finish()
-}
+/// The arena identity a layout is tied to (defined with the arena, in the tree layer).
+pub use crate::dom::fingerprint;
 
 /// Parse a CSS colour as computed styles write it (`rgb(r, g, b)` or `rgba(r, g, b, a)`) into RGBA.
 /// Anything else reads as transparent.

@@ -194,3 +194,35 @@ fn process_with(needle: &str) -> Option<u32> {
         String::from_utf8_lossy(&cmd).contains(needle) && pith::render::group_members(*pid).contains(pid)
     })
 }
+
+/// The command line: the visual methods render by themselves, `--javascript` runs the page's scripts,
+/// and with rendering switched off the answer is a message and exit status 2, not a hang.
+#[test]
+fn cli_extracts_with_the_browser() {
+    let run = |args: &[&str], env: &[(&str, &str)]| {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_pith"));
+        cmd.args(args).stdin(Stdio::null());
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
+        cmd.output().unwrap()
+    };
+    let article = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/pages/article.html");
+    let scripted = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/pages/javascript.html");
+    let off = run(&["extract", "--algorithm", "vips", article], &[("PITH_RENDER__ENABLED", "false")]);
+    assert_eq!(off.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&off.stderr).contains("render.enabled"), "{off:?}");
+    if renderer(RenderConfig::default()).is_none() {
+        return;
+    }
+    for algorithm in ["vips", "cehtd-ds"] {
+        let out = run(&["extract", "--algorithm", algorithm, "--format", "text", article], &[]);
+        assert!(out.status.success(), "{algorithm}: {out:?}");
+        assert!(String::from_utf8_lossy(&out.stdout).contains("two hundred farmers"), "{algorithm}: {out:?}");
+    }
+    let plain = run(&["extract", "--format", "text", scripted], &[]);
+    assert!(!String::from_utf8_lossy(&plain.stdout).contains("seed bank opened"));
+    let js = run(&["extract", "--javascript", "--format", "text", scripted], &[("PITH_RENDER__JS_SETTLE_MS", "100")]);
+    assert!(js.status.success(), "{js:?}");
+    assert!(String::from_utf8_lossy(&js.stdout).contains("A community seed bank opened"), "{js:?}");
+}

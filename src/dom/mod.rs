@@ -16,7 +16,7 @@ use html5ever::tendril::StrTendril;
 use scraper::Html;
 
 use build::Builder;
-pub use serialize::{STAMP, parse_stamped, parse_without};
+pub use serialize::{STAMP, fingerprint, parse_stamped, parse_without};
 pub use tag::Tag;
 pub use text::{fold_ws, is_punct};
 pub use tree::parse_options;

@@ -20,6 +20,27 @@ use super::build::Builder;
 use super::tree::{self, Data, Tree};
 use super::{Document, DomLimits, NONE, NodeId, Tag};
 
+/// A cheap identity of an arena: its size and the sequence of element names and text lengths. Two
+/// parses of the same text with the same code give the same value; a different parse almost surely
+/// does not.
+pub fn fingerprint(doc: &Document) -> u64 {
+    let mut h = crate::hash::Fnv1a::new();
+    h.bytes((doc.len() as u64).to_le_bytes());
+    for n in &doc.nodes {
+        match &n.data {
+            super::NodeData::Element(e) => {
+                h.bytes(e.name.as_bytes().iter().copied());
+                h.byte(0);
+            }
+            super::NodeData::Text { len, .. } => {
+                h.byte(1);
+                h.bytes(len.to_le_bytes());
+            }
+        }
+    }
+    h.finish()
+}
+
 /// The attribute carrying arena ids.
 pub const STAMP: &str = "data-pith";
 
@@ -36,7 +57,7 @@ pub fn parse_stamped(html: StrTendril, limits: DomLimits, head: &str) -> (Docume
 }
 
 /// Parse as [`Document::parse_tendril`] does, leaving out the elements `hidden` names by their id in
-/// that arena (with their subtrees). Also returns the full arena's [`crate::layout::fingerprint`], so
+/// that arena (with their subtrees). Also returns the full arena's [`fingerprint`], so
 /// the caller can check that the ids it asked about were the right ones.
 pub fn parse_without(html: StrTendril, limits: DomLimits, hidden: &dyn Fn(NodeId) -> bool) -> (Document, u64) {
     let tree = tree::parse(html);
@@ -44,7 +65,7 @@ pub fn parse_without(html: StrTendril, limits: DomLimits, hidden: &dyn Fn(NodeId
     full.stamps = Some(vec![NONE; tree.nodes.len()]);
     full.build_tree(&tree);
     let stamps = full.stamps.take().unwrap_or_default();
-    let print = crate::layout::fingerprint(&full.finish());
+    let print = fingerprint(&full.finish());
     let mut pruned = Builder::new(limits);
     pruned.skip = Some(stamps.iter().map(|&s| s != NONE && hidden(s)).collect());
     pruned.build_tree(&tree);
@@ -196,7 +217,7 @@ mod tests {
                     <div hidden>h</div><a href=/l data-pith=99>link</a></div></body></html>";
         let (doc, html) = parse_stamped(StrTendril::from(page), DomLimits::default(), "<style>b{}</style>");
         let plain = Document::parse(page);
-        assert_eq!(crate::layout::fingerprint(&doc), crate::layout::fingerprint(&plain));
+        assert_eq!(fingerprint(&doc), fingerprint(&plain));
         assert!(
             html.starts_with(
                 "<!DOCTYPE html><html lang=\"en\" data-pith=\"0\"><head><style>b{}</style></head><body data-pith=\"1\">"
@@ -225,7 +246,7 @@ mod tests {
         let full = Document::parse(page);
         let second_p = (0..full.len() as NodeId).filter(|&i| full.node(i).tag() == Some(Tag::P)).nth(1).unwrap();
         let (pruned, print) = parse_without(StrTendril::from(page), DomLimits::default(), &|id| id == second_p);
-        assert_eq!(print, crate::layout::fingerprint(&full));
+        assert_eq!(print, fingerprint(&full));
         assert_eq!(pruned.subtree_text(pruned.body), "keeptail");
         assert_eq!(pruned.len(), full.len() - 4);
     }
