@@ -196,6 +196,7 @@ pub fn run(ctx: &Context<'_>) -> Outcome {
         probability: coverage_probability(doc, &blocks),
         blocks,
         signals: vec![("vi_mu", d.mu), ("vi_sigma", d.sigma)],
+        non_article: None,
     }
 }
 

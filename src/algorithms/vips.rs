@@ -553,6 +553,7 @@ pub fn run(ctx: &Context<'_>) -> Outcome {
         probability,
         blocks,
         signals: vec![("final_blocks", finals.len() as f64), ("structure_nodes", tree.len() as f64)],
+        non_article: None,
     }
 }
 
