@@ -153,10 +153,13 @@ pub fn run(engine: &Engine, opts: &BenchOptions) -> Result<BenchReport, Error> {
     'sets: for dir in &opts.datasets {
         let ds = Dataset::open(dir)?;
         names.push(ds.name.clone());
+        let left = if opts.max_pages > 0 { opts.max_pages.saturating_sub(pages) } else { usize::MAX };
+        crate::progress::phase(&format!("bench {}", ds.name), Some(ds.pages.len().min(left) as u64));
         for page in &ds.pages {
             if opts.max_pages > 0 && pages >= opts.max_pages {
                 break 'sets;
             }
+            crate::progress::advance(1);
             let bytes = ds.html(page)?;
             if crate::check_input(&bytes, engine.limits.max_input_bytes).is_err() {
                 continue;

@@ -60,6 +60,8 @@ pub struct PoolConfig {
     /// 0 = one per CPU; see [`PoolConfig::worker_count`].
     pub workers: usize,
     pub queue_depth: usize,
+    /// Expected peak memory of the extractions running at once, in bytes (see `server::pool`).
+    pub memory_budget_bytes: u64,
     pub retry_after_secs: u64,
 }
 

@@ -28,6 +28,14 @@ pub struct Page {
     /// Boilerplate snippets a correct extraction must not contain (its `without`).
     #[serde(default)]
     pub without: Vec<String>,
+    /// The page's own title, as the labellers recorded it (wcxb-dev), for scoring `metadata`.
+    #[serde(default)]
+    pub title: Option<String>,
+    #[serde(default)]
+    pub author: Option<String>,
+    /// `YYYY-MM-DD`.
+    #[serde(default)]
+    pub publish_date: Option<String>,
 }
 
 /// The page types the datasets label, in the order reports list them.
@@ -168,6 +176,9 @@ mod tests {
             page_type: None,
             with: Vec::new(),
             without: Vec::new(),
+            title: None,
+            author: None,
+            publish_date: None,
         };
         p.settle_page_type();
         p

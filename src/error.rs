@@ -32,6 +32,10 @@ pub enum Error {
     /// The layout given was computed for a different parse of the page.
     #[error("the layout does not belong to this page (it was computed for a different parse)")]
     LayoutMismatch,
+    /// The page would cost more than the work budget allows (too many elements or nodes): refused
+    /// before the work is done, so that one hostile page cannot hold a worker or its memory.
+    #[error("page too complex: {0}")]
+    TooComplex(String),
     /// A configuration or model file could not be read or parsed.
     #[error("configuration: {0}")]
     Config(String),
@@ -53,6 +57,7 @@ impl Error {
             Error::NeedsLayout(_) => "needs-render",
             Error::LayoutMismatch => "layout-mismatch",
             Error::Render(_) => "render",
+            Error::TooComplex(_) => "page-too-complex",
             Error::Config(_) => "config",
             Error::Io(_) => "io",
         }

@@ -24,6 +24,7 @@
 //! assert!(result.content.text.contains("Main text of the page"));
 //! ```
 
+pub mod adversarial;
 pub mod algorithms;
 pub mod bench;
 pub mod configuration;
@@ -33,22 +34,27 @@ pub mod decode;
 pub mod dom;
 mod error;
 pub mod eval;
+pub mod explain_page;
 pub mod gbdt;
 pub mod hash;
 pub mod hidden;
 pub mod layout;
+pub mod markdown;
 pub mod meta;
+pub mod metadata;
 pub mod models;
 pub mod net;
 pub mod output;
 mod pipeline;
 pub mod prestrip;
+pub mod progress;
 pub mod render;
 pub mod server;
 pub mod tokens;
 pub mod train;
+pub mod warc;
 
 pub use algorithms::Algorithm;
 pub use error::Error;
 pub use output::{Extraction, PageType};
-pub use pipeline::{Engine, Limits, Page, Preparation, Request, check_input};
+pub use pipeline::{Engine, Limits, Outputs, Page, Preparation, Request, check_input};

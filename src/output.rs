@@ -23,15 +23,25 @@ pub struct Extraction {
     /// What kind of page this is (`auto` with a page-type model; `null` otherwise).
     #[serde(default)]
     pub page_type: Option<PageType>,
+    /// What the page says about itself (title, authors, dates, ...), see [`crate::metadata`].
+    #[serde(default)]
+    pub metadata: crate::metadata::Metadata,
     pub blocks: Vec<BlockOut>,
     pub timings_ms: Timings,
 }
 
-/// Main content as text and as HTML.
+/// Main content as text, as HTML and (when asked for) as Markdown.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Default)]
 pub struct ContentOut {
     pub text: String,
     pub html: String,
+    /// CommonMark with GitHub tables (see [`crate::markdown`]); present only when requested.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub markdown: Option<String>,
+    /// The explanation page, one self-contained HTML document (see [`crate::explain_page`]); present
+    /// only when requested.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub explain: Option<String>,
 }
 
 /// The has-article judgement.
@@ -94,6 +104,9 @@ pub struct Timings {
     pub score: f64,
     /// Rendering text and HTML and building the block report.
     pub output: f64,
+    /// Reading the page's metadata (its declarations, bylines and dates).
+    #[serde(default)]
+    pub metadata: f64,
     pub total: f64,
     /// Milliseconds in the browser (scripts and layout), when the page was rendered; not in `total`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -159,7 +172,8 @@ pub fn render_text(doc: &Document, roots: &[NodeId]) -> String {
                         out.push(' ');
                     }
                 }
-                out.push_str(doc.text(i));
+                // Code keeps its line breaks and indentation (the text of `<pre>` as written).
+                out.push_str(doc.raw_text(i));
                 newline = false;
                 space = *space_after;
                 prev_selected = true;
@@ -262,7 +276,7 @@ pub fn render_html(doc: &Document, roots: &[NodeId], base_url: Option<&str>) -> 
                     if *space_before {
                         out.push(' ');
                     }
-                    escape(doc.text(i), &mut out, false);
+                    escape(doc.raw_text(i), &mut out, false);
                     if *space_after {
                         out.push(' ');
                     }

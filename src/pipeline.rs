@@ -72,6 +72,15 @@ impl<'a> Request<'a> {
     }
 }
 
+/// Renderings beyond text and HTML that a caller can ask [`Engine::extract_with`] for.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Outputs {
+    /// `content.markdown`, from the same kept nodes as the text and HTML.
+    pub markdown: Option<crate::markdown::MarkdownOptions>,
+    /// `content.explain`: the explanation page (see [`crate::explain_page`]).
+    pub explain: bool,
+}
+
 /// Everything loaded once and shared.
 #[derive(Debug, Clone)]
 pub struct Engine {
@@ -93,6 +102,8 @@ pub struct Preparation<'a> {
     /// Apply a site rule that matches the URL (its noise selectors, and its content where the
     /// algorithm uses it). Training leaves rules out: it learns from pages as the generic methods see them.
     pub site_rules: bool,
+    /// Scan the declarations the result's `metadata` is read from (extraction does, training need not).
+    pub metadata: bool,
     /// The page's layout from a browser ([`crate::render`]), computed from the same bytes. With it, an
     /// algorithm that reads layout gets the arena the layout describes (checked), and any other one
     /// gets the page without the elements the browser did not show; site rules are not applied.
@@ -106,6 +117,10 @@ pub struct Page<'e> {
     pub source: StrTendril,
     /// What the page declares about itself, scanned only when the algorithm reads it.
     pub meta: PageMeta,
+    /// The declarations `metadata` is read from (scanned only when [`Preparation::metadata`] asks).
+    pub declared: Option<crate::metadata::Scanned>,
+    /// Milliseconds spent scanning them.
+    pub metadata_ms: f64,
     /// The encoding the bytes were decoded with.
     pub charset: &'static str,
     /// The site rule that matched the URL, and the nodes its content selectors picked (topmost, in
@@ -150,7 +165,12 @@ impl Engine {
 
     /// Extract main content from a page: the five stages in order.
     pub fn extract(&self, req: &Request<'_>) -> Result<Extraction, Error> {
-        self.extract_with(req, None)
+        self.extract_with(req, &Outputs::default())
+    }
+
+    /// [`Engine::extract`], with the extra renderings `outputs` asks for.
+    pub fn extract_with(&self, req: &Request<'_>, outputs: &Outputs) -> Result<Extraction, Error> {
+        self.run(req, outputs, None)
     }
 
     /// Extract with the page's layout, as [`crate::render::Renderer::layout`] computed it from the same
@@ -158,21 +178,37 @@ impl Engine {
     /// page without the elements the browser did not show (`display: none` from a style sheet,
     /// `visibility: hidden`).
     pub fn extract_rendered(&self, req: &Request<'_>, layout: &Layout) -> Result<Extraction, Error> {
-        self.extract_with(req, Some(layout))
+        self.run(req, &Outputs::default(), Some(layout))
     }
 
-    fn extract_with(&self, req: &Request<'_>, layout: Option<&Layout>) -> Result<Extraction, Error> {
+    /// [`Engine::extract_rendered`], with the extra renderings `outputs` asks for.
+    pub fn extract_rendered_with(
+        &self,
+        req: &Request<'_>,
+        layout: &Layout,
+        outputs: &Outputs,
+    ) -> Result<Extraction, Error> {
+        self.run(req, outputs, Some(layout))
+    }
+
+    fn run(&self, req: &Request<'_>, outputs: &Outputs, layout: Option<&Layout>) -> Result<Extraction, Error> {
         let t0 = Instant::now();
         let needs = req.algorithm.needs();
         if needs.layout && layout.is_none() {
             return Err(Error::NeedsLayout(req.algorithm.to_string()));
         }
-        let prep = Preparation { charset: req.charset, url: req.url, needs, site_rules: true, layout };
+        let prep = Preparation { charset: req.charset, url: req.url, needs, site_rules: true, metadata: true, layout };
         let page = self.prepare(req.bytes, &prep)?;
         let t_parse = Instant::now();
-        let outcome = self.score_in(req, &page, layout.filter(|_| needs.layout));
+        let layout_read = layout.filter(|_| needs.layout);
+        // The explanation page shows every block's measures, which algorithms compute only when asked.
+        let outcome = if outputs.explain && !req.want_blocks {
+            self.score_in(&Request { want_blocks: true, ..*req }, &page, layout_read)
+        } else {
+            self.score_in(req, &page, layout_read)
+        };
         let t_score = Instant::now();
-        let mut result = self.output(req, &page, outcome);
+        let (mut result, metadata_ms) = self.output(req, &page, outcome, outputs);
         let t_end = Instant::now();
         let [decode, prestrip, parse] = page.ms;
         result.timings_ms = Timings {
@@ -180,7 +216,8 @@ impl Engine {
             prestrip,
             parse,
             score: ms(t_parse, t_score),
-            output: ms(t_score, t_end),
+            output: ms(t_score, t_end) - metadata_ms,
+            metadata: page.metadata_ms + metadata_ms,
             total: ms(t0, t_end),
             render: layout.map(|l| l.render_ms),
         };
@@ -198,10 +235,15 @@ impl Engine {
         let decoded = decode::decode(bytes, prep.charset)?;
         let meta = if needs.declarations { crate::meta::scan(&decoded.text) } else { PageMeta::default() };
         let t_decode = Instant::now();
+        // The declarations `metadata` reads live in `<head>` and in scripts, which pre-strip drops.
+        let declared = prep.metadata.then(|| crate::metadata::scan(&decoded.text));
+        let metadata_ms = ms(t_decode, Instant::now());
+        let t_decode = Instant::now();
         // Stage 2.
         let mut stripped =
             if needs.source { prestrip::prestrip_source(&decoded.text) } else { prestrip::prestrip(&decoded.text) };
         drop(decoded.text);
+        check_start_tags(&self.limits.dom, &stripped)?;
         let t_prestrip = Instant::now();
         // Stage 3.
         let rule =
@@ -215,7 +257,8 @@ impl Engine {
                 let parsed = crate::dom::parse_html(&stripped.html);
                 let noise = r.noise_nodes(&parsed);
                 let content = r.content_nodes(&parsed);
-                let (doc, found) = Document::from_html(&parsed, self.limits.dom, &|id| noise.contains(&id), &content);
+                let limits = self.limits.dom.for_page(stripped.html.len());
+                let (doc, found) = Document::from_html(&parsed, limits, &|id| noise.contains(&id), &content);
                 let found = topmost(&doc, found);
                 (doc, Some((r, found)))
             }
@@ -225,20 +268,20 @@ impl Engine {
                 let doc = match prep.layout {
                     Some(l) if !needs.layout => {
                         let hidden = |id| l.get(id).is_none_or(|b| !b.visible);
-                        let (doc, print) = crate::dom::parse_without(html, self.limits.dom, &hidden);
+                        let (doc, print) = crate::dom::parse_without(html, self.limits.dom, &hidden)?;
                         if print != l.fingerprint {
                             return Err(Error::LayoutMismatch);
                         }
                         doc
                     }
                     Some(l) => {
-                        let doc = Document::parse_tendril(html, self.limits.dom);
+                        let doc = Document::parse_tendril(html, self.limits.dom)?;
                         if !l.fits(&doc) {
                             return Err(Error::LayoutMismatch);
                         }
                         doc
                     }
-                    None => Document::parse_tendril(html, self.limits.dom),
+                    None => Document::parse_tendril(html, self.limits.dom)?,
                 };
                 (doc, None)
             }
@@ -249,9 +292,11 @@ impl Engine {
             doc,
             source,
             meta,
+            declared,
+            metadata_ms,
             charset: decoded.charset,
             rule,
-            ms: [ms(t0, t_decode), ms(t_decode, t_prestrip), ms(t_prestrip, t_parse)],
+            ms: [ms(t0, t_decode) - metadata_ms, ms(t_decode, t_prestrip), ms(t_prestrip, t_parse)],
         })
     }
 
@@ -301,9 +346,10 @@ impl Engine {
         outcome
     }
 
-    /// Stage 5: the answer: text, HTML when asked for, the block report, the has-article judgement.
-    /// Timings are filled in by the caller.
-    pub fn output(&self, req: &Request<'_>, page: &Page<'_>, outcome: Outcome) -> Extraction {
+    /// Stage 5: the answer: text, HTML and Markdown when asked for, the block report, the has-article
+    /// judgement, the page's metadata. Timings are filled in by the caller (returned: the milliseconds
+    /// spent reading the metadata).
+    pub fn output(&self, req: &Request<'_>, page: &Page<'_>, outcome: Outcome, outputs: &Outputs) -> (Extraction, f64) {
         let doc = &page.doc;
         let (text, html) = match &outcome.content {
             Content::Nodes(roots) => (
@@ -314,6 +360,21 @@ impl Engine {
                 (paras.join("\n"), if req.want_html { output::paragraphs_html(paras) } else { String::new() })
             }
         };
+        let markdown = outputs.markdown.map(|opts| match &outcome.content {
+            Content::Nodes(roots) => crate::markdown::render(doc, roots, req.url, opts),
+            Content::Text(paras) => crate::markdown::paragraphs(paras),
+        });
+        let explain = outputs.explain.then(|| {
+            let probability = outcome.probability.clamp(0.0, 1.0);
+            let summary = crate::explain_page::Summary {
+                title: doc.title.as_deref(),
+                url: req.url,
+                algorithm: req.algorithm.name(),
+                probability,
+                is_article: probability >= self.params.pvalue.article_threshold,
+            };
+            crate::explain_page::render(doc, &outcome.blocks, &summary)
+        });
         let blocks = if req.want_blocks {
             output::report_blocks(doc, outcome.blocks, self.limits.max_blocks)
         } else {
@@ -321,28 +382,36 @@ impl Engine {
         };
         let probability = outcome.probability;
         let threshold = self.params.pvalue.article_threshold;
-        Extraction {
+        let t_meta = Instant::now();
+        let metadata = page.declared.as_ref().map(|d| crate::metadata::extract(d, doc, req.url)).unwrap_or_default();
+        let metadata_ms = ms(t_meta, Instant::now());
+        let result = Extraction {
             url: req.url.map(str::to_string),
             title: doc.title.clone(),
             lang: doc.lang.clone(),
             charset: page.charset.to_string(),
             algorithm: req.algorithm.to_string(),
-            content: ContentOut { text, html },
+            content: ContentOut { text, html, markdown, explain },
             has_article: HasArticle {
                 probability,
                 is_article: probability >= threshold,
                 signals: outcome.signals.iter().map(|&(k, v)| (std::borrow::Cow::Borrowed(k), v)).collect(),
             },
             page_type: outcome.non_article.map(|odds| output::PageType::new(probability, threshold, &odds)),
+            metadata,
             blocks,
             timings_ms: Timings::default(),
-        }
+        };
+        (result, metadata_ms)
     }
 
     /// How training prepares a page: as [`Engine::extract`] does for `auto`, site rules aside.
     pub fn prepare_for_training<'e>(&'e self, bytes: &[u8], url: Option<&str>) -> Result<Page<'e>, Error> {
         let needs = Algorithm::Auto.needs();
-        self.prepare(bytes, &Preparation { charset: None, url, needs, site_rules: false, layout: None })
+        self.prepare(
+            bytes,
+            &Preparation { charset: None, url, needs, site_rules: false, metadata: false, layout: None },
+        )
     }
 
     /// Prepare a page as training does and hand the algorithms' context to `f`.
@@ -361,6 +430,20 @@ impl Engine {
     pub fn explain(&self, bytes: &[u8], url: Option<&str>) -> Result<String, Error> {
         self.with_context(bytes, url, |ctx| auto::explain(ctx, &self.models.auto()))
     }
+}
+
+/// The work budget, checked before the parse when the start tags alone pass it (the parse checks
+/// its tree again, see [`Document::parse_tendril`]).
+pub(crate) fn check_start_tags(limits: &DomLimits, stripped: &prestrip::Prestripped) -> Result<(), Error> {
+    let budget = limits.node_budget(stripped.html.len());
+    if stripped.elements > budget {
+        return Err(Error::TooComplex(format!(
+            "{} start tags, over its budget of {budget} nodes (limits.dom.max_nodes + one per \
+             limits.dom.bytes_per_node bytes)",
+            stripped.elements
+        )));
+    }
+    Ok(())
 }
 
 /// Refuse empty, oversized and binary input before any work is done.

@@ -60,6 +60,11 @@ pub const MIN_NOISE_PERCENT: usize = 35;
 /// 20 s. No real page nests anywhere near this deep.
 pub const MAX_NESTING: usize = 1024;
 
+/// Attributes kept per start tag; the rest are cut before any parser sees them. html5ever checks each
+/// new attribute against the tag's earlier ones, so one element with 400,000 attributes cost it 47 s.
+/// Real elements carry a few dozen at most.
+pub const MAX_ATTRIBUTES: usize = 256;
+
 /// Result of the pass.
 pub struct Prestripped {
     /// The remaining HTML, in the tendril the parser takes without a copy.
@@ -67,6 +72,10 @@ pub struct Prestripped {
     /// False when the text is passed through unchanged: the page had too little to strip for the pass
     /// to pay for itself, or lol_html rejected it.
     pub applied: bool,
+    /// Start tags in the page (outside scripts, styles and attribute values), counted before the pass:
+    /// about the elements a parser would build (each start tag makes one, repeated `<html>`, `<head>`
+    /// and `<body>` aside), so that the work budget can refuse a page before parsing it.
+    pub elements: usize,
 }
 
 /// Remove the non-content elements named in `DROP`, and flatten nesting past [`MAX_NESTING`].
@@ -74,11 +83,18 @@ pub fn prestrip(html: &str) -> Prestripped {
     if let Some(fixed) = repair_title(html) {
         return prestrip(&fixed);
     }
-    let scan = prescan(html);
+    let capped;
+    let (html, scan) = match cap_attributes(html) {
+        Some((page, scan)) => {
+            capped = page;
+            (capped.as_str(), scan)
+        }
+        None => (html, prescan(html)),
+    };
     if scan.max_depth <= MAX_NESTING && scan.noise_bytes * 100 < html.len() * MIN_NOISE_PERCENT {
-        return Prestripped { html: StrTendril::from_slice(html), applied: false };
+        return Prestripped { html: StrTendril::from_slice(html), applied: false, elements: scan.elements };
     }
-    run(html, false, scan.max_depth)
+    Prestripped { elements: scan.elements, ..run(html, false, scan.max_depth) }
 }
 
 /// [`prestrip`], and also remove comments and hidden elements (`hidden`, `aria-hidden="true"`, inline
@@ -88,7 +104,34 @@ pub fn prestrip_source(html: &str) -> Prestripped {
     if let Some(fixed) = repair_title(html) {
         return prestrip_source(&fixed);
     }
-    run(html, true, prescan(html).max_depth)
+    let (out, scan) = match cap_attributes(html) {
+        Some((page, scan)) => (run(&page, true, scan.max_depth), scan),
+        None => {
+            let scan = prescan(html);
+            (run(html, true, scan.max_depth), scan)
+        }
+    };
+    Prestripped { elements: scan.elements, ..out }
+}
+
+/// When a start tag has more than [`MAX_ATTRIBUTES`] attributes, the page with the rest of every such
+/// tag's attributes cut, and its scan. One pass to find them (the usual answer: none), one to cut.
+fn cap_attributes(html: &str) -> Option<(String, Prescan)> {
+    let scan = prescan(html);
+    if scan.max_attributes <= MAX_ATTRIBUTES {
+        return None;
+    }
+    let mut cuts = Vec::new();
+    scan_with(html, &mut EndTags::default(), &mut |cut| cuts.push(cut));
+    let mut out = String::with_capacity(html.len());
+    let mut at = 0;
+    for (from, to) in cuts {
+        out.push_str(&html[at..from]);
+        at = to;
+    }
+    out.push_str(&html[at..]);
+    let scan = prescan(&out);
+    Some((out, scan))
 }
 
 /// A `<title>` without an end tag swallows the rest of the page: HTML parses a title's content as
@@ -194,9 +237,9 @@ fn run(html: &str, hidden: bool, max_depth: usize) -> Prestripped {
     let mut rewriter = HtmlRewriter::new(settings, |chunk: &[u8]| out.push_slice(chunk));
     let ok = rewriter.write(html.as_bytes()).is_ok() && rewriter.end().is_ok();
     if ok && let Ok(text) = out.try_reinterpret() {
-        return Prestripped { html: text, applied: true };
+        return Prestripped { html: text, applied: true, elements: 0 };
     }
-    Prestripped { html: StrTendril::from_slice(html), applied: false }
+    Prestripped { html: StrTendril::from_slice(html), applied: false, elements: 0 }
 }
 
 /// What a byte scan of the page says before any parsing.
@@ -207,13 +250,24 @@ pub struct Prescan {
     pub max_depth: usize,
     /// Bytes inside `script`, `style`, `svg`, `iframe`, `select` and `template` elements.
     pub noise_bytes: usize,
+    /// Start tags, void ones included (scripts' and styles' contents are not scanned).
+    pub elements: usize,
+    /// The most attributes on one start tag.
+    pub max_attributes: usize,
 }
 
 /// Scan start and end tags once: nesting depth and the bytes the pass would remove. Cheap next to
 /// parsing (a memchr for each `<`).
 pub fn prescan(html: &str) -> Prescan {
+    scan_with(html, &mut EndTags::default(), &mut |_| {})
+}
+
+/// [`prescan`] with the end-tag search given (the tests compare the remembering search with the plain
+/// one), telling `cut` the byte range of every start tag's attributes past [`MAX_ATTRIBUTES`].
+fn scan_with(html: &str, ends: &mut impl FindEnd, cut: &mut impl FnMut((usize, usize))) -> Prescan {
     let b = html.as_bytes();
     let (mut depth, mut max, mut noise) = (0usize, 0usize, 0usize);
+    let (mut elements, mut max_attributes, mut lexed_to) = (0usize, 0usize, 0usize);
     let mut i = 0;
     while let Some(off) = memchr::memchr(b'<', &b[i..]) {
         i += off + 1;
@@ -222,13 +276,25 @@ pub fn prescan(html: &str) -> Prescan {
             Some(c) if c.is_ascii_alphabetic() => {
                 let name_end = b[i..].iter().position(|c| !c.is_ascii_alphanumeric()).map_or(b.len(), |e| i + e);
                 let name = &b[i..name_end];
+                // A `<` inside an attribute value already lexed is not lexed (nor counted) again: each
+                // byte of the page is lexed once, however the values nest `<`s. (Depth and noise are
+                // estimated as before, `<`s in values included.)
+                if name_end >= lexed_to {
+                    elements += 1;
+                    let tag = lex_attributes(b, name_end);
+                    lexed_to = tag.end;
+                    max_attributes = max_attributes.max(tag.count);
+                    if let Some(from) = tag.cut_from {
+                        cut((from, tag.end - usize::from(b.get(tag.end - 1) == Some(&b'>'))));
+                    }
+                }
                 if is_void_name(name) {
                     continue;
                 }
                 depth += 1;
                 max = max.max(depth);
                 if let Some(raw_text) = noise_kind(name) {
-                    let end = find_end_tag(b, name_end, name).unwrap_or(b.len());
+                    let end = ends.find(b, name_end, name).unwrap_or(b.len());
                     noise += end - i;
                     // Script and style hold no tags: skip to their end tag, so that a `<` in code is
                     // not taken for one. Other elements are scanned on for their nesting.
@@ -241,7 +307,72 @@ pub fn prescan(html: &str) -> Prescan {
             _ => {}
         }
     }
-    Prescan { max_depth: max, noise_bytes: noise }
+    Prescan { max_depth: max, noise_bytes: noise, elements, max_attributes }
+}
+
+/// A start tag's attributes, lexed as the HTML tokenizer does.
+struct TagLex {
+    count: usize,
+    /// Just past the tag's `>` (the page's end when it never closes).
+    end: usize,
+    /// Where the attribute after the first [`MAX_ATTRIBUTES`] begins, when there is one.
+    cut_from: Option<usize>,
+}
+
+/// Lex the attributes of the start tag whose name ends at `from`: names end at whitespace, `/`, `>`
+/// or `=`; values are quoted (up to the same quote, `>` included) or run to whitespace or `>`.
+fn lex_attributes(b: &[u8], from: usize) -> TagLex {
+    let mut i = from;
+    let mut count = 0;
+    let mut cut_from = None;
+    let skip_ws = |mut i: usize| {
+        while b.get(i).is_some_and(|c| c.is_ascii_whitespace()) {
+            i += 1;
+        }
+        i
+    };
+    loop {
+        i = skip_ws(i);
+        match b.get(i) {
+            None => return TagLex { count, end: b.len(), cut_from },
+            Some(b'>') => return TagLex { count, end: i + 1, cut_from },
+            Some(b'/') => {
+                i += 1;
+                continue;
+            }
+            Some(_) => {}
+        }
+        // An attribute: its name (a leading `=` belongs to it), then an optional value.
+        if count == MAX_ATTRIBUTES {
+            cut_from = Some(i);
+        }
+        count += 1;
+        i += 1;
+        while b.get(i).is_some_and(|&c| !c.is_ascii_whitespace() && !matches!(c, b'/' | b'>' | b'=')) {
+            i += 1;
+        }
+        let after = skip_ws(i);
+        if b.get(after) != Some(&b'=') {
+            i = after;
+            continue;
+        }
+        i = skip_ws(after + 1);
+        match b.get(i) {
+            Some(&q @ (b'"' | b'\'')) => {
+                i = memchr::memchr(q, &b[i + 1..]).map_or(b.len(), |k| i + 1 + k + 1);
+            }
+            _ => {
+                while b.get(i).is_some_and(|&c| !c.is_ascii_whitespace() && c != b'>') {
+                    i += 1;
+                }
+            }
+        }
+    }
+}
+
+/// How the scan finds an element's end tag.
+trait FindEnd {
+    fn find(&mut self, b: &[u8], from: usize, name: &[u8]) -> Option<usize>;
 }
 
 /// Upper estimate of the page's element nesting; see [`Prescan::max_depth`].
@@ -258,6 +389,35 @@ fn noise_kind(name: &[u8]) -> Option<bool> {
         Some(false)
     } else {
         None
+    }
+}
+
+/// [`find_end_tag`] with the last answer per element name remembered. The scan only moves forward, and
+/// the first end tag at or after `from` is also the first at or after any later start up to it, so a
+/// page of ten thousand `<select>`s that never close is searched to its end once, not once per
+/// `<select>` (which took a minute on a 1.6 MB page).
+#[derive(Default)]
+struct EndTags {
+    /// (lower-case name, searched from, answer).
+    known: Vec<(Vec<u8>, usize, Option<usize>)>,
+}
+
+impl FindEnd for EndTags {
+    fn find(&mut self, b: &[u8], from: usize, name: &[u8]) -> Option<usize> {
+        let slot = match self.known.iter().position(|(n, ..)| n.eq_ignore_ascii_case(name)) {
+            Some(k) => k,
+            None => {
+                self.known.push((name.to_ascii_lowercase(), usize::MAX, None));
+                self.known.len() - 1
+            }
+        };
+        let (_, searched_from, answer) = &mut self.known[slot];
+        let still_valid = *searched_from <= from && answer.is_none_or(|e| from <= e);
+        if !still_valid {
+            *searched_from = from;
+            *answer = find_end_tag(b, from, name);
+        }
+        *answer
     }
 }
 
@@ -372,6 +532,49 @@ mod tests {
         let heavy = format!("<body><p>text</p><script>{}</script></body>", "x();".repeat(100));
         let out = prestrip(&heavy);
         assert!(out.applied && !out.html.contains("x()"));
+    }
+
+    /// The plain search, from scratch each time.
+    struct Plain;
+
+    impl FindEnd for Plain {
+        fn find(&mut self, b: &[u8], from: usize, name: &[u8]) -> Option<usize> {
+            find_end_tag(b, from, name)
+        }
+    }
+
+    #[test]
+    fn attributes_past_the_cap_are_cut_and_the_rest_kept() {
+        let many: String = (0..MAX_ATTRIBUTES + 500).map(|k| format!(" a{k}=\"<v{k}>\"")).collect();
+        let page = format!("<body><div id=main{many} />text</div><p q='x>y' r=s>more <b c d>bold</b></p></body>");
+        let scan = prescan(&page);
+        assert_eq!(scan.max_attributes, MAX_ATTRIBUTES + 501);
+        assert_eq!(scan.elements, 4);
+        let (capped, after) = cap_attributes(&page).unwrap();
+        assert_eq!(after.max_attributes, MAX_ATTRIBUTES);
+        let last = MAX_ATTRIBUTES - 2;
+        assert!(capped.contains(&format!(" a{last}=\"<v{last}>\" >text</div>")), "{}", &capped[capped.len() - 120..]);
+        assert!(capped.ends_with("<p q='x>y' r=s>more <b c d>bold</b></p></body>"));
+        assert!(cap_attributes(&capped).is_none());
+        let out = prestrip(&page);
+        assert_eq!(out.elements, 4);
+        assert!(crate::dom::Document::parse(&out.html).nodes.len() < 20);
+    }
+
+    #[test]
+    fn remembered_end_tag_searches_give_the_plain_answers() {
+        let pages = [
+            "<select><option>1<select><option>2</select><SELECT>3</Select><svg><g><svg>x</svg><noscript>",
+            "<template><iframe>a</iframe><template>b</template><iframe>c<p>d</p></template></iframe>",
+            "<noscript>x</noscript><noscript><select></noscript></select><select><script>a<b</script>",
+        ];
+        for page in pages
+            .iter()
+            .map(|p| p.to_string())
+            .chain(["<select><option>1".repeat(50), "<svg><g></g>".repeat(30) + &"</svg>".repeat(7)])
+        {
+            assert_eq!(prescan(&page), scan_with(&page, &mut Plain, &mut |_| {}), "{page}");
+        }
     }
 
     #[test]

@@ -87,5 +87,11 @@ fn clear_errors() {
     let png = dir.join("x.png");
     std::fs::write(&png, b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR").unwrap();
     assert_clean_failure(&pith(&["extract", png.to_str().unwrap()]), "binary input");
+    // Past the work budget (a start tag per three bytes, more than it allows): exit 2, no output.
+    let complex = dir.join("complex.html");
+    std::fs::write(&complex, "<b>".repeat(pith::Limits::default().dom.node_budget(3_000_000) + 1)).unwrap();
+    let out = pith(&["extract", complex.to_str().unwrap()]);
+    assert_clean_failure(&out, "page too complex");
+    assert_eq!(out.status.code(), Some(2));
     std::fs::remove_dir_all(&dir).ok();
 }

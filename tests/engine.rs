@@ -271,3 +271,63 @@ fn synthetic_layout(e: &Engine, bytes: &[u8]) -> pith::layout::Layout {
         render_ms: 0.0,
     }
 }
+
+#[test]
+fn the_work_budget_refuses_in_the_scan_or_in_the_parse() {
+    let mut e = engine();
+    e.limits.dom.max_nodes = 1000;
+    e.limits.dom.bytes_per_node = 1_000_000;
+    let refused = |page: &str| matches!(e.extract(&Request::new(page.as_bytes())), Err(Error::TooComplex(_)));
+    // 1,200 start tags: refused by the pre-parse count.
+    assert!(refused(&"<b>x".repeat(1200)));
+    // 600 start tags but 1,200 nodes with their text: refused by the parser's count.
+    assert!(refused(&"<p>word ".repeat(600)));
+    assert!(e.extract(&Request::new("<p>word ".repeat(300).as_bytes())).is_ok());
+    // The page prepared for the browser is held to the same budget, in the scan and in the parse.
+    let prepared = |page: &str| pith::render::prepare(&e, page.as_bytes(), None, Algorithm::Vips, &[]);
+    assert!(matches!(prepared(&"<b>x".repeat(1200)), Err(Error::TooComplex(_))));
+    assert!(matches!(prepared(&"<p>word ".repeat(600)), Err(Error::TooComplex(_))));
+    assert!(prepared(&"<p>word ".repeat(300)).is_ok());
+    assert_eq!(Error::TooComplex(String::new()).code(), "page-too-complex");
+}
+
+#[test]
+fn every_hostile_class_extracts_or_is_refused_without_panic() {
+    let e = engine();
+    for class in pith::adversarial::CLASSES {
+        let page = class.generate(30_000);
+        match e.extract(&Request::new(page.as_bytes())) {
+            Ok(_) | Err(Error::TooComplex(_)) => {}
+            Err(other) => panic!("{}: {other}", class.name),
+        }
+    }
+}
+
+/// Pages `pith fuzz` once crashed on; each must extract (all formats) or be
+/// refused cleanly, never panic.
+#[test]
+fn pages_found_by_the_fuzzer_extract() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/fuzz");
+    let e = engine();
+    let mut seen = 0;
+    for entry in std::fs::read_dir(dir).expect("fuzz fixtures") {
+        let path = entry.expect("entry").path();
+        let bytes = std::fs::read(&path).expect("read");
+        let outputs = pith::Outputs { markdown: Some(Default::default()), explain: true };
+        for algorithm in [Algorithm::Auto, Algorithm::CetdDs, Algorithm::Bayes, Algorithm::Vips, Algorithm::CehtdDs] {
+            let req = Request { algorithm, ..Request::new(&bytes) };
+            let result = if algorithm.needs().layout {
+                e.extract_rendered_with(&req, &synthetic_layout(&e, &bytes), &outputs)
+            } else {
+                e.extract_with(&req, &outputs)
+            };
+            match result {
+                Ok(x) => assert!(x.content.text.len() <= bytes.len() * 4, "{}", path.display()),
+                Err(Error::TooComplex(_)) => {}
+                Err(other) => panic!("{}: {other}", path.display()),
+            }
+        }
+        seen += 1;
+    }
+    assert!(seen >= 1, "no fuzz fixtures found");
+}

@@ -78,6 +78,14 @@ async fn include_comments_per_request_json_and_query() {
     assert!(text(&with).contains(comment));
     let raw = app.post_raw("/v1/extract?include_comments=true", "text/html", page.as_bytes().to_vec()).await;
     assert!(text(&raw).contains(comment));
+    // A JSON body takes the query's options where its own fields are silent; its fields win.
+    let mixed = json!({ "html": page }).to_string();
+    assert!(
+        text(&app.post_raw("/v1/extract?include_comments=true", "application/json", mixed).await).contains(comment)
+    );
+    let json_wins = json!({ "html": page, "include_comments": false }).to_string();
+    let r = app.post_raw("/v1/extract?include_comments=true", "application/json", json_wins).await;
+    assert!(!text(&r).contains(comment));
     let bad = app.post_raw("/v1/extract?include_comments=maybe", "text/html", page.as_bytes().to_vec()).await;
     assert_eq!((bad.status, bad.problem_code()), (400, "bad-query".to_string()));
 }
@@ -122,6 +130,39 @@ async fn extract_raw_html_with_charset_and_query() {
     assert!(v["content"]["text"].as_str().unwrap().contains("北京市"));
     assert_eq!(v["blocks"], json!([]));
     assert_eq!(v["url"], "https://example.cn/n");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn extract_markdown_in_json_and_query_forms() {
+    let app = TestApp::spawn(|_| {}).await;
+    let page = article_html("Budget agreed").replace("agreed on a plan", "agreed on a <a href=/plan>plan</a>");
+    let r = app.extract(json!({ "html": page, "url": "https://news.example.net/a/b", "formats": ["markdown"] })).await;
+    assert_eq!(r.status, 200, "{r:?}");
+    let v = r.json();
+    let md = v["content"]["markdown"].as_str().expect("content.markdown");
+    assert!(md.starts_with("# Budget agreed\n"), "{md}");
+    // Links resolved against the page's URL; text and HTML not asked for.
+    assert!(md.contains("[plan](https://news.example.net/plan)"), "{md}");
+    assert_eq!(v["content"]["text"], "");
+    assert_eq!(v["content"]["html"], "");
+    // Not asked for: absent, and the cache keeps the two answers apart.
+    let plain = app.extract(json!({ "html": page, "url": "https://news.example.net/a/b" })).await.json();
+    assert!(plain["content"].get("markdown").is_none(), "{plain}");
+    let raw = app.post_raw("/v1/extract?formats=text,markdown&blocks=false", "text/html", page.into_bytes()).await;
+    assert_eq!(raw.status, 200, "{raw:?}");
+    let v = raw.json();
+    assert!(v["content"]["markdown"].as_str().is_some_and(|m| m.contains("Budget agreed")), "{v}");
+    assert!(!v["content"]["text"].as_str().unwrap().is_empty());
+    // The explanation page, in the JSON and the query form.
+    let r =
+        app.extract(json!({ "html": article_html("Budget agreed"), "formats": ["explain"], "blocks": false })).await;
+    assert_eq!(r.status, 200, "{r:?}");
+    let v = r.json();
+    let page = v["content"]["explain"].as_str().expect("content.explain");
+    assert!(page.starts_with("<!doctype html>") && page.contains("class=\"b kept\""), "{page}");
+    assert_eq!(v["blocks"], json!([]));
+    let raw = app.post_raw("/v1/extract?formats=explain", "text/html", article_html("T").into_bytes()).await;
+    assert!(raw.json()["content"]["explain"].as_str().is_some_and(|p| p.contains("block_p = ")));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -315,9 +356,9 @@ fn mixed_batch(origin: &Origin) -> Value {
         { "html": article_html("first") },
         { "html": article_html("second"), "algorithm": "magic" },
         { "url": origin.url("/missing") },
-        { "colour": "red" },
+        { "url": "not a url" },
         { "url": origin.url("/article"), "blocks": false },
-        {},
+        { "html": " " },
     ]})
 }
 
@@ -337,7 +378,7 @@ async fn batch_mixed_items_in_order() {
     assert_eq!(results[2]["error"]["status"], 502);
     assert_eq!(results[3]["error"]["status"], 400);
     assert!(results[4]["ok"]["fetch"]["final_url"].is_string());
-    assert_eq!(results[5]["error"]["type"], "urn:pith:problem:missing-input");
+    assert_eq!(results[5]["error"]["type"], "urn:pith:problem:empty-input");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -352,6 +393,19 @@ async fn batch_limits_and_errors() {
     assert_eq!((r.status, r.problem_code().as_str()), (415, "unsupported-media-type"));
     let r = app.post_json("/v1/extract/batch", &json!({ "items": [] })).await;
     assert_eq!(r.json(), json!({ "results": [] }));
+    // An item that breaks the item schema makes the request malformed, named by its index.
+    for (item, code) in [
+        (json!({ "colour": "red" }), "malformed-json"),
+        (json!({ "html": "<p>x</p>", "include_comments": {} }), "malformed-json"),
+        (json!({ "html": "<p>x</p>", "blocks": null }), "malformed-json"),
+        (json!({ "html": "<p>x</p>", "no_article_text": null }), "malformed-json"),
+        (json!({}), "missing-input"),
+        (json!({ "html": "<p>x</p>", "formats": [] }), "bad-formats"),
+    ] {
+        let r = app.post_json("/v1/extract/batch", &json!({ "items": [{ "html": "<p>a</p>" }, item] })).await;
+        assert_eq!((r.status, r.problem_code().as_str()), (400, code));
+        assert!(r.json()["detail"].as_str().unwrap().starts_with("item 1:"), "{r:?}");
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

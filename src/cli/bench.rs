@@ -78,7 +78,9 @@ pub fn run(a: BenchArgs) -> Result<ExitCode, pith::Error> {
     let engine = pith::Engine::with_defaults()?;
     let opts =
         pith::bench::BenchOptions { datasets: a.datasets, algorithms, repeats: a.repeats, max_pages: a.max_pages };
+    let bar = super::progress::observe_library();
     let report = pith::bench::run(&engine, &opts)?;
+    super::progress::clear(bar);
     let text = match a.format {
         Format::Table => pith::bench::table(&report),
         Format::Json => serde_json::to_string_pretty(&report).map_err(std::io::Error::other)? + "\n",

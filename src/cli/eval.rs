@@ -128,6 +128,7 @@ pub fn run(a: EvalArgs) -> Result<ExitCode, pith::Error> {
         _ => Err("no renderer".to_string()),
     };
     let opts = pith::eval::Options { max_pages: a.max_pages, layout: visual.then_some(&layout) };
+    let bar = super::progress::observe_library();
     let report = match folds {
         Some(folds) => {
             let params = a.learn.params();
@@ -143,6 +144,7 @@ pub fn run(a: EvalArgs) -> Result<ExitCode, pith::Error> {
             stats.pages, stats.launched, stats.failed, stats.replaced
         );
     }
+    super::progress::clear(bar);
     if let Some(mut w) = per_page {
         w.flush()?;
     }

@@ -11,9 +11,14 @@ pub enum Format {
     Json,
     Text,
     Html,
+    /// CommonMark with GitHub tables, from the same kept nodes as the text and HTML.
+    Markdown,
     /// `auto`'s decision per text block, one line each: probability, kept or not, characters, owner
     /// element and the start of the text.
     Explain,
+    /// The same as one HTML page: every block shaded by its probability, kept and dropped blocks
+    /// visible, every measure on hover.
+    ExplainHtml,
 }
 
 #[derive(Debug, Args)]
@@ -40,6 +45,12 @@ pub struct ExtractArgs {
     /// an article) or `lead` (only a short first paragraph). Default: `params.auto.no_article_text`.
     #[arg(long, value_name = "full|lead")]
     pub no_article_text: Option<pith::algorithms::auto::NoArticleText>,
+    /// Markdown: write links as their text only.
+    #[arg(long)]
+    pub no_links: bool,
+    /// Markdown: leave images out.
+    #[arg(long)]
+    pub no_images: bool,
     /// Read the models from this directory instead of the embedded ones (see `pith eval --models`).
     #[arg(long)]
     pub models: Option<PathBuf>,
@@ -90,16 +101,23 @@ pub fn run(a: ExtractArgs) -> Result<ExitCode, pith::Error> {
         include_comments: a.include_comments.then_some(true),
         no_article_text: a.no_article_text,
     };
+    let outputs = pith::Outputs {
+        markdown: matches!(a.format, Format::Markdown)
+            .then_some(pith::markdown::MarkdownOptions { links: !a.no_links, images: !a.no_images }),
+        explain: matches!(a.format, Format::ExplainHtml),
+    };
     let result = if a.render || a.javascript || a.algorithm.needs().layout {
-        rendered(&engine, &req, a.javascript)?
+        rendered(&engine, &req, &outputs, a.javascript)?
     } else {
-        engine.extract(&req)?
+        engine.extract_with(&req, &outputs)?
     };
     let mut out = std::io::stdout().lock();
     let written = match a.format {
         Format::Json => serde_json::to_writer_pretty(&mut out, &result).map_err(std::io::Error::other),
         Format::Text => out.write_all(result.content.text.as_bytes()),
         Format::Html => out.write_all(result.content.html.as_bytes()),
+        Format::Markdown => out.write_all(result.content.markdown.as_deref().unwrap_or("").as_bytes()),
+        Format::ExplainHtml => out.write_all(result.content.explain.as_deref().unwrap_or("").as_bytes()),
         Format::Explain => Ok(()),
     };
     written.and_then(|_| writeln!(out))?;
@@ -108,7 +126,12 @@ pub fn run(a: ExtractArgs) -> Result<ExitCode, pith::Error> {
 
 /// Run scripts (when asked) and lay the page out, then extract with the layout. The browser is killed
 /// before this returns.
-fn rendered(engine: &pith::Engine, req: &pith::Request<'_>, javascript: bool) -> Result<pith::Extraction, pith::Error> {
+fn rendered(
+    engine: &pith::Engine,
+    req: &pith::Request<'_>,
+    outputs: &pith::Outputs,
+    javascript: bool,
+) -> Result<pith::Extraction, pith::Error> {
     let renderer = pith::render::Renderer::new(super::render_config_from_env()?);
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
     let failed = |e: pith::render::RenderError| match e {
@@ -118,6 +141,6 @@ fn rendered(engine: &pith::Engine, req: &pith::Request<'_>, javascript: bool) ->
     runtime.block_on(async {
         let rendered = renderer.render(engine, req, javascript).await;
         renderer.shutdown().await;
-        rendered.map_err(failed)?.extract(engine, req)
+        rendered.map_err(failed)?.extract(engine, req, outputs)
     })
 }

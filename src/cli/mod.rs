@@ -1,9 +1,13 @@
 //! Command-line interface: argument definitions and dispatch.
 
+mod adversarial;
+mod batch;
 mod bench;
 mod eval;
 mod extract;
+mod fuzz;
 mod health;
+mod progress;
 mod serve;
 mod train;
 
@@ -35,6 +39,12 @@ pub enum Command {
     Eval(eval::EvalArgs),
     /// Time every algorithm against the bare html5ever parse of the same pages (one thread).
     Bench(bench::BenchArgs),
+    /// Extract many pages into JSON Lines: files, directories, WARC / WARC.gz archives, URL lists.
+    Batch(batch::BatchArgs),
+    /// Hostile pages: write the corpus, or measure time and peak memory per MB of each class.
+    Adversarial(adversarial::AdversarialArgs),
+    /// Mutate dataset pages and extract each, for a bounded time: panics and slow cases are findings.
+    Fuzz(fuzz::FuzzArgs),
 }
 
 /// Settings of the block classifier's training, shared by `train` and `eval --cv`.
@@ -120,5 +130,8 @@ pub fn run(cli: Cli) -> Result<ExitCode, pith::Error> {
         Command::Train(a) => train::run(a),
         Command::Eval(a) => eval::run(a),
         Command::Bench(a) => bench::run(a),
+        Command::Batch(a) => batch::run(a),
+        Command::Adversarial(a) => adversarial::run(a),
+        Command::Fuzz(a) => fuzz::run(a),
     }
 }

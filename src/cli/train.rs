@@ -85,12 +85,14 @@ pub fn run(a: TrainArgs) -> Result<ExitCode, pith::Error> {
         (Some(folds), Some((f, _))) => folds.of(&ds.name, &p.id) != f,
         _ => true,
     };
+    let bar = super::progress::observe_library();
     if a.page_models_only {
         let mut engine = super::engine_from_env()?;
         if let Some(dir) = &a.models {
             engine.models.load_dir(dir)?;
         }
         pith::train::train_page_models(&mut engine, &sets, &keep)?;
+        super::progress::clear(bar);
         write_pretty(&a.article_out, &engine.models.article)?;
         write_json(&a.page_type_out, &engine.models.page_type)?;
         eprintln!(
@@ -106,6 +108,7 @@ pub fn run(a: TrainArgs) -> Result<ExitCode, pith::Error> {
     }
     let base = super::untrained_engine_from_env()?;
     let engine = pith::train::train_all(&base, &sets, &keep, &params)?;
+    super::progress::clear(bar);
     let models = &engine.models;
     write_pretty(&a.out, &models.bayes)?;
     write_json(&a.block_out, &models.blocks)?;

@@ -21,11 +21,25 @@ use crate::hidden::{is_ignored, style_hides};
 const MAX_TITLE_BYTES: usize = 1024;
 
 /// Per open element while copying: its id, its last child so far, and same-name child counts for XPath.
+#[derive(Clone, Copy)]
 struct Frame {
     id: NodeId,
     last_child: NodeId,
     /// Where this element's child-name counts start in [`Builder::names`].
     names_start: usize,
+}
+
+/// Distinct child names an open element counts in [`Builder::names`] before the rest go to
+/// [`Builder::more_names`]: a linear search is the fastest for the few names real elements have, and
+/// a page of a hundred thousand differently named siblings must not make every one search them all.
+const FEW_NAMES: usize = 16;
+
+/// How many children of one name an element has so far, and the first of them (marked as having a
+/// namesake when the second arrives).
+#[derive(Clone, Copy)]
+struct NameCount {
+    count: u32,
+    first: NodeId,
 }
 
 /// What `open` did with an element, so that its close can undo it.
@@ -45,8 +59,11 @@ pub(super) struct Builder {
     text_buf: String,
     stack: Vec<Frame>,
     /// Same-name child counts of every open element, stacked (one shared buffer instead of a `Vec` per
-    /// element): the open element's children's counts are `names[top.names_start..]`.
-    names: Vec<(LocalName, u32)>,
+    /// element): the open element's children's counts are `names[top.names_start..]`, at most
+    /// [`FEW_NAMES`] of them.
+    names: Vec<(LocalName, NameCount)>,
+    /// The counts of further names, by parent.
+    more_names: std::collections::HashMap<(NodeId, LocalName), NameCount>,
     title: Option<String>,
     lang: Option<String>,
     body: NodeId,
@@ -56,6 +73,13 @@ pub(super) struct Builder {
     pub(super) stamps: Option<Vec<NodeId>>,
     /// When set, working-tree elements (by tree id) to leave out with their subtree, as if hidden.
     pub(super) skip: Option<Vec<bool>>,
+    /// Open `<pre>` elements, and the id of the outermost.
+    pre_depth: u32,
+    pre_start: NodeId,
+    /// Unfolded text of the text nodes inside `<pre>` (see [`Document::raw_text`]).
+    preformatted: Vec<(NodeId, Box<str>)>,
+    /// Whitespace met inside `<pre>` before the next text node (whitespace-only text makes no node).
+    pre_pending: String,
 }
 
 impl Builder {
@@ -66,12 +90,17 @@ impl Builder {
             text_buf: String::new(),
             stack: Vec::new(),
             names: Vec::new(),
+            more_names: Default::default(),
             title: None,
             lang: None,
             body: NONE,
             truncated: false,
             stamps: None,
             skip: None,
+            pre_depth: 0,
+            pre_start: NONE,
+            preformatted: Vec::new(),
+            pre_pending: String::new(),
         }
     }
 
@@ -308,19 +337,12 @@ impl Builder {
             self.lang = lang;
         }
         let id = self.nodes.len() as NodeId;
-        let xpath_index = match self.stack.last() {
-            Some(top) => match self.names[top.names_start..].iter_mut().find(|(n, _)| n == name) {
-                Some((_, c)) => {
-                    *c += 1;
-                    *c
-                }
-                None => {
-                    self.names.push((name.clone(), 1));
-                    1
-                }
-            },
-            None => 1,
-        };
+        let (xpath_index, first_namesake) = self.count_name(name, id);
+        if let Some(first) = first_namesake
+            && let NodeData::Element(e) = &mut self.nodes[first as usize].data
+        {
+            e.has_namesake = true;
+        }
         let in_link = tag == Tag::A || self.stack.last().is_some_and(|f| self.nodes[f.id as usize].in_link);
         if tag == Tag::Body && self.body == NONE {
             self.body = id;
@@ -335,13 +357,43 @@ impl Builder {
             tag,
             name: name.clone(),
             xpath_index,
+            has_namesake: xpath_index > 1,
             id_class: (!id_class.is_empty()).then(|| id_class.into_boxed_str()),
             refs: (href.is_some() || src.is_some() || alt.is_some()).then(|| Box::new(Refs { href, src, alt })),
         };
         self.push_node(in_link, NodeData::Element(element), stats);
         self.link(id);
         self.stack.push(Frame { id, last_child: NONE, names_start: self.names.len() });
+        if tag == Tag::Pre {
+            if self.pre_depth == 0 {
+                self.pre_start = id;
+            }
+            self.pre_depth += 1;
+        } else if tag == Tag::Br && self.pre_depth > 0 {
+            self.pre_space("\n");
+        }
         Action::Pushed
+    }
+
+    /// Count a child called `name` (to be node `id`) of the open element: its 1-based position among
+    /// its namesakes, and, when it is the second of them, the first (which now has a namesake too).
+    fn count_name(&mut self, name: &LocalName, id: NodeId) -> (u32, Option<NodeId>) {
+        let Some(top) = self.stack.last() else { return (1, None) };
+        let (start, parent) = (top.names_start, top.id);
+        let slot = match self.names[start..].iter().position(|(n, _)| n == name) {
+            Some(k) => Some(start + k),
+            None if self.names.len() - start < FEW_NAMES => {
+                self.names.push((name.clone(), NameCount { count: 0, first: id }));
+                Some(self.names.len() - 1)
+            }
+            None => None,
+        };
+        let c = match slot {
+            Some(k) => &mut self.names[k].1,
+            None => self.more_names.entry((parent, name.clone())).or_insert(NameCount { count: 0, first: id }),
+        };
+        c.count += 1;
+        (c.count, (c.count == 2).then_some(c.first))
     }
 
     /// Append a node at the open element's depth, not yet linked to a parent or siblings.
@@ -364,6 +416,12 @@ impl Builder {
         if let Some(f) = self.stack.pop() {
             self.names.truncate(f.names_start);
             self.nodes[f.id as usize].end = self.nodes.len() as NodeId;
+            if self.nodes[f.id as usize].tag() == Some(Tag::Pre) {
+                self.pre_depth -= 1;
+                if self.pre_depth == 0 {
+                    self.pre_pending.clear();
+                }
+            }
         }
     }
 
@@ -372,21 +430,23 @@ impl Builder {
             self.truncated = true;
             return;
         }
-        let Some(top) = self.stack.last() else { return };
-        let parent = top.id;
+        let Some(&Frame { id: parent, last_child, .. }) = self.stack.last() else { return };
         let in_link = self.nodes[parent as usize].in_link;
         let start = self.text_buf.len();
         let Folded { chars, raw_chars, punct, space_before, space_after } = fold_into(raw, &mut self.text_buf);
         let len = self.text_buf.len() - start;
         if len == 0 {
+            if self.pre_depth > 0 {
+                self.pre_space(raw);
+            }
             // Whitespace only: no node, but the source length still counts it.
             self.nodes[parent as usize].stats.raw_chars += raw_chars;
             if in_link {
                 self.nodes[parent as usize].stats.raw_link_chars += raw_chars;
             }
             // Let the previous text node know a space followed it.
-            if top.last_child != NONE
-                && let NodeData::Text { space_after, .. } = &mut self.nodes[top.last_child as usize].data
+            if last_child != NONE
+                && let NodeData::Text { space_after, .. } = &mut self.nodes[last_child as usize].data
             {
                 *space_after = true;
             }
@@ -409,6 +469,20 @@ impl Builder {
             stats,
         );
         self.link(id);
+        if self.pre_depth > 0 {
+            let mut kept = std::mem::take(&mut self.pre_pending);
+            kept.push_str(raw);
+            self.preformatted.push((id, kept.into_boxed_str()));
+        }
+    }
+
+    /// Whitespace inside `<pre>` that makes no node (between highlighted tokens, or a `<br>`): part of
+    /// the code, so it joins the text before it, or waits for the next.
+    fn pre_space(&mut self, raw: &str) {
+        match self.preformatted.last_mut() {
+            Some((last, text)) if *last > self.pre_start => *text = format!("{text}{raw}").into_boxed_str(),
+            _ => self.pre_pending.push_str(raw),
+        }
     }
 
     pub(super) fn finish(mut self) -> Document {
@@ -433,6 +507,7 @@ impl Builder {
                     tag: Tag::Body,
                     name: LocalName::from("body"),
                     xpath_index: 1,
+                    has_namesake: false,
                     id_class: None,
                     refs: None,
                 };
@@ -447,6 +522,7 @@ impl Builder {
             title: self.title,
             lang: self.lang.filter(|l| !l.is_empty()),
             truncated: self.truncated,
+            preformatted: self.preformatted,
         }
     }
 }

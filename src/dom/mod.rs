@@ -93,6 +93,8 @@ pub struct Element {
     pub name: LocalName,
     /// 1-based position among element siblings of the same name (for XPath).
     pub xpath_index: u32,
+    /// True when a sibling element has the same name (the XPath then writes the index).
+    pub has_namesake: bool,
     /// `id` and `class` joined and lower-cased, for heuristics that look at names like "comment" or "nav".
     pub id_class: Option<Box<str>>,
     /// `href`, `src` and `alt`, boxed together: few elements carry them, and inline they made every
@@ -182,13 +184,38 @@ impl Node {
 pub struct DomLimits {
     /// Elements deeper than this are flattened into their ancestor at the limit (their text is kept).
     pub max_depth: u32,
-    /// Nodes beyond this count are dropped (their text is lost); real pages stay far below it.
+    /// The work budget, with [`DomLimits::bytes_per_node`]: a page of `n` bytes whose parse tree
+    /// passes `max_nodes + n / bytes_per_node` nodes (elements, text, comments) is refused with
+    /// [`crate::Error::TooComplex`] as soon as the parser gets there. Elements cost the parser, the
+    /// arena and `auto` a few hundred bytes each, and four bytes of `<p>` make one, so a budget in
+    /// nodes per byte is what keeps memory and time per MB of input bounded. Real pages are far below
+    /// it: the densest large page of three thousand in the evaluation sets has one element per 128
+    /// bytes (with its text, about one node per 64), and the floor covers any small page (the largest
+    /// real one has 16,000 elements).
     pub max_nodes: usize,
+    /// Input bytes that earn the budget one more node.
+    pub bytes_per_node: usize,
 }
 
 impl Default for DomLimits {
     fn default() -> Self {
-        DomLimits { max_depth: 512, max_nodes: 4_000_000 }
+        DomLimits { max_depth: 512, max_nodes: 200_000, bytes_per_node: 16 }
+    }
+}
+
+impl DomLimits {
+    /// No work budget: the tools' and tests' parse of pages they trust.
+    pub const UNBOUNDED: DomLimits = DomLimits { max_depth: 512, max_nodes: usize::MAX, bytes_per_node: 1 };
+
+    /// The nodes a page of `bytes` bytes may have.
+    pub fn node_budget(&self, bytes: usize) -> usize {
+        self.max_nodes.saturating_add(bytes / self.bytes_per_node.max(1))
+    }
+
+    /// These limits with the budget of a page of `bytes` bytes as a fixed count (what the arena copy
+    /// is cut at).
+    pub fn for_page(&self, bytes: usize) -> DomLimits {
+        DomLimits { max_nodes: self.node_budget(bytes), bytes_per_node: usize::MAX, ..*self }
     }
 }
 
@@ -202,17 +229,41 @@ pub struct Document {
     pub lang: Option<String>,
     /// True when a limit cut the tree.
     pub truncated: bool,
+    /// Text nodes inside `<pre>` with their text as written (line breaks and indentation kept), in id
+    /// order. The statistics read folded text like every other node's; only renderers of code want this.
+    preformatted: Vec<(NodeId, Box<str>)>,
 }
 
 impl Document {
     /// Parse HTML (already pre-stripped) and compute every node's statistics.
     pub fn parse(html: &str) -> Document {
-        Self::parse_tendril(StrTendril::from_slice(html), DomLimits::default())
+        let tree = tree::parse(StrTendril::from_slice(html), usize::MAX).unwrap_or_else(|_| unreachable!());
+        Self::build(tree, DomLimits::UNBOUNDED)
     }
 
-    /// Parse HTML handed over as a tendril (no copy), with limits.
-    pub fn parse_tendril(html: StrTendril, limits: DomLimits) -> Document {
-        let tree = tree::parse(html);
+    /// Parse HTML handed over as a tendril (no copy), within the limits: past the work budget
+    /// ([`DomLimits::max_nodes`]) the parse stops with [`crate::Error::TooComplex`].
+    pub fn parse_tendril(html: StrTendril, limits: DomLimits) -> Result<Document, crate::Error> {
+        let (tree, limits) = Self::parse_tree(html, limits)?;
+        Ok(Self::build(tree, limits))
+    }
+
+    /// The parser's tree within the work budget, and the limits its arena copy is cut at: shared by
+    /// [`Document::parse_tendril`] and the stamped parses of `serialize`, so that all give one arena.
+    fn parse_tree(html: StrTendril, limits: DomLimits) -> Result<(tree::Tree, DomLimits), crate::Error> {
+        let limits = limits.for_page(html.len());
+        let tree = tree::parse(html, limits.max_nodes).map_err(|nodes| {
+            crate::Error::TooComplex(format!(
+                "its parse passed {nodes} nodes, over its budget of {} (limits.dom.max_nodes + one per \
+                 limits.dom.bytes_per_node bytes)",
+                limits.max_nodes
+            ))
+        })?;
+        Ok((tree, limits))
+    }
+
+    /// Copy the parser's tree into the arena, freeing it before the arena is finished.
+    fn build(tree: tree::Tree, limits: DomLimits) -> Document {
         let mut b = Builder::new(limits);
         b.build_tree(&tree);
         drop(tree);
@@ -238,6 +289,15 @@ impl Document {
         match self.nodes[id as usize].data {
             NodeData::Text { start, len, .. } => &self.text_buf[start as usize..(start + len) as usize],
             NodeData::Element(_) => "",
+        }
+    }
+
+    /// A text node's text as written when it lies inside `<pre>` (line breaks and indentation kept, the
+    /// whitespace between highlighted tokens included), its folded text otherwise.
+    pub fn raw_text(&self, id: NodeId) -> &str {
+        match self.preformatted.binary_search_by_key(&id, |(i, _)| *i) {
+            Ok(k) => &self.preformatted[k].1,
+            Err(_) => self.text(id),
         }
     }
 
@@ -285,29 +345,14 @@ impl Document {
             match self.nodes[c as usize].element() {
                 Some(e) => {
                     s.push_str(&e.name);
-                    let idx = e.xpath_index;
-                    if idx > 1 || self.has_later_namesake(c) {
-                        let _ = write!(s, "[{idx}]");
+                    if e.has_namesake {
+                        let _ = write!(s, "[{}]", e.xpath_index);
                     }
                 }
                 None => s.push_str("text()"),
             }
         }
         s
-    }
-
-    fn has_later_namesake(&self, id: NodeId) -> bool {
-        let Some(e) = self.nodes[id as usize].element() else { return false };
-        let mut sib = self.nodes[id as usize].next_sibling;
-        while sib != NONE {
-            if let Some(o) = self.nodes[sib as usize].element()
-                && o.name == e.name
-            {
-                return true;
-            }
-            sib = self.nodes[sib as usize].next_sibling;
-        }
-        false
     }
 
     /// Text-node ids in `id`'s subtree, in document order.
@@ -388,6 +433,16 @@ mod tests {
         assert_eq!(doc.xpath(p), "/html/body/div[2]/p");
         let first = find(&doc, |e| e.tag == Tag::Div);
         assert_eq!(doc.xpath(first), "/html/body/div[1]");
+        // Past the few names counted in line, the rest are counted by parent: same answers.
+        let many: String = (0..40).map(|i| format!("<x-{i}>{i}</x-{i}>")).collect();
+        let doc = Document::parse(&format!("<body>{many}<x-35>a</x-35><x-39>b</x-39><x-3>c</x-3><x-0>d</x-0></body>"));
+        let paths: Vec<String> =
+            (0..doc.len() as NodeId).filter(|&i| !doc.node(i).is_text()).map(|i| doc.xpath(i)).collect();
+        for (name, want) in [("x-35", "[1]"), ("x-39", "[2]"), ("x-3", "[2]"), ("x-0", "[2]"), ("x-1", "")] {
+            assert!(paths.contains(&format!("/html/body/{name}{want}")), "{name}{want} in {paths:?}");
+        }
+        assert!(paths.contains(&"/html/body/x-35[2]".to_string()));
+        assert!(!paths.contains(&"/html/body/x-1[1]".to_string()));
     }
 
     #[test]

@@ -46,21 +46,27 @@ pub const STAMP: &str = "data-pith";
 
 /// Parse HTML (already pre-stripped) exactly as [`Document::parse_tendril`] does, and also write it
 /// back out stamped with arena ids, with `head` (trusted markup: styles, a charset) as its `<head>`.
-pub fn parse_stamped(html: StrTendril, limits: DomLimits, head: &str) -> (Document, String) {
-    let tree = tree::parse(html);
+/// Past the work budget it fails as that parse does.
+pub fn parse_stamped(html: StrTendril, limits: DomLimits, head: &str) -> Result<(Document, String), crate::Error> {
+    let (tree, limits) = Document::parse_tree(html, limits)?;
     let mut b = Builder::new(limits);
     b.stamps = Some(vec![NONE; tree.nodes.len()]);
     b.build_tree(&tree);
     let stamps = b.stamps.take().unwrap_or_default();
     let out = write(&tree, &stamps, head);
-    (b.finish(), out)
+    Ok((b.finish(), out))
 }
 
 /// Parse as [`Document::parse_tendril`] does, leaving out the elements `hidden` names by their id in
 /// that arena (with their subtrees). Also returns the full arena's [`fingerprint`], so
-/// the caller can check that the ids it asked about were the right ones.
-pub fn parse_without(html: StrTendril, limits: DomLimits, hidden: &dyn Fn(NodeId) -> bool) -> (Document, u64) {
-    let tree = tree::parse(html);
+/// the caller can check that the ids it asked about were the right ones. Past the work budget it fails
+/// as that parse does.
+pub fn parse_without(
+    html: StrTendril,
+    limits: DomLimits,
+    hidden: &dyn Fn(NodeId) -> bool,
+) -> Result<(Document, u64), crate::Error> {
+    let (tree, limits) = Document::parse_tree(html, limits)?;
     let mut full = Builder::new(limits);
     full.stamps = Some(vec![NONE; tree.nodes.len()]);
     full.build_tree(&tree);
@@ -69,7 +75,7 @@ pub fn parse_without(html: StrTendril, limits: DomLimits, hidden: &dyn Fn(NodeId
     let mut pruned = Builder::new(limits);
     pruned.skip = Some(stamps.iter().map(|&s| s != NONE && hidden(s)).collect());
     pruned.build_tree(&tree);
-    (pruned.finish(), print)
+    Ok((pruned.finish(), print))
 }
 
 /// Elements left out with everything inside them.
@@ -215,7 +221,7 @@ mod tests {
                     <body onload=\"go()\"><div id=a class=\"x &amp; y\"><p>one &lt;two&gt;</p>\
                     <script>bad()</script><img src=/i.png alt=\"q&quot;\"><iframe srcdoc=\"<p>x</p>\"></iframe>\
                     <div hidden>h</div><a href=/l data-pith=99>link</a></div></body></html>";
-        let (doc, html) = parse_stamped(StrTendril::from(page), DomLimits::default(), "<style>b{}</style>");
+        let (doc, html) = parse_stamped(StrTendril::from(page), DomLimits::default(), "<style>b{}</style>").unwrap();
         let plain = Document::parse(page);
         assert_eq!(fingerprint(&doc), fingerprint(&plain));
         assert!(
@@ -245,7 +251,8 @@ mod tests {
         let page = "<body><div><p>keep</p><p>drop <b>this</b></p></div><p>tail</p></body>";
         let full = Document::parse(page);
         let second_p = (0..full.len() as NodeId).filter(|&i| full.node(i).tag() == Some(Tag::P)).nth(1).unwrap();
-        let (pruned, print) = parse_without(StrTendril::from(page), DomLimits::default(), &|id| id == second_p);
+        let (pruned, print) =
+            parse_without(StrTendril::from(page), DomLimits::default(), &|id| id == second_p).unwrap();
         assert_eq!(print, fingerprint(&full));
         assert_eq!(pruned.subtree_text(pruned.body), "keeptail");
         assert_eq!(pruned.len(), full.len() - 4);
@@ -253,9 +260,10 @@ mod tests {
 
     #[test]
     fn quirks_pages_stay_in_quirks_mode() {
-        let (_, html) = parse_stamped(StrTendril::from("<table><tr><td>x</td></tr></table>"), DomLimits::default(), "");
+        let (_, html) =
+            parse_stamped(StrTendril::from("<table><tr><td>x</td></tr></table>"), DomLimits::default(), "").unwrap();
         assert!(html.starts_with("<html"), "{html}");
-        let (_, html) = parse_stamped(StrTendril::from("<!doctype html><p>x"), DomLimits::default(), "");
+        let (_, html) = parse_stamped(StrTendril::from("<!doctype html><p>x"), DomLimits::default(), "").unwrap();
         assert!(html.starts_with("<!DOCTYPE html>"), "{html}");
     }
 
@@ -263,7 +271,7 @@ mod tests {
     fn deep_nesting_is_written_without_recursion() {
         let n = 200_000;
         let page = format!("<!doctype html><body>{}x{}</body>", "<span>".repeat(n), "</span>".repeat(n));
-        let (_, html) = parse_stamped(StrTendril::from(page.as_str()), DomLimits::default(), "");
+        let (_, html) = parse_stamped(StrTendril::from(page.as_str()), DomLimits::default(), "").unwrap();
         assert!(html.matches("<span").count() >= 1000);
         assert!(html.ends_with("</body></html>"));
     }

@@ -285,11 +285,31 @@ impl TreeSink for Sink {
     }
 }
 
+/// Bytes handed to the parser at a time: the node count is checked between chunks, so a page that
+/// breaks the budget stops within a chunk of it (html5ever's streaming input gives the same tree
+/// however the text is cut).
+const CHUNK: usize = 32 * 1024;
+
 /// Parse a whole document held in one tendril (moved in, not copied), as a browser without
-/// JavaScript does (see [`parse_options`]).
-pub(super) fn parse(html: StrTendril) -> Tree {
+/// JavaScript does (see [`parse_options`]), or stop and return the node count once it passes
+/// `max_nodes`.
+pub(super) fn parse(html: StrTendril, max_nodes: usize) -> Result<Tree, usize> {
     let sink = Sink { tree: RefCell::new(Tree::new()) };
-    parse_document(sink, parse_options()).one(html)
+    let mut parser = parse_document(sink, parse_options());
+    let mut at = 0;
+    while at < html.len() {
+        let mut end = (at + CHUNK).min(html.len());
+        while !html.is_char_boundary(end) {
+            end += 1;
+        }
+        parser.process(html.subtendril(at as u32, (end - at) as u32));
+        at = end;
+        let nodes = parser.tokenizer.sink.sink.tree.borrow().nodes.len();
+        if nodes > max_nodes {
+            return Err(nodes);
+        }
+    }
+    Ok(parser.finish())
 }
 
 /// The parser settings of every parse: scripting off. pith runs no scripts, so it reads a page the way
@@ -331,7 +351,7 @@ mod tests {
 
     #[test]
     fn builds_document_and_merges_text() {
-        let t = parse(StrTendril::from("<p>a<!-- c -->b</p><p>c&amp;d</p>"));
+        let t = parse(StrTendril::from("<p>a<!-- c -->b</p><p>c&amp;d</p>"), usize::MAX).unwrap();
         let body = find(&t, "body");
         assert_eq!(names(&t, body), ["p", "p"]);
         let p = t.nodes[body as usize].first_child;
@@ -343,10 +363,31 @@ mod tests {
     #[test]
     fn misnested_and_foster_parented_markup() {
         // The adoption agency moves nodes after insertion; foster parenting inserts before a table.
-        let t = parse(StrTendril::from("<b>1<p>2</b>3</p><table>x<tr><td>y</td></tr></table>"));
+        let t = parse(StrTendril::from("<b>1<p>2</b>3</p><table>x<tr><td>y</td></tr></table>"), usize::MAX).unwrap();
         let body = find(&t, "body");
         assert_eq!(names(&t, body), ["b", "p", "'x'", "table"]);
         let p = find(&t, "p");
         assert_eq!(names(&t, p), ["b", "'3'"]);
+    }
+
+    #[test]
+    fn chunked_input_gives_the_whole_parse_and_the_budget_stops_it() {
+        // Chunk boundaries inside tags, entities and multi-byte characters.
+        let unit = "<p class=\"a b\">中文 text &amp; <b>bold</b> &#x4e2d;<a href=/x>l</a></p><table>x<tr><td>y";
+        let page: String = (0..2000).map(|i| format!("{unit}{i}")).collect();
+        assert!(page.len() > 3 * CHUNK);
+        let whole = parse_document(Sink { tree: RefCell::new(Tree::new()) }, parse_options())
+            .one(StrTendril::from(page.as_str()));
+        let chunked = parse(StrTendril::from(page.as_str()), usize::MAX).unwrap();
+        let shape = |t: &Tree| -> Vec<String> {
+            (0..t.nodes.len() as Id)
+                .filter(|&i| t.nodes[i as usize].first_child != NIL)
+                .flat_map(|i| names(t, i))
+                .collect()
+        };
+        assert_eq!(shape(&whole), shape(&chunked));
+        let n = whole.nodes.len();
+        assert!(parse(StrTendril::from(page.as_str()), n).is_ok());
+        assert!(parse(StrTendril::from(page.as_str()), n / 2).is_err_and(|got| got > n / 2 && got < n));
     }
 }

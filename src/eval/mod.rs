@@ -8,6 +8,7 @@
 //! [`report`] renders the summaries as aligned text, markdown or JSON.
 
 pub mod lcs;
+pub mod metadata;
 pub mod metrics;
 pub mod report;
 
@@ -82,6 +83,9 @@ pub struct PageResult {
     /// The has-article signals the algorithm reported (`auto` only).
     #[serde(skip_serializing_if = "crate::output::Signals::is_empty")]
     pub signals: crate::output::Signals,
+    /// Metadata against the page's recorded title, author and date, when it has any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub metadata: Option<metadata::MetaResult>,
     /// Milliseconds the browser took to lay the page out (visual methods only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub render_ms: Option<f64>,
@@ -140,6 +144,9 @@ pub struct Summary {
     pub wall_pages_per_s: Option<f64>,
     pub wall_s: f64,
     pub input_mb: f64,
+    /// Metadata scores, over the pages with a recorded title, author or date.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub metadata: Option<metadata::MetadataScores>,
     /// Browser time per rendered page (visual methods only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub render_ms_median: Option<f64>,
@@ -282,6 +289,12 @@ fn run_page<'e>(
         Some(Ok(l)) => engine.extract_rendered(&req, l),
         _ => engine.extract(&req),
     };
+    let gold_meta = metadata::MetaGold {
+        title: page.title.clone(),
+        author: page.author.clone(),
+        publish_date: page.publish_date.clone(),
+    };
+    let mut found_meta = crate::metadata::Metadata::default();
     let (text, probability, is_article, ms, error) = match read_error {
         Some(e) => (String::new(), 0.0, false, None, Some(e)),
         // A panic in one algorithm on one page is a finding to report, not a reason to lose the run.
@@ -289,6 +302,7 @@ fn run_page<'e>(
             Ok(Ok(x)) => {
                 signals = x.has_article.signals;
                 predicted_type = x.page_type.map(|t| t.label);
+                found_meta = x.metadata;
                 (x.content.text, x.has_article.probability, x.has_article.is_article, Some(x.timings_ms.total), None)
             }
             Ok(Err(e)) => (String::new(), 0.0, false, None, Some(e.to_string())),
@@ -313,6 +327,7 @@ fn run_page<'e>(
         is_article,
         scores,
         signals,
+        metadata: (!gold_meta.is_empty()).then(|| metadata::score(&found_meta, &gold_meta)),
         render_ms,
     }
 }
@@ -384,6 +399,7 @@ pub fn summarize(dataset: &str, algorithm: &str, pages: &[PageResult], wall_s: f
         wall_pages_per_s: (wall_s > 0.0).then(|| pages.len() as f64 / wall_s),
         wall_s,
         input_mb: pages.iter().map(|p| p.bytes).sum::<usize>() as f64 / 1e6,
+        metadata: metadata::summarize(pages.iter().filter_map(|p| p.metadata.as_ref())),
         render_ms_median,
         render_ms_p95,
     }
@@ -471,6 +487,10 @@ pub fn macro_average(algorithm: &str, sets: &[Summary]) -> Summary {
         wall_pages_per_s: m(&|s| s.wall_pages_per_s),
         wall_s: sets.iter().map(|s| s.wall_s).sum(),
         input_mb: sets.iter().map(|s| s.input_mb).sum(),
+        // Pooled: a dataset without recorded metadata adds nothing.
+        metadata: sets.iter().filter_map(|s| s.metadata.as_ref()).fold(None, |acc, m| {
+            Some(acc.map_or(*m, |a: metadata::MetadataScores| metadata::MetadataScores::merge(&a, m)))
+        }),
         render_ms_median: m(&|s| s.render_ms_median),
         render_ms_p95: m(&|s| s.render_ms_p95),
     }
@@ -576,8 +596,16 @@ pub fn run_with<'e>(
         names.push(ds.name.clone());
         for (a, algorithm) in algorithms.iter().enumerate() {
             let t = Instant::now();
+            crate::progress::phase(&format!("eval {} {}", ds.name, algorithm.name()), Some(ds.pages.len() as u64));
             let results: Vec<PageResult> = pool.install(|| {
-                (0..ds.pages.len()).into_par_iter().map(|k| run_page(engine_for, *algorithm, &ds, k, opts)).collect()
+                (0..ds.pages.len())
+                    .into_par_iter()
+                    .map(|k| {
+                        let r = run_page(engine_for, *algorithm, &ds, k, opts);
+                        crate::progress::advance(1);
+                        r
+                    })
+                    .collect()
             });
             let wall = t.elapsed().as_secs_f64();
             for r in &results {
@@ -629,6 +657,7 @@ mod tests {
                 metrics::score(&g.predicted(pred), &g.words)
             }),
             signals: Default::default(),
+            metadata: None,
             render_ms: None,
         }
     }

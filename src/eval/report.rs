@@ -215,6 +215,44 @@ fn speed_table(a: &AlgorithmReport) -> Table {
     Table { title: format!("{}: speed", a.algorithm), header, rows }
 }
 
+/// Metadata against the recorded title, author and date: exact share and coverage per field, for the
+/// datasets that record them.
+fn metadata_table(a: &AlgorithmReport) -> Option<Table> {
+    let header = strings(&[
+        "dataset",
+        "title exact",
+        "title found",
+        "author exact",
+        "author found",
+        "date exact",
+        "date found",
+        "pages (title/author/date)",
+    ]);
+    let rows: Vec<Vec<String>> = a
+        .datasets
+        .iter()
+        .chain([&a.micro])
+        .filter_map(|s| {
+            let m = s.metadata.as_ref()?;
+            Some(vec![
+                s.dataset.clone(),
+                f3(m.title.exact_rate),
+                f3(m.title.coverage),
+                f3(m.author.exact_rate),
+                f3(m.author.coverage),
+                f3(m.date.exact_rate),
+                f3(m.date.coverage),
+                format!("{}/{}/{}", m.title.gold, m.author.gold, m.date.gold),
+            ])
+        })
+        .collect();
+    (!rows.is_empty()).then(|| Table {
+        title: format!("{}: metadata (exact after normalising; found = coverage)", a.algorithm),
+        header,
+        rows,
+    })
+}
+
 fn tables(r: &Report) -> Vec<Table> {
     let mut out = vec![
         summary_table(r),
@@ -230,6 +268,7 @@ fn tables(r: &Report) -> Vec<Table> {
         if a.micro.render_ms_median.is_some() {
             out.push(render_table(a));
         }
+        out.extend(metadata_table(a));
     }
     out
 }
@@ -429,6 +468,7 @@ mod tests {
             scores: Some(metrics::score(&g.predicted("one two three four"), &g.words)),
             signals: Default::default(),
             render_ms: None,
+            metadata: None,
         };
         let s = summarize("set", "auto", std::slice::from_ref(&page), 0.1);
         let forum = PageResult {

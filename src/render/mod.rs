@@ -222,13 +222,20 @@ pub struct Rendered {
 
 impl Rendered {
     /// Extract with the layout. `req` is the request the page was rendered for; when scripts ran, the
-    /// document they built replaces its bytes.
-    pub fn extract(&self, engine: &Engine, req: &crate::Request<'_>) -> Result<crate::Extraction, Error> {
+    /// document they built replaces its bytes. `outputs` asks for the extra renderings (Markdown, the
+    /// explanation page) as [`Engine::extract_with`] does.
+    pub fn extract(
+        &self,
+        engine: &Engine,
+        req: &crate::Request<'_>,
+        outputs: &crate::Outputs,
+    ) -> Result<crate::Extraction, Error> {
         let (bytes, charset) = match &self.scripted {
             Some(s) => (s.html.as_bytes(), Some("utf-8")),
             None => (req.bytes, req.charset),
         };
-        let mut out = engine.extract_rendered(&crate::Request { bytes, charset, ..*req }, &self.layout)?;
+        let mut out =
+            engine.extract_rendered_with(&crate::Request { bytes, charset, ..*req }, &self.layout, outputs)?;
         out.timings_ms.render = Some(self.ms);
         Ok(out)
     }

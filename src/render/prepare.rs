@@ -47,6 +47,7 @@ pub fn prepare(
         prestrip::prestrip(&decoded.text)
     };
     drop(decoded);
+    crate::pipeline::check_start_tags(&engine.limits.dom, &stripped)?;
     let mut head = String::from("<meta charset=\"utf-8\">");
     for css in extra_css.iter().chain(std::iter::once(&styles.css)) {
         if css.trim().is_empty() {
@@ -56,7 +57,7 @@ pub fn prepare(
         push_css(css, &mut head);
         head.push_str("</style>");
     }
-    let (doc, html) = parse_stamped(stripped.html, engine.limits.dom, &head);
+    let (doc, html) = parse_stamped(stripped.html, engine.limits.dom, &head)?;
     Ok(Prepared { doc, html, links: styles.links })
 }
 

@@ -32,6 +32,8 @@ pub struct Key {
     pub algorithm: crate::Algorithm,
     pub text: bool,
     pub html: bool,
+    pub markdown: bool,
+    pub explain: bool,
     pub blocks: bool,
     pub include_comments: Option<bool>,
     pub no_article_text: Option<crate::algorithms::auto::NoArticleText>,

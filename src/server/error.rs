@@ -139,6 +139,7 @@ impl From<crate::Error> for ApiError {
             E::NoTemplate(_) => ApiError::Unprocessable("no-template", detail),
             E::NeedsLayout(_) => ApiError::Unprocessable("needs-render", detail),
             E::Render(_) => ApiError::BadGateway("render-failed", detail),
+            E::TooComplex(_) => ApiError::Unprocessable("page-too-complex", detail),
             E::Config(_) | E::Io(_) | E::LayoutMismatch => ApiError::Internal(detail),
         }
     }
@@ -190,6 +191,9 @@ mod tests {
         assert_eq!(s(crate::Error::TooLarge { size: 2, limit: 1 }), 413);
         assert_eq!(s(crate::Error::UnknownAlgorithm { name: "x".into(), known: "auto".into() }), 422);
         assert_eq!(s(crate::Error::NoTemplate("u".into())), 422);
+        assert_eq!(s(crate::Error::TooComplex("n".into())), 422);
+        let p = ApiError::from(crate::Error::TooComplex("n".into())).problem();
+        assert_eq!(p.kind, "urn:pith:problem:page-too-complex");
         assert_eq!(s(crate::Error::Config("secret path".into())), 500);
         assert_eq!(s(crate::Error::NeedsLayout("vips".into())), 422);
     }

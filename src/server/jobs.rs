@@ -25,6 +25,10 @@ pub struct Job {
     pub charset: Option<String>,
     pub text: bool,
     pub html: bool,
+    /// Fill `content.markdown`.
+    pub markdown: bool,
+    /// Fill `content.explain`.
+    pub explain: bool,
     pub blocks: bool,
     pub include_comments: Option<bool>,
     pub no_article_text: Option<crate::algorithms::auto::NoArticleText>,
@@ -85,6 +89,8 @@ impl Job {
             algorithm: self.algorithm,
             text: self.text,
             html: self.html,
+            markdown: self.markdown,
+            explain: self.explain,
             blocks: self.blocks,
             include_comments: self.include_comments,
             no_article_text: self.no_article_text,
@@ -114,6 +120,8 @@ pub async fn run_job(state: &AppState, job: Job, no_cache: bool) -> Result<Answe
         charset,
         text: want_text,
         html: want_html,
+        markdown: want_markdown,
+        explain: want_explain,
         blocks: want_blocks,
         include_comments,
         no_article_text,
@@ -154,14 +162,20 @@ pub async fn run_job(state: &AppState, job: Job, no_cache: bool) -> Result<Answe
         }
         false => None,
     };
+    // Memory admission goes by the bytes extraction reads: the document the scripts left, when they ran.
+    let admitted = rendered.as_ref().and_then(|r| r.scripted.as_ref()).map_or(bytes.len(), |s| s.html.len());
     let engine = state.engine.clone();
     let result = state
         .pool
-        .run(move || {
+        .run(admitted, move || {
             let req = options.request(&bytes, &url, &charset);
+            let outputs = crate::Outputs {
+                markdown: want_markdown.then(crate::markdown::MarkdownOptions::default),
+                explain: want_explain,
+            };
             match &rendered {
-                Some(r) => r.extract(&engine, &req),
-                None => engine.extract(&req),
+                Some(r) => r.extract(&engine, &req, &outputs),
+                None => engine.extract_with(&req, &outputs),
             }
         })
         .await?;

@@ -3,6 +3,10 @@
 //!
 //! * `admission` (workers + queue depth permits) is taken with `try_acquire`: when it is exhausted the
 //!   request is answered 503 at once, instead of queueing without end while the caller times out;
+//! * `memory` (one permit per KiB of `pool.memory_budget_bytes`) is awaited next, for the request's
+//!   expected peak ([`expected_peak`]: a constant plus a multiple of its input size), so that two
+//!   large pages do not run side by side when together they would pass the budget: the second waits
+//!   for the first instead of both being killed with the process;
 //! * `workers` (one permit per worker) is awaited, so at most `workers` extractions run at a time and
 //!   the rest wait in a queue of bounded length.
 //!
@@ -16,8 +20,25 @@ use tokio::sync::Semaphore;
 
 use super::error::ApiError;
 
+/// Memory an extraction may hold at its peak besides what grows with its input.
+pub const PEAK_BASE_BYTES: u64 = 4 << 20;
+
+/// Peak bytes per input byte: the worst that `pith adversarial` measured for `auto` over its hostile
+/// classes (about 110 MB per MB, for content foster-parented out of a table), rounded up. Real pages
+/// stay near a fifth of it; the work budget (`limits.dom`: nodes per byte of input) keeps hostile
+/// pages from going further.
+pub const PEAK_PER_INPUT_BYTE: u64 = 120;
+
+/// What an extraction of `input_bytes` bytes is expected to hold at its peak, at worst.
+pub fn expected_peak(input_bytes: usize) -> u64 {
+    PEAK_BASE_BYTES + PEAK_PER_INPUT_BYTE * input_bytes as u64
+}
+
 pub struct Pool {
     admission: Arc<Semaphore>,
+    /// KiB of the memory budget.
+    memory: Arc<Semaphore>,
+    memory_kib: u32,
     workers: Arc<Semaphore>,
     pub worker_count: usize,
     pub queue_depth: usize,
@@ -38,9 +59,12 @@ impl Drop for Gauge<'_> {
 }
 
 impl Pool {
-    pub fn new(worker_count: usize, queue_depth: usize, retry_after_secs: u64) -> Pool {
+    pub fn new(worker_count: usize, queue_depth: usize, memory_budget_bytes: u64, retry_after_secs: u64) -> Pool {
+        let memory_kib = u32::try_from(memory_budget_bytes / 1024).unwrap_or(u32::MAX).max(1);
         Pool {
             admission: Arc::new(Semaphore::new(worker_count + queue_depth)),
+            memory: Arc::new(Semaphore::new(memory_kib as usize)),
+            memory_kib,
             workers: Arc::new(Semaphore::new(worker_count)),
             worker_count,
             queue_depth,
@@ -50,8 +74,15 @@ impl Pool {
         }
     }
 
-    /// Run `job` on a worker, or answer 503 if the queue is full.
-    pub async fn run<T, F>(&self, job: F) -> Result<T, ApiError>
+    /// KiB of the memory budget free now.
+    pub fn memory_free_bytes(&self) -> u64 {
+        self.memory.available_permits() as u64 * 1024
+    }
+
+    /// Run `job` (an extraction of `input_bytes` bytes) on a worker once its expected memory fits the
+    /// budget, or answer 503 if the queue is full. A request expected to need more than the whole
+    /// budget waits until it has the budget to itself.
+    pub async fn run<T, F>(&self, input_bytes: usize, job: F) -> Result<T, ApiError>
     where
         T: Send + 'static,
         F: FnOnce() -> T + Send + 'static,
@@ -65,17 +96,20 @@ impl Pool {
         })?;
         self.queued.fetch_add(1, Ordering::Relaxed);
         let waiting = Gauge(&self.queued);
-        let worker = self.workers.clone().acquire_owned().await.map_err(|_| ApiError::Unavailable {
+        let closed = || ApiError::Unavailable {
             detail: "the extraction pool is closed".into(),
             retry_after_secs: self.retry_after_secs,
-        })?;
+        };
+        let kib = u32::try_from(expected_peak(input_bytes).div_ceil(1024)).unwrap_or(u32::MAX).min(self.memory_kib);
+        let memory = self.memory.clone().acquire_many_owned(kib).await.map_err(|_| closed())?;
+        let worker = self.workers.clone().acquire_owned().await.map_err(|_| closed())?;
         drop(waiting);
         let running = self.running.clone();
         running.fetch_add(1, Ordering::Relaxed);
         let handle = tokio::task::spawn_blocking(move || {
             let out = job();
             running.fetch_sub(1, Ordering::Relaxed);
-            drop((worker, admitted));
+            drop((worker, memory, admitted));
             out
         });
         handle.await.map_err(|e| ApiError::Internal(format!("extraction task failed: {e}")))
@@ -88,17 +122,46 @@ mod tests {
 
     #[tokio::test]
     async fn full_pool_answers_503_at_once() {
-        let pool = Arc::new(Pool::new(1, 0, 2));
+        let pool = Arc::new(Pool::new(1, 0, 1 << 30, 2));
         let (tx, rx) = std::sync::mpsc::channel::<()>();
         let p = pool.clone();
-        let first = tokio::spawn(async move { p.run(move || rx.recv().is_ok()).await });
+        let first = tokio::spawn(async move { p.run(10, move || rx.recv().is_ok()).await });
         while pool.running.load(Ordering::Relaxed) == 0 {
             tokio::task::yield_now().await;
         }
-        let second = pool.run(|| true).await;
+        let second = pool.run(10, || true).await;
         assert!(matches!(second, Err(ApiError::Unavailable { retry_after_secs: 2, .. })));
         tx.send(()).unwrap();
         assert!(first.await.unwrap().unwrap());
-        assert!(pool.run(|| true).await.unwrap());
+        assert!(pool.run(10, || true).await.unwrap());
+    }
+
+    #[tokio::test]
+    async fn large_pages_wait_for_memory_not_only_for_workers() {
+        // Two workers, a budget that holds one large page's expected peak but not two.
+        let large = 1 << 20;
+        let budget = expected_peak(large) * 3 / 2;
+        let pool = Arc::new(Pool::new(2, 4, budget, 1));
+        let (tx, rx) = std::sync::mpsc::channel::<()>();
+        let p = pool.clone();
+        let first = tokio::spawn(async move { p.run(large, move || rx.recv().is_ok()).await });
+        while pool.running.load(Ordering::Relaxed) == 0 {
+            tokio::task::yield_now().await;
+        }
+        assert!(pool.memory_free_bytes() < expected_peak(large));
+        // A small page still runs beside it; a second large one waits, queued, although a worker is free.
+        assert!(pool.run(1000, || true).await.unwrap());
+        let p = pool.clone();
+        let second = tokio::spawn(async move { p.run(large, || true).await });
+        while pool.queued.load(Ordering::Relaxed) == 0 {
+            tokio::task::yield_now().await;
+        }
+        assert_eq!(pool.running.load(Ordering::Relaxed), 1);
+        tx.send(()).unwrap();
+        assert!(first.await.unwrap().unwrap());
+        assert!(second.await.unwrap().unwrap());
+        // A page expected to need more than the whole budget runs alone instead of never.
+        assert!(pool.run(100 << 20, || true).await.unwrap());
+        assert_eq!(pool.memory_free_bytes(), budget / 1024 * 1024);
     }
 }

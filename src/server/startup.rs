@@ -55,7 +55,12 @@ pub fn build_state(config: Config) -> Result<AppState, StartupError> {
     engine.limits.max_input_bytes = config.extract.max_input_bytes;
     engine.params = config.params.clone();
     let fetcher = Fetcher::new(&config.fetch)?;
-    let pool = Pool::new(config.pool.worker_count(), config.pool.queue_depth, config.pool.retry_after_secs);
+    let pool = Pool::new(
+        config.pool.worker_count(),
+        config.pool.queue_depth,
+        config.pool.memory_budget_bytes,
+        config.pool.retry_after_secs,
+    );
     let limiter = match config.rate_limit.enabled {
         true => Some(Arc::new(RateLimiter::new(&config.rate_limit).map_err(StartupError::RateLimit)?)),
         false => None,

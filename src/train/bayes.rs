@@ -40,6 +40,7 @@ pub fn train(
     let mut model = BayesModel { label_threshold, ..BayesModel::default() };
     for ds in datasets {
         let pages: Vec<_> = ds.pages.iter().filter(|p| p.gold.is_some() && keep(ds, p)).collect();
+        crate::progress::phase(&format!("naive bayes {}", ds.name), Some(pages.len() as u64));
         let per_page: Vec<Vec<([usize; 4], bool)>> = pages
             .par_iter()
             .map(|p| -> Result<Vec<([usize; 4], bool)>, Error> {
@@ -62,6 +63,7 @@ pub fn train(
                 }
                 Ok(out)
             })
+            .inspect(|_| crate::progress::advance(1))
             .collect::<Result<_, _>>()?;
         for obs in per_page.iter().flatten() {
             model.observe(&obs.0, obs.1);

@@ -155,12 +155,15 @@ pub fn train(
     for (ds, &count) in datasets.iter().zip(&counts) {
         let factor = (mean / count.max(1) as f64).powf(learn.balance) as f32;
         let list: Vec<_> = ds.pages.iter().filter(|p| p.gold.is_some() && keep(ds, p)).collect();
+        crate::progress::phase(&format!("block features {}", ds.name), Some(list.len() as u64));
         let per: Vec<Option<PageRows>> = list
             .par_iter()
             .map(|p| -> Result<Option<PageRows>, Error> {
                 let bytes = ds.html(p)?;
                 let gold = GoldGrams::new(p.gold.as_deref().unwrap_or(""));
-                Ok(page_rows(engine, &bytes, p.url.as_deref(), &gold).ok().filter(|r| !r.y.is_empty()))
+                let rows = page_rows(engine, &bytes, p.url.as_deref(), &gold).ok().filter(|r| !r.y.is_empty());
+                crate::progress::advance(1);
+                Ok(rows)
             })
             .collect::<Result<_, _>>()?;
         pages.extend(per.into_iter().flatten().map(|r| (r, factor)));
@@ -168,6 +171,7 @@ pub fn train(
             trained_on.push(format!("{} ({count} pages with gold)", ds.name));
         }
     }
+    crate::progress::phase("fitting the block classifier", None);
     let names1 = auto::feature_names();
     let fit = |x: &[f32], y: &[f32], w: &[f32], names: &[&str]| {
         crate::gbdt::train(&crate::gbdt::Data { x, y, w, features: names.len() }, names, &learn.gbdt)

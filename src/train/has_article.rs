@@ -42,6 +42,7 @@ pub fn page_signals(datasets: &[Dataset], engine: &Engine, keep: PageFilter<'_>)
         let label = |p: &crate::dataset::Page| p.has_article.or(p.page_type.as_deref().map(|t| t == "article"));
         let pages: Vec<_> =
             ds.pages.iter().filter(|p| (label(p).is_some() || p.page_type.is_some()) && keep(ds, p)).collect();
+        crate::progress::phase(&format!("page signals {}", ds.name), Some(pages.len() as u64));
         let got: Vec<Option<crate::output::Signals>> = pages
             .par_iter()
             .map(|p| -> Result<_, Error> {
@@ -52,7 +53,9 @@ pub fn page_signals(datasets: &[Dataset], engine: &Engine, keep: PageFilter<'_>)
                     want_blocks: false,
                     ..crate::Request::new(&bytes)
                 };
-                Ok(engine.extract(&req).ok().map(|r| r.has_article.signals))
+                let got = engine.extract(&req).ok().map(|r| r.has_article.signals);
+                crate::progress::advance(1);
+                Ok(got)
             })
             .collect::<Result<_, _>>()?;
         let mut n = 0;

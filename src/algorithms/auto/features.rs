@@ -264,13 +264,19 @@ impl View<'_> {
     }
 }
 
-/// Per node: true when inside one of `roots`' subtrees.
+/// Per node: true when inside one of `roots`' subtrees. Roots may nest (CETD marks a node and its
+/// descendants alike); each node is written once however many roots hold it.
 fn covered(doc: &Document, roots: &[NodeId]) -> Vec<bool> {
     let mut v = vec![false; doc.len()];
-    for &r in roots {
-        for i in r..doc.node(r).end {
+    let mut sorted = roots.to_vec();
+    sorted.sort_unstable();
+    let mut done = 0;
+    for r in sorted {
+        let end = doc.node(r).end;
+        for i in r.max(done)..end {
             v[i as usize] = true;
         }
+        done = done.max(end);
     }
     v
 }
@@ -343,7 +349,9 @@ pub fn features(doc: &Document, blocks: &Blocks, inp: &Inputs<'_>) -> Vec<f32> {
         title_block: titles.iter().position(|t| t.0 >= 0.5),
     };
     let mut rows = vec![0f32; n * nf];
-    let mut sibling_sigs: IdMap<NodeId, Vec<u64>> = IdMap::default();
+    // Per parent: its element children, and how many share each signature (counted once per parent,
+    // so a parent of a hundred thousand children costs a hundred thousand steps, not their square).
+    let mut sibling_sigs: IdMap<NodeId, (u32, IdMap<u64, u32>)> = IdMap::default();
     for (k, b) in blocks.list.iter().enumerate() {
         let owner = doc.node(b.owner);
         let parent = if owner.parent == NONE || b.owner == doc.body { b.owner } else { owner.parent };
@@ -358,11 +366,16 @@ pub fn features(doc: &Document, blocks: &Blocks, inp: &Inputs<'_>) -> Vec<f32> {
         let (children, same) = if parent == b.owner {
             (0, 0)
         } else {
-            let kids = sibling_sigs.entry(parent).or_insert_with(|| {
-                doc.children(parent).filter(|&c| !doc.node(c).is_text()).map(|c| signature(doc, c)).collect()
+            let (kids, counts) = sibling_sigs.entry(parent).or_insert_with(|| {
+                let mut counts: IdMap<u64, u32> = IdMap::default();
+                let mut kids = 0;
+                for c in doc.children(parent).filter(|&c| !doc.node(c).is_text()) {
+                    *counts.entry(signature(doc, c)).or_default() += 1;
+                    kids += 1;
+                }
+                (kids, counts)
             });
-            let me = signature(doc, b.owner);
-            (kids.len() as u32, kids.iter().filter(|&&k| k == me).count() as u32)
+            (*kids, counts.get(&signature(doc, b.owner)).copied().unwrap_or(0))
         };
         let view = View {
             page: &page,

@@ -218,11 +218,7 @@ fn unmarked_script(c: char) -> bool {
 /// The shape of the address: articles live at long, specific paths (a date, a slug of many words, a
 /// numeric id), listings at short or generic ones (`/`, `/news/`, `/category/...`).
 fn url_signals(url: Option<&str>) -> [(&'static str, f64); 6] {
-    let parsed = url.and_then(|u| url::Url::parse(u).ok());
-    let segments: Vec<String> = parsed
-        .as_ref()
-        .and_then(|u| u.path_segments().map(|s| s.filter(|x| !x.is_empty()).map(|x| x.to_ascii_lowercase()).collect()))
-        .unwrap_or_default();
+    let (known, segments) = path_segments(url);
     let last = segments.last().map(String::as_str).unwrap_or("");
     let stem = last.rsplit_once('.').map_or(last, |(a, _)| a);
     let slug_words = stem.split(['-', '_']).filter(|w| w.chars().any(|c| c.is_alphabetic())).count();
@@ -239,7 +235,6 @@ fn url_signals(url: Option<&str>) -> [(&'static str, f64); 6] {
         w[0].len() == 4 && w[0].starts_with("20") && w[0].chars().all(|c| c.is_ascii_digit()) && w[1].len() <= 2
     }) || path.contains("/20") && digits_run >= 6;
     let listing = segments.iter().any(|s| LISTING_PATH_WORDS.contains(&s.as_str()));
-    let known = parsed.is_some();
     let flag = |b: bool| if known { f64::from(u8::from(b)) } else { 0.0 };
     [
         ("url_depth", segments.len() as f64),
@@ -249,6 +244,17 @@ fn url_signals(url: Option<&str>) -> [(&'static str, f64); 6] {
         ("url_dated", flag(dated)),
         ("url_listing", flag(listing)),
     ]
+}
+
+/// Whether the address parses, and its non-empty path segments in lower case: what the URL signals
+/// of both page models read.
+pub(super) fn path_segments(url: Option<&str>) -> (bool, Vec<String>) {
+    let Some(parsed) = url.and_then(|u| url::Url::parse(u).ok()) else { return (false, Vec::new()) };
+    let segments = parsed
+        .path_segments()
+        .map(|s| s.filter(|x| !x.is_empty()).map(str::to_ascii_lowercase).collect())
+        .unwrap_or_default();
+    (true, segments)
 }
 
 /// The block classifier's verdicts on a page: each block's probability, and the threshold at which a

@@ -49,7 +49,7 @@ use super::anchor_ratio;
 use super::bayes::{self, BayesModel};
 use super::cetd::{self, Density};
 use super::pvalue;
-use crate::contract::{Content, Context, Outcome, score_elements};
+use crate::contract::{Content, Context, NON_ARTICLE_TYPES, Outcome, score_elements};
 use crate::dom::NodeId;
 
 /// The models `auto` reads: the Naive Bayes block model (one of the measures), the block classifier
@@ -115,8 +115,9 @@ pub fn run(ctx: &Context<'_>, models: &Models<'_>) -> Outcome {
     let doc = ctx.doc;
     let m = measure(ctx, models.bayes);
     let p = if models.blocks.is_trained() { models.blocks.predict(doc, &m) } else { Vec::new() };
+    let drop_comments = !ctx.params.auto.include_comments;
     let (roots, block_p) = if models.blocks.is_trained() {
-        let chosen = select::choose(ctx, &m, &p);
+        let chosen = select::choose(ctx, &m, &p, drop_comments);
         let probs = m.blocks.list.iter().zip(&p).map(|(b, &pr)| (b.owner, pr)).collect::<Vec<_>>();
         let roots = roots_of(doc, &chosen);
         // Nothing passed (a page of one short paragraph, say): fall back to the heuristic region, and
@@ -124,24 +125,6 @@ pub fn run(ctx: &Context<'_>, models: &Models<'_>) -> Outcome {
         (if roots.is_empty() { m.keep.clone() } else { roots }, probs)
     } else {
         (m.keep.clone(), Vec::new())
-    };
-    // Per-block scores only when asked for: building them is a walk over every element.
-    let blocks = if ctx.want_blocks {
-        let mut owner_p: crate::hash::IdMap<NodeId, f64> = crate::hash::IdMap::default();
-        for (o, pr) in block_p {
-            let e = owner_p.entry(o).or_insert(0.0f64);
-            *e = e.max(pr);
-        }
-        score_elements(doc, &roots, |i| {
-            let k = i as usize;
-            let mut s = vec![("ctd", m.density[k]), ("density_sum", m.density_sum[k]), ("p", m.p.p[k])];
-            if let Some(&pr) = owner_p.get(&i) {
-                s.push(("block_p", pr));
-            }
-            (s, owner_p.get(&i).copied().unwrap_or(m.density_sum[k]))
-        })
-    } else {
-        Vec::new()
     };
     let judged = models.blocks.is_trained().then_some(has_article::Judged {
         blocks: &m.blocks,
@@ -164,13 +147,47 @@ pub fn run(ctx: &Context<'_>, models: &Models<'_>) -> Outcome {
         0.5 * m.p.page() + 0.5 * (1.0 - (-(kept.exp_m1()) / 400.0).exp())
     };
     let is_article = probability >= ctx.params.pvalue.article_threshold;
+    let non_article = models.page_type.odds(&signals);
+    // A forum thread's replies are its content, not comments on it: keep the threads the comment rule
+    // left out. (The signals above were measured without them, as the models were trained.)
+    let is_forum = !is_article && non_article.is_some_and(|o| NON_ARTICLE_TYPES[o.argmax()] == "forum");
+    let roots = if is_forum && drop_comments && models.blocks.is_trained() {
+        let chosen = select::choose(ctx, &m, &p, false);
+        let all = roots_of(doc, &chosen);
+        if all.is_empty() { roots } else { all }
+    } else {
+        roots
+    };
+    // Per-block scores only when asked for: building them is a walk over every element.
+    let blocks = if ctx.want_blocks { block_report(ctx, &m, block_p, &roots) } else { Vec::new() };
     let roots = if is_article || ctx.params.auto.no_article_text == NoArticleText::Full {
         roots
     } else {
         select::lead(doc, &roots, ctx.params.auto.lead_chars)
     };
-    let non_article = models.page_type.odds(&signals);
     Outcome { content: Content::Nodes(roots), probability, blocks, signals, non_article }
+}
+
+/// Every element's scores: the seed measures, and the classifier's probability on block owners.
+fn block_report(
+    ctx: &Context<'_>,
+    m: &Measured,
+    block_p: Vec<(NodeId, f64)>,
+    roots: &[NodeId],
+) -> Vec<crate::contract::Block> {
+    let mut owner_p: crate::hash::IdMap<NodeId, f64> = crate::hash::IdMap::default();
+    for (o, pr) in block_p {
+        let e = owner_p.entry(o).or_insert(0.0f64);
+        *e = e.max(pr);
+    }
+    score_elements(ctx.doc, roots, |i| {
+        let k = i as usize;
+        let mut s = vec![("ctd", m.density[k]), ("density_sum", m.density_sum[k]), ("p", m.p.p[k])];
+        if let Some(&pr) = owner_p.get(&i) {
+            s.push(("block_p", pr));
+        }
+        (s, owner_p.get(&i).copied().unwrap_or(m.density_sum[k]))
+    })
 }
 
 /// One line per block: the classifier's probability, whether it is kept ('+', 'c' for a comment
@@ -182,7 +199,7 @@ pub fn explain(ctx: &Context<'_>, models: &Models<'_>) -> String {
     let nf = feature_names().len();
     let trained = models.blocks.is_trained();
     let p = models.blocks.predict(ctx.doc, &m);
-    let chosen = if trained { select::choose(ctx, &m, &p) } else { Vec::new() };
+    let chosen = if trained { select::choose(ctx, &m, &p, !ctx.params.auto.include_comments) } else { Vec::new() };
     let region_keep = feature_index("region_keep").unwrap_or(0);
     let mut out = String::new();
     for (k, b) in m.blocks.list.iter().enumerate() {

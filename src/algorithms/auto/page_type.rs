@@ -88,11 +88,7 @@ pub(super) fn signals(doc: &Document, meta: &PageMeta, url: Option<&str>) -> Vec
 
 /// One flag per type vocabulary of [`TYPE_PATH_WORDS`]: some path segment is one of its words.
 fn url_words(url: Option<&str>) -> Vec<(&'static str, f64)> {
-    let parsed = url.and_then(|u| url::Url::parse(u).ok());
-    let segments: Vec<String> = parsed
-        .as_ref()
-        .and_then(|u| u.path_segments().map(|s| s.filter(|x| !x.is_empty()).map(str::to_ascii_lowercase).collect()))
-        .unwrap_or_default();
+    let (_, segments) = super::has_article::path_segments(url);
     TYPE_PATH_WORDS
         .iter()
         .map(|(name, words)| (*name, f64::from(u8::from(segments.iter().any(|s| words.contains(&s.as_str()))))))

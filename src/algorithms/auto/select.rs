@@ -8,8 +8,8 @@ use crate::contract::Context;
 use crate::dom::{Document, NONE, NodeId};
 
 /// The text nodes `auto` keeps: those of blocks at or above the threshold, less comment threads
-/// (unless asked to keep them).
-pub(super) fn choose(ctx: &Context<'_>, m: &Measured, p: &[f64]) -> Vec<bool> {
+/// when `drop_comments`.
+pub(super) fn choose(ctx: &Context<'_>, m: &Measured, p: &[f64], drop_comments: bool) -> Vec<bool> {
     let doc = ctx.doc;
     let mut chosen = vec![false; doc.len()];
     for (b, &pr) in m.blocks.list.iter().zip(p) {
@@ -19,7 +19,7 @@ pub(super) fn choose(ctx: &Context<'_>, m: &Measured, p: &[f64]) -> Vec<bool> {
             }
         }
     }
-    if !ctx.params.auto.include_comments {
+    if drop_comments {
         // The owner of the block the classifier is surest of (the first of equals).
         let surest = m
             .blocks

@@ -1,5 +1,7 @@
-//! `POST /v1/extract/batch`: many pages in one request. Items are parsed one by one, so a malformed
-//! item fails alone, and run `server.batch_concurrency` at a time through the same job runner as
+//! `POST /v1/extract/batch`: many pages in one request. An item that breaks the item schema (a field
+//! of the wrong type, an unknown field) makes the whole request malformed (400, naming the item), as
+//! the API description says; a well-formed item that cannot be done (no input, a bad URL, an origin
+//! failure) fails alone. Items run `server.batch_concurrency` at a time through the same job runner as
 //! `/v1/extract` ([`crate::server::jobs`]). The JSON answer lists results in item order; with
 //! `Accept: application/x-ndjson` each result is written as its own line the moment it is ready (so in
 //! completion order), carrying its `index`.
@@ -27,11 +29,29 @@ struct BatchRequest {
     items: Vec<Value>,
 }
 
+/// The items, each checked against the item schema: its fields' types, at least one of `url` and
+/// `html`, and a non-empty `formats`.
+fn parse_items(items: Vec<Value>) -> Result<Vec<ExtractRequest>, ApiError> {
+    items
+        .into_iter()
+        .enumerate()
+        .map(|(i, item)| {
+            let req: ExtractRequest = serde_json::from_value(item)
+                .map_err(|e| ApiError::BadRequest("malformed-json", format!("item {i}: {e}")))?;
+            if req.url.is_none() && req.html.is_none() {
+                return Err(ApiError::BadRequest("missing-input", format!("item {i}: give `url`, `html`, or both")));
+            }
+            if req.formats.as_ref().is_some_and(Vec::is_empty) {
+                return Err(ApiError::BadRequest("bad-formats", format!("item {i}: `formats` must not be empty")));
+            }
+            Ok(req)
+        })
+        .collect()
+}
+
 /// One item, start to finish: `{"index": i, "ok": result}` or `{"index": i, "error": problem}`.
-async fn run_item(state: AppState, index: usize, item: Value, no_cache: bool) -> Value {
+async fn run_item(state: AppState, index: usize, req: ExtractRequest, no_cache: bool) -> Value {
     let outcome = async {
-        let req: ExtractRequest = serde_json::from_value(item)
-            .map_err(|e| ApiError::BadRequest("malformed-json", format!("item {index}: {e}")))?;
         let job = req.into_job(&state)?;
         run_job(&state, job, no_cache).await
     }
@@ -71,10 +91,11 @@ pub async fn batch(
             req.items.len()
         )));
     }
+    let items = parse_items(req.items)?;
     let no_cache = bypass_cache(&headers);
     let concurrency = state.config.server.batch_concurrency;
-    let items = stream::iter(req.items.into_iter().enumerate())
-        .map(move |(i, item)| run_item(state.clone(), i, item, no_cache));
+    let items =
+        stream::iter(items.into_iter().enumerate()).map(move |(i, item)| run_item(state.clone(), i, item, no_cache));
     if wants_ndjson(&headers) {
         let lines = items.buffer_unordered(concurrency).map(|v| {
             let mut line = serde_json::to_vec(&v).unwrap_or_default();

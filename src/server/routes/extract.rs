@@ -1,7 +1,7 @@
 //! `POST /v1/extract`: one page in (a URL to fetch, or HTML in the body), one result out.
 //!
-//! Requests of both shapes (JSON, or a raw `text/html` body with query parameters) are checked and
-//! become one [`Job`]; [`run_job`] does the rest (cache, fetch, pool, engine), as for every item of a
+//! Requests of both shapes (JSON, or a raw `text/html` body with query parameters; a JSON body may
+//! carry the query parameters too, for what its fields leave out) are checked and become one [`Job`]; [`run_job`] does the rest (cache, fetch, pool, engine), as for every item of a
 //! batch.
 
 use axum::Json;
@@ -20,43 +20,64 @@ use crate::server::jobs::{Input, Job, run_job};
 use crate::server::state::AppState;
 use crate::server::telemetry::CacheStatus;
 
-/// Output formats a caller can ask for; text is the default, HTML costs a second walk of the page.
+/// Output formats a caller can ask for; text is the default, HTML and Markdown each cost another walk
+/// of the kept nodes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Format {
     Text,
     Html,
+    /// `content.markdown`: CommonMark with GitHub tables, links resolved against the page's URL.
+    Markdown,
+    /// `content.explain`: the explanation page (every block shaded by its probability, measures on hover).
+    Explain,
 }
 
-/// The JSON request body (also one item of a batch).
+/// The JSON request body (also one item of a batch). A field is given or left out; `null` is not a
+/// value of any of them (the API description gives each a plain type), so it is refused.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ExtractRequest {
+    #[serde(default, deserialize_with = "present")]
     pub url: Option<String>,
+    #[serde(default, deserialize_with = "present")]
     pub html: Option<String>,
+    #[serde(default, deserialize_with = "present")]
     pub algorithm: Option<String>,
+    #[serde(default, deserialize_with = "present")]
     pub formats: Option<Vec<Format>>,
+    #[serde(default, deserialize_with = "present")]
     pub blocks: Option<bool>,
+    #[serde(default, deserialize_with = "present")]
     pub charset: Option<String>,
     /// Keep reader comments in the content (default: the configured `params.auto.include_comments`).
+    #[serde(default, deserialize_with = "present")]
     pub include_comments: Option<bool>,
     /// What `auto` returns for a page without an article: `full` or `lead` (default: the configured
     /// `params.auto.no_article_text`).
+    #[serde(default, deserialize_with = "present")]
     pub no_article_text: Option<crate::algorithms::auto::NoArticleText>,
     /// Lay the page out in a headless browser before extraction (implied by `vips`, `cehtd-ds`).
+    #[serde(default, deserialize_with = "present")]
     pub render: Option<bool>,
     /// Run the page's scripts in the browser first (implies `render`).
+    #[serde(default, deserialize_with = "present")]
     pub javascript: Option<bool>,
 }
 
-/// Query parameters of the raw-HTML form.
+/// A field that is there holds a value of its type (not `null`); one left out is `None` by default.
+fn present<'de, D: serde::Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<T>, D::Error> {
+    T::deserialize(d).map(Some)
+}
+
+/// Query parameters: the raw-HTML form's options, and a JSON body's for the fields it leaves out.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RawParams {
     pub url: Option<String>,
     pub algorithm: Option<String>,
     pub blocks: Option<bool>,
-    /// Comma-separated: `text,html`.
+    /// Comma-separated: `text,html,markdown,explain`.
     pub formats: Option<String>,
     pub include_comments: Option<bool>,
     pub no_article_text: Option<crate::algorithms::auto::NoArticleText>,
@@ -97,6 +118,8 @@ struct Parts {
     charset: Option<String>,
     text: bool,
     html: bool,
+    markdown: bool,
+    explain: bool,
     blocks: Option<bool>,
     include_comments: Option<bool>,
     no_article_text: Option<crate::algorithms::auto::NoArticleText>,
@@ -117,6 +140,8 @@ impl Parts {
             charset: check_charset(self.charset)?,
             text: self.text,
             html: self.html,
+            markdown: self.markdown,
+            explain: self.explain,
             blocks: self.blocks.unwrap_or(true),
             include_comments: self.include_comments,
             no_article_text: self.no_article_text,
@@ -134,7 +159,10 @@ impl ExtractRequest {
         };
         let formats = self.formats.unwrap_or_else(|| vec![Format::Text, Format::Html]);
         if formats.is_empty() {
-            return Err(bad("bad-formats", "`formats` must name at least one of \"text\", \"html\""));
+            return Err(bad(
+                "bad-formats",
+                "`formats` must name at least one of \"text\", \"html\", \"markdown\", \"explain\"",
+            ));
         }
         Parts {
             input,
@@ -142,6 +170,8 @@ impl ExtractRequest {
             charset: self.charset,
             text: formats.contains(&Format::Text),
             html: formats.contains(&Format::Html),
+            markdown: formats.contains(&Format::Markdown),
+            explain: formats.contains(&Format::Explain),
             blocks: self.blocks,
             include_comments: self.include_comments,
             no_article_text: self.no_article_text,
@@ -152,31 +182,63 @@ impl ExtractRequest {
     }
 }
 
+impl ExtractRequest {
+    /// Fill the fields the JSON left out from the query parameters.
+    fn with_query(mut self, q: RawParams) -> Result<Self, ApiError> {
+        if self.formats.is_none()
+            && let Some(f) = q.formats.as_deref()
+        {
+            self.formats = Some(parse_formats(f)?);
+        }
+        self.url = self.url.or(q.url);
+        self.algorithm = self.algorithm.or(q.algorithm);
+        self.blocks = self.blocks.or(q.blocks);
+        self.include_comments = self.include_comments.or(q.include_comments);
+        self.no_article_text = self.no_article_text.or(q.no_article_text);
+        self.render = self.render.or(q.render);
+        self.javascript = self.javascript.or(q.javascript);
+        Ok(self)
+    }
+}
+
+/// `formats=text,html,markdown,explain` (any subset, at least one).
+fn parse_formats(f: &str) -> Result<Vec<Format>, ApiError> {
+    let mut out = Vec::new();
+    for part in f.split(',').map(str::trim) {
+        let format = match part {
+            "text" => Format::Text,
+            "html" => Format::Html,
+            "markdown" => Format::Markdown,
+            "explain" => Format::Explain,
+            other => return Err(bad("bad-formats", format!("unknown format {other:?}"))),
+        };
+        if !out.contains(&format) {
+            out.push(format);
+        }
+    }
+    if out.is_empty() {
+        return Err(bad("bad-formats", "`formats` must name at least one of text, html, markdown, explain"));
+    }
+    Ok(out)
+}
+
 impl RawParams {
     fn into_job(self, body: Bytes, charset: Option<String>, state: &AppState) -> Result<Job, ApiError> {
-        let (text, html) = match self.formats.as_deref() {
-            None => (true, true),
-            Some(f) => {
-                let mut out = (false, false);
-                for part in f.split(',').map(str::trim) {
-                    match part {
-                        "text" => out.0 = true,
-                        "html" => out.1 = true,
-                        other => return Err(bad("bad-formats", format!("unknown format {other:?}"))),
-                    }
-                }
-                out
-            }
+        let formats = match self.formats.as_deref() {
+            None => vec![Format::Text, Format::Html],
+            Some(f) => parse_formats(f)?,
         };
-        if !text && !html {
-            return Err(bad("bad-formats", "`formats` must name at least one of text, html"));
-        }
+        let has = |f: Format| formats.contains(&f);
+        let (text, html, markdown, explain) =
+            (has(Format::Text), has(Format::Html), has(Format::Markdown), has(Format::Explain));
         Parts {
             input: Input::Html { bytes: body, url: self.url },
             algorithm: self.algorithm,
             charset,
             text,
             html,
+            markdown,
+            explain,
             blocks: self.blocks,
             include_comments: self.include_comments,
             no_article_text: self.no_article_text,
@@ -230,10 +292,9 @@ pub async fn extract(
     let (mime, charset) = media_type(&headers);
     let job = match mime.as_str() {
         "application/json" => {
-            if !params.is_empty() {
-                return Err(bad("bad-query", "query parameters are for raw HTML bodies; put them in the JSON"));
-            }
-            parse_json::<ExtractRequest>(&body)?.into_job(&state)?
+            // The query's options apply where the JSON is silent (the JSON's own fields win).
+            let query = serde_urlencoded_pairs(params)?;
+            parse_json::<ExtractRequest>(&body)?.with_query(query)?.into_job(&state)?
         }
         "text/html" | "application/xhtml+xml" => {
             let query = serde_urlencoded_pairs(params)?;

@@ -1,0 +1,462 @@
+//! `metadata`: what a page says about itself — its own title, authors, publication and update dates,
+//! description, site name, language, canonical address, image, tags and categories, and the
+//! JSON-LD / Open Graph types it declares.
+//!
+//! Sources, in order of trust: JSON-LD (`jsonld`), Open Graph and `article:*` properties, `<meta>`
+//! names (Dublin Core, `citation_*`, `twitter:*`, the common publisher names) and microdata, then the
+//! visible page (`<time>` elements, bylines and Chinese labelled lines, `byline`), and the URL last.
+//! Every date says where it came from, so a caller can decide how far to trust it.
+//!
+//! Everything here is generic: no rule names a site.
+
+mod byline;
+pub mod dates;
+pub mod jsonld;
+mod scan;
+
+use serde::{Deserialize, Serialize};
+
+use crate::dom::{Document, Tag};
+use jsonld::Entity;
+pub use scan::{Scanned, scan};
+
+/// Where a date was found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum DateSource {
+    JsonLd,
+    Opengraph,
+    Meta,
+    Time,
+    Byline,
+    Url,
+}
+
+/// A date in ISO 8601 (`2024-03-05`, or with a time and offset when the page gives them).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Dated {
+    pub value: String,
+    pub source: DateSource,
+}
+
+/// Types the page declares.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Types {
+    /// Every JSON-LD `@type` found, in document order, without repeats.
+    pub json_ld: Vec<String>,
+    /// `og:type`.
+    pub opengraph: Option<String>,
+}
+
+/// The page's metadata.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Metadata {
+    /// The article's own title: a single `<h1>` that `<title>` contains, else the declared headline
+    /// or `<title>` without its site suffix.
+    pub title: Option<String>,
+    pub authors: Vec<String>,
+    pub published: Option<Dated>,
+    pub modified: Option<Dated>,
+    pub description: Option<String>,
+    pub site_name: Option<String>,
+    pub lang: Option<String>,
+    pub canonical_url: Option<String>,
+    pub image: Option<String>,
+    pub tags: Vec<String>,
+    pub categories: Vec<String>,
+    pub types: Types,
+}
+
+/// Author `<meta>` names, most specific first.
+const AUTHOR_META: &[&str] = &[
+    "author",
+    "article:author",
+    "dc.creator",
+    "dcterms.creator",
+    "citation_author",
+    "parsely-author",
+    "sailthru.author",
+    "byl",
+    "og:article:author",
+];
+
+const PUBLISHED_OG: &[&str] = &["article:published_time", "og:article:published_time", "og:published_time"];
+const PUBLISHED_META: &[&str] = &[
+    "datepublished",
+    "pubdate",
+    "publishdate",
+    "publish-date",
+    "publish_date",
+    "publication_date",
+    "date",
+    "dc.date.issued",
+    "dc.date",
+    "dcterms.issued",
+    "dcterms.date",
+    "dcterms.created",
+    "citation_publication_date",
+    "citation_date",
+    "citation_online_date",
+    "sailthru.date",
+    "parsely-pub-date",
+    "article.published",
+    "article_date_original",
+    "originalpublicationdate",
+    "og:pubdate",
+    "release_date",
+];
+const MODIFIED_OG: &[&str] = &["article:modified_time", "og:updated_time", "og:article:modified_time"];
+const MODIFIED_META: &[&str] =
+    &["datemodified", "last-modified", "dcterms.modified", "dc.date.modified", "article.updated"];
+
+/// Read the metadata: `scanned` from the decoded page ([`scan`]), `doc` the parsed page, `url` its
+/// address.
+pub fn extract(scanned: &Scanned, doc: &Document, url: Option<&str>) -> Metadata {
+    let ents = jsonld::entities(&scanned.json_ld);
+    let main = main_entity(&ents);
+    let base = url.and_then(|u| url::Url::parse(u).ok());
+    let absolute = |link: &str| match base.as_ref().and_then(|b| b.join(link.trim()).ok()) {
+        Some(u) => u.to_string(),
+        None => link.trim().to_string(),
+    };
+    let visible = byline::read(doc);
+
+    let mut types = Types { json_ld: Vec::new(), opengraph: scanned.meta(&["og:type"]).map(str::to_string) };
+    for e in &ents {
+        for t in &e.types {
+            if !types.json_ld.contains(t) {
+                types.json_ld.push(t.clone());
+            }
+        }
+    }
+
+    let published = date_from_entities(&ents, main, &["datePublished", "dateCreated", "uploadDate", "startDate"])
+        .map(|v| Dated { value: v, source: DateSource::JsonLd })
+        .or_else(|| meta_date(scanned, PUBLISHED_OG, DateSource::Opengraph))
+        .or_else(|| meta_date(scanned, PUBLISHED_META, DateSource::Meta))
+        .or_else(|| {
+            scanned
+                .itemprop("datepublished")
+                .and_then(dates::parse_machine)
+                .map(|v| Dated { value: v, source: DateSource::Meta })
+        })
+        .or_else(|| time_date(scanned, true))
+        .or_else(|| visible.date.clone().map(|v| Dated { value: v, source: DateSource::Byline }))
+        .or_else(|| time_date(scanned, false))
+        .or_else(|| url.and_then(dates::from_url).map(|v| Dated { value: v, source: DateSource::Url }));
+    let modified = date_from_entities(&ents, main, &["dateModified"])
+        .map(|v| Dated { value: v, source: DateSource::JsonLd })
+        .or_else(|| meta_date(scanned, MODIFIED_OG, DateSource::Opengraph))
+        .or_else(|| meta_date(scanned, MODIFIED_META, DateSource::Meta))
+        .or_else(|| {
+            scanned
+                .times
+                .iter()
+                .filter(|t| t.modified)
+                .find_map(|t| t.datetime.as_deref().and_then(dates::parse_machine))
+                .map(|v| Dated { value: v, source: DateSource::Time })
+        });
+    // A page that declares only when it was updated shows that date as its date: the best there is
+    // (the source still says where it came from).
+    let published = published.or_else(|| modified.clone());
+
+    Metadata {
+        title: title(scanned, doc, main),
+        authors: authors(scanned, &ents, main, &visible),
+        published,
+        modified,
+        description: main.and_then(|e| e.str("description")).or_else(|| {
+            scanned.meta(&["og:description", "description", "twitter:description", "dc.description"]).map(clean)
+        }),
+        site_name: scanned
+            .meta(&["og:site_name", "application-name", "twitter:site"])
+            .map(clean)
+            .filter(|s| !s.starts_with('@'))
+            .or_else(|| main.and_then(|e| e.value.get("publisher")).and_then(jsonld::text_of))
+            .or_else(|| ents.iter().find(|e| e.is(&["WebSite"])).and_then(|e| e.str("name"))),
+        lang: scanned
+            .lang
+            .clone()
+            .or_else(|| doc.lang.clone())
+            .or_else(|| scanned.meta(&["og:locale", "content-language", "dc.language"]).map(str::to_string))
+            .map(|l| l.trim().to_string())
+            .filter(|l| !l.is_empty()),
+        canonical_url: scanned.link("canonical").or_else(|| scanned.meta(&["og:url"])).map(absolute),
+        image: main
+            .and_then(|e| e.value.get("image"))
+            .and_then(jsonld::image_of)
+            .or_else(|| {
+                scanned.meta(&["og:image", "og:image:url", "twitter:image", "twitter:image:src"]).map(str::to_string)
+            })
+            .map(|i| absolute(&i)),
+        tags: tags(scanned, main),
+        categories: categories(scanned, main),
+        types,
+    }
+}
+
+fn clean(s: &str) -> String {
+    crate::dom::fold_ws(s)
+}
+
+/// The entity that describes the page's content: the first of the article family (news, posts,
+/// forum threads, products...), else a `WebPage` with a headline.
+fn main_entity(ents: &[Entity]) -> Option<&Entity> {
+    ents.iter().find(|e| e.is(jsonld::ARTICLE_TYPES)).or_else(|| {
+        ents.iter().find(|e| e.types.iter().any(|t| t.ends_with("Page")) && e.value.get("headline").is_some())
+    })
+}
+
+fn date_from_entities(ents: &[Entity], main: Option<&Entity>, keys: &[&str]) -> Option<String> {
+    let from = |e: &Entity| keys.iter().find_map(|k| e.str(k).and_then(|v| dates::parse_machine(&v)));
+    main.and_then(from).or_else(|| {
+        ents.iter()
+            .filter(|e| e.is(jsonld::ARTICLE_TYPES) || e.types.iter().any(|t| t.ends_with("Page")))
+            .find_map(from)
+    })
+}
+
+fn meta_date(s: &Scanned, keys: &[&str], source: DateSource) -> Option<Dated> {
+    keys.iter().find_map(|k| s.meta_all(k).find_map(dates::parse_machine)).map(|value| Dated { value, source })
+}
+
+/// A `<time>` element's date: `marked` asks for one marked as the publication date; otherwise the
+/// first with a readable date.
+fn time_date(s: &Scanned, marked: bool) -> Option<Dated> {
+    s.times
+        .iter()
+        .filter(|t| if marked { t.published } else { !t.modified })
+        .find_map(|t| {
+            t.datetime
+                .as_deref()
+                .and_then(dates::parse_machine)
+                .or_else(|| dates::find_in_text(&t.text).map(|(d, _)| d))
+        })
+        .map(|value| Dated { value, source: DateSource::Time })
+}
+
+/// A name that is a URL, a handle, a bare label or empty is not a name.
+fn is_name(s: &str) -> bool {
+    let s = s.trim();
+    !s.is_empty()
+        && !byline::is_label(s)
+        && s.chars().count() <= 80
+        && !s.starts_with('@')
+        && !s.contains("://")
+        && !s.starts_with("www.")
+        && s.chars().any(char::is_alphabetic)
+}
+
+fn authors(s: &Scanned, ents: &[Entity], main: Option<&Entity>, visible: &byline::Byline) -> Vec<String> {
+    let mut out: Vec<String> = main
+        .and_then(|e| e.value.get("author").or_else(|| e.value.get("creator")))
+        .map(jsonld::texts_of)
+        .unwrap_or_default();
+    if out.is_empty() {
+        out = ents
+            .iter()
+            .find_map(|e| e.value.get("author").map(jsonld::texts_of).filter(|a| !a.is_empty()))
+            .unwrap_or_default();
+    }
+    if out.iter().all(|a| !is_name(a)) {
+        out = AUTHOR_META
+            .iter()
+            .map(|k| s.meta_all(k).map(clean).collect::<Vec<_>>())
+            .find(|v| v.iter().any(|a| is_name(a)))
+            .unwrap_or_default();
+    }
+    if out.iter().all(|a| !is_name(a)) {
+        out = s.itemprop("author").or_else(|| s.itemprop("creator")).map(|a| vec![clean(a)]).unwrap_or_default();
+    }
+    if out.iter().all(|a| !is_name(a)) {
+        out = visible.authors.clone();
+    }
+    if out.iter().all(|a| !is_name(a)) {
+        out = s.rel_authors.iter().take(1).cloned().collect();
+    }
+    let mut seen = Vec::new();
+    for a in out {
+        let a = byline::clean_name(&a);
+        if is_name(&a) && !seen.contains(&a) {
+            seen.push(a);
+        }
+    }
+    seen
+}
+
+/// Separators between a title and its site's name.
+const TITLE_SEPARATORS: &[&str] = &[" | ", " - ", " – ", " — ", " :: ", " · ", " • ", " » ", "｜", "_", " / "];
+
+/// Normalised for containment tests: lower case, letters and digits only.
+fn key(s: &str) -> String {
+    s.chars().filter(|c| c.is_alphanumeric()).flat_map(char::to_lowercase).collect()
+}
+
+fn title(s: &Scanned, doc: &Document, main: Option<&Entity>) -> Option<String> {
+    let page_title = s.title.clone().or_else(|| doc.title.clone());
+    let h1s: Vec<String> = (doc.body..doc.node(doc.body).end)
+        .filter(|&i| doc.node(i).tag() == Some(Tag::H1))
+        .map(|i| doc.subtree_text(i))
+        .filter(|t| !t.is_empty())
+        .take(8)
+        .collect();
+    let declared = main
+        .and_then(|e| e.str("headline").or_else(|| e.str("name")))
+        .or_else(|| s.meta(&["og:title", "twitter:title", "dc.title", "citation_title"]).map(clean));
+    if let Some(t) = &page_title {
+        let tk = key(t);
+        // The article's own title: an `<h1>` that `<title>` repeats (sites put logos in `<h1>` too).
+        let contained: Vec<&String> = h1s.iter().filter(|h| key(h).len() >= 4 && tk.contains(&key(h))).collect();
+        if let Some(h) = contained.first() {
+            // The title's own spelling when a part of it is the heading (headings split into styled
+            // spans lose the spaces between words).
+            let hk = key(h);
+            let part = TITLE_SEPARATORS.iter().flat_map(|sep| t.split(sep)).map(str::trim).find(|p| key(p) == hk);
+            return Some(part.map_or_else(|| (*h).clone(), str::to_string));
+        }
+        if let Some(d) = &declared
+            && key(d).len() >= 4
+            && tk.contains(&key(d))
+        {
+            let site = s.meta(&["og:site_name", "application-name"]).map(key);
+            return Some(strip_site(d, site.as_deref()));
+        }
+    }
+    if h1s.len() == 1 && declared.as_ref().is_some_and(|d| key(d) == key(&h1s[0])) {
+        return Some(h1s[0].clone());
+    }
+    let site = s.meta(&["og:site_name", "application-name"]).map(key);
+    // A `<title>` that is only the site's name says nothing of the page: the declared headline or the
+    // single heading does.
+    let generic = |t: &str| site.as_deref().is_some_and(|s| key(t) == s) || !t.contains(' ');
+    if let Some(t) = page_title.as_deref().map(|t| strip_site(t, site.as_deref()))
+        && generic(&t)
+    {
+        if let Some(d) = declared.as_deref().filter(|d| !generic(d)) {
+            return Some(strip_site(d, site.as_deref()));
+        }
+        if h1s.len() == 1 {
+            return Some(h1s[0].clone());
+        }
+    }
+    page_title
+        .map(|t| strip_site(&t, site.as_deref()))
+        .or_else(|| declared.map(|d| strip_site(&d, site.as_deref())))
+        .or_else(|| h1s.first().cloned())
+}
+
+/// `<title>` without its site's name: the longest part between separators, unless the site name
+/// says which part it is.
+fn strip_site(title: &str, site: Option<&str>) -> String {
+    for sep in TITLE_SEPARATORS {
+        if title.contains(sep) {
+            let parts: Vec<&str> = title.split(sep).map(str::trim).filter(|p| !p.is_empty()).collect();
+            if parts.len() < 2 {
+                continue;
+            }
+            let kept: Vec<&str> =
+                parts.iter().copied().filter(|p| site.is_none_or(|s| key(p) != s && !s.contains(&key(p)))).collect();
+            let kept = if kept.is_empty() { parts.clone() } else { kept };
+            if kept.len() < parts.len() {
+                return kept.join(sep);
+            }
+            // No site name to go by: the first part is the page's own, unless it is much shorter than
+            // another (a section name in front).
+            let first = kept[0];
+            let longest = kept.iter().copied().max_by_key(|p| p.chars().count()).unwrap_or(first);
+            return if first.chars().count() * 3 < longest.chars().count() { longest } else { first }.to_string();
+        }
+    }
+    title.to_string()
+}
+
+fn tags(s: &Scanned, main: Option<&Entity>) -> Vec<String> {
+    let mut out: Vec<String> = s.meta_all("article:tag").map(clean).collect();
+    if out.is_empty()
+        && let Some(k) = main.and_then(|e| e.value.get("keywords"))
+    {
+        out = match k {
+            serde_json::Value::String(s) => s.split(',').map(clean).collect(),
+            other => jsonld::texts_of(other),
+        };
+    }
+    if out.is_empty()
+        && let Some(k) = s.meta(&["keywords", "news_keywords"])
+    {
+        out = k.split([',', '，', ';']).map(clean).collect();
+    }
+    dedup(out)
+}
+
+fn categories(s: &Scanned, main: Option<&Entity>) -> Vec<String> {
+    let mut out: Vec<String> = s.meta_all("article:section").map(clean).collect();
+    if out.is_empty()
+        && let Some(sec) = main.and_then(|e| e.value.get("articleSection"))
+    {
+        out = jsonld::texts_of(sec);
+    }
+    dedup(out)
+}
+
+fn dedup(v: Vec<String>) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for x in v {
+        if !x.is_empty() && x.chars().count() <= 100 && !out.contains(&x) && out.len() < 64 {
+            out.push(x);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn meta(html: &str, url: Option<&str>) -> Metadata {
+        extract(&scan(html), &Document::parse(html), url)
+    }
+
+    #[test]
+    fn trusted_sources_first() {
+        let m = meta(
+            r#"<html lang=en><head><title>Rice yields rise | Farm News</title>
+            <meta property="og:site_name" content="Farm News"><meta property="og:type" content="article">
+            <meta property="article:published_time" content="2024-03-06T08:00:00Z">
+            <meta name="author" content="Meta Author"><meta property="article:tag" content="rice">
+            <script type="application/ld+json">{"@context":"https://schema.org","@graph":[{"@type":"WebSite","name":"FN"},
+            {"@type":"NewsArticle","headline":"Rice yields rise","datePublished":"2024-03-05T10:00:00+08:00",
+             "dateModified":"2024-03-07","author":{"@type":"Person","name":"Jane Roe"},"articleSection":"Crops"}]}</script>
+            </head><body><h1>Logo</h1><h1>Rice yields rise</h1><p>By Someone Else</p></body></html>"#,
+            Some("https://ex.test/2020/01/01/x"),
+        );
+        assert_eq!(m.title.as_deref(), Some("Rice yields rise"));
+        assert_eq!(m.authors, ["Jane Roe"]);
+        assert_eq!(m.published, Some(Dated { value: "2024-03-05T10:00:00+08:00".into(), source: DateSource::JsonLd }));
+        assert_eq!(m.modified.as_ref().map(|d| d.value.as_str()), Some("2024-03-07"));
+        assert_eq!(m.site_name.as_deref(), Some("Farm News"));
+        assert_eq!(m.types.json_ld, ["WebSite", "NewsArticle", "Person"]);
+        assert_eq!(m.types.opengraph.as_deref(), Some("article"));
+        assert_eq!(m.tags, ["rice"]);
+        assert_eq!(m.categories, ["Crops"]);
+        assert_eq!(m.lang.as_deref(), Some("en"));
+    }
+
+    #[test]
+    fn falls_back_to_the_visible_page_and_the_url() {
+        let m = meta(
+            "<html><head><title>农业技术培训班开班_新闻中心_某某网</title></head><body><h1>农业技术培训班开班</h1>\
+             <div>发布时间：2024年3月5日 来源：某某日报 作者：张三</div><p>正文。</p></body></html>",
+            None,
+        );
+        assert_eq!(m.title.as_deref(), Some("农业技术培训班开班"));
+        assert_eq!(m.authors, ["张三"]);
+        assert_eq!(m.published, Some(Dated { value: "2024-03-05".into(), source: DateSource::Byline }));
+        let u = meta("<p>x</p>", Some("https://ex.test/news/2023/11/02/a.html"));
+        assert_eq!(u.published, Some(Dated { value: "2023-11-02".into(), source: DateSource::Url }));
+        assert_eq!(strip_site("How to grow rice - Farm Guide", None), "How to grow rice");
+        assert_eq!(
+            strip_site("News | How farmers in the south grow rice today", None),
+            "How farmers in the south grow rice today"
+        );
+    }
+}

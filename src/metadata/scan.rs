@@ -1,0 +1,407 @@
+//! One streaming lol_html pass over the decoded page that collects what the page declares about
+//! itself: `<meta>` names and properties, `<link rel>`, JSON-LD scripts, `<title>`, `<html lang>`,
+//! `<time>` elements and microdata (`itemprop`) values.
+//!
+//! Why a pass of its own before pre-strip: pre-strip removes the `<script>` elements that carry
+//! JSON-LD, and the DOM stage skips `<head>` and keeps only `href`/`src`/`alt` of attributes. A
+//! tokenizer pass is cheap next to the parse (lol_html reads a page at hundreds of MB/s) and parses
+//! attributes, quoting and comments the way browsers do, which byte searches would not. Everything
+//! collected is bounded ([`MAX_TEXT`], [`MAX_JSON_LD`], [`MAX_ITEMS`]).
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use lol_html::{HtmlRewriter, RewriteStrSettings, Settings, element, text};
+
+/// Bytes kept of any one text (a title, a microdata value).
+const MAX_TEXT: usize = 1024;
+/// Bytes of JSON-LD kept in all.
+const MAX_JSON_LD: usize = 2 * 1024 * 1024;
+/// Meta tags, times and microdata values kept, each.
+const MAX_ITEMS: usize = 512;
+
+/// A `<time>` element.
+#[derive(Debug, Clone, Default)]
+pub struct TimeEl {
+    pub datetime: Option<String>,
+    pub text: String,
+    /// `pubdate`, `itemprop="datePublished"` or a class naming publication.
+    pub published: bool,
+    /// `itemprop="dateModified"` or a class naming an update.
+    pub modified: bool,
+}
+
+/// What the pass found, in document order.
+#[derive(Debug, Clone, Default)]
+pub struct Scanned {
+    /// `(key, content)`: the key is the lower-cased `property`, `name` or `itemprop` of a `<meta>`.
+    pub meta: Vec<(String, String)>,
+    /// `(rel, href)` of `<link>` elements, `rel` lower-cased.
+    pub links: Vec<(String, String)>,
+    pub json_ld: Vec<String>,
+    pub title: Option<String>,
+    pub lang: Option<String>,
+    pub times: Vec<TimeEl>,
+    /// `(itemprop, value)` of microdata elements other than `<meta>`: their `content`/`datetime`
+    /// attribute, else their text.
+    pub itemprops: Vec<(String, String)>,
+    /// Texts of `rel="author"` links.
+    pub rel_authors: Vec<String>,
+}
+
+impl Scanned {
+    /// The first `<meta>` content for any of `keys`, in the order of `keys`.
+    pub fn meta(&self, keys: &[&str]) -> Option<&str> {
+        keys.iter()
+            .find_map(|k| self.meta.iter().find(|(mk, v)| mk == k && !v.trim().is_empty()).map(|(_, v)| v.trim()))
+    }
+
+    /// Every `<meta>` content for `key`.
+    pub fn meta_all<'a>(&'a self, key: &'a str) -> impl Iterator<Item = &'a str> + 'a {
+        self.meta.iter().filter(move |(k, v)| k == key && !v.trim().is_empty()).map(|(_, v)| v.trim())
+    }
+
+    pub fn link(&self, rel: &str) -> Option<&str> {
+        self.links
+            .iter()
+            .find(|(r, h)| r.split_ascii_whitespace().any(|x| x == rel) && !h.trim().is_empty())
+            .map(|(_, h)| h.trim())
+    }
+
+    pub fn itemprop(&self, name: &str) -> Option<&str> {
+        self.itemprops.iter().find(|(k, v)| k == name && !v.trim().is_empty()).map(|(_, v)| v.trim())
+    }
+}
+
+/// Decode character references in raw attribute values and text (lol_html hands both over as written):
+/// numeric ones and the named ones titles and descriptions use.
+pub fn decode_refs(s: &str) -> String {
+    if !s.contains('&') {
+        return s.to_string();
+    }
+    const NAMED: &[(&str, char)] = &[
+        ("amp", '&'),
+        ("lt", '<'),
+        ("gt", '>'),
+        ("quot", '"'),
+        ("apos", '\''),
+        ("nbsp", '\u{a0}'),
+        ("hellip", '…'),
+        ("mdash", '—'),
+        ("ndash", '–'),
+        ("rsquo", '’'),
+        ("lsquo", '‘'),
+        ("rdquo", '”'),
+        ("ldquo", '“'),
+        ("laquo", '«'),
+        ("raquo", '»'),
+        ("middot", '·'),
+        ("bull", '•'),
+        ("copy", '©'),
+        ("reg", '®'),
+        ("trade", '™'),
+    ];
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    while let Some(k) = rest.find('&') {
+        out.push_str(&rest[..k]);
+        rest = &rest[k..];
+        let end = rest[1..].find(';').map(|e| e + 1).filter(|&e| e <= 10);
+        let decoded = end.and_then(|e| {
+            let name = &rest[1..e];
+            if let Some(num) = name.strip_prefix('#') {
+                let n = match num.strip_prefix(['x', 'X']) {
+                    Some(hex) => u32::from_str_radix(hex, 16).ok(),
+                    None => num.parse().ok(),
+                };
+                n.and_then(char::from_u32)
+            } else {
+                NAMED.iter().find(|(n, _)| *n == name).map(|&(_, c)| c)
+            }
+            .map(|c| (c, e))
+        });
+        match decoded {
+            Some((c, e)) => {
+                out.push(c);
+                rest = &rest[e + 1..];
+            }
+            None => {
+                out.push('&');
+                rest = &rest[1..];
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+fn push_bounded(buf: &mut String, s: &str, max: usize) {
+    if buf.len() >= max {
+        return;
+    }
+    let mut cut = (max - buf.len()).min(s.len());
+    while !s.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    buf.push_str(&s[..cut]);
+}
+
+/// Names a class may use for a publication or an update date.
+fn class_kind(class: &str) -> (bool, bool) {
+    let c = class.to_ascii_lowercase();
+    let published =
+        ["publish", "posted", "entry-date", "post-date", "pubdate", "created"].iter().any(|k| c.contains(k));
+    let modified = ["updated", "modified"].iter().any(|k| c.contains(k));
+    (published, modified)
+}
+
+/// An end-tag handler (the boxing lol_html's handler lists want).
+fn on_end(
+    f: impl FnOnce(&mut lol_html::html_content::EndTag<'_>) -> lol_html::HandlerResult + 'static,
+) -> lol_html::EndTagHandler<'static> {
+    Box::new(f)
+}
+
+/// Run the pass. Malformed input yields whatever was collected before lol_html gave up.
+pub fn scan(html: &str) -> Scanned {
+    let out = Rc::new(RefCell::new(Scanned::default()));
+    // Text of the element a text handler is collecting for, per kind.
+    let title_buf = Rc::new(RefCell::new(String::new()));
+    let ld_buf = Rc::new(RefCell::new(String::new()));
+    let prop_text: Rc<RefCell<Option<(String, String)>>> = Rc::new(RefCell::new(None));
+    let time_text: Rc<RefCell<Option<TimeEl>>> = Rc::new(RefCell::new(None));
+    let author_text: Rc<RefCell<Option<String>>> = Rc::new(RefCell::new(None));
+    let json_total = Rc::new(RefCell::new(0usize));
+
+    let (o1, o2, o3, o4, o5, o6, o7, o8, o9) = (
+        out.clone(),
+        out.clone(),
+        out.clone(),
+        out.clone(),
+        out.clone(),
+        out.clone(),
+        out.clone(),
+        out.clone(),
+        out.clone(),
+    );
+    let (tb1, tb2) = (title_buf.clone(), title_buf.clone());
+    let (lb1, lb2) = (ld_buf.clone(), ld_buf.clone());
+    let (pt1, pt2) = (prop_text.clone(), prop_text.clone());
+    let (tt1, tt2) = (time_text.clone(), time_text.clone());
+    let (at1, at2) = (author_text.clone(), author_text.clone());
+    let jt = json_total.clone();
+
+    let handlers = vec![
+        element!("html", move |el| {
+            if let Some(l) = el.get_attribute("lang") {
+                o1.borrow_mut().lang.get_or_insert(l);
+            }
+            Ok(())
+        }),
+        element!("meta", move |el| {
+            let key = el
+                .get_attribute("property")
+                .or_else(|| el.get_attribute("name"))
+                .or_else(|| el.get_attribute("itemprop"));
+            if let (Some(k), Some(v)) = (key, el.get_attribute("content")) {
+                let mut o = o2.borrow_mut();
+                if o.meta.len() < MAX_ITEMS {
+                    let mut v2 = String::new();
+                    push_bounded(&mut v2, &decode_refs(&v), MAX_TEXT);
+                    o.meta.push((k.trim().to_ascii_lowercase(), v2));
+                }
+            }
+            Ok(())
+        }),
+        element!("link[rel]", move |el| {
+            if let (Some(r), Some(h)) = (el.get_attribute("rel"), el.get_attribute("href")) {
+                let mut o = o3.borrow_mut();
+                if o.links.len() < MAX_ITEMS {
+                    o.links.push((r.to_ascii_lowercase(), h));
+                }
+            }
+            Ok(())
+        }),
+        element!("title", move |el| {
+            tb1.borrow_mut().clear();
+            let (tb, o) = (tb1.clone(), o4.clone());
+            if let Some(h) = el.end_tag_handlers() {
+                h.push(on_end(move |_| {
+                    let t = crate::dom::fold_ws(&decode_refs(&tb.borrow()));
+                    if !t.is_empty() {
+                        o.borrow_mut().title.get_or_insert(t);
+                    }
+                    Ok(())
+                }));
+            }
+            Ok(())
+        }),
+        text!("title", move |t| {
+            push_bounded(&mut tb2.borrow_mut(), t.as_str(), MAX_TEXT);
+            Ok(())
+        }),
+        element!("script[type*=\"ld+json\" i]", move |el| {
+            lb1.borrow_mut().clear();
+            let (lb, o, jt) = (lb1.clone(), o5.clone(), jt.clone());
+            if let Some(h) = el.end_tag_handlers() {
+                h.push(on_end(move |_| {
+                    let s = std::mem::take(&mut *lb.borrow_mut());
+                    let mut total = jt.borrow_mut();
+                    if !s.trim().is_empty() && *total + s.len() <= MAX_JSON_LD {
+                        *total += s.len();
+                        o.borrow_mut().json_ld.push(s);
+                    }
+                    Ok(())
+                }));
+            }
+            Ok(())
+        }),
+        text!("script[type*=\"ld+json\" i]", move |t| {
+            push_bounded(&mut lb2.borrow_mut(), t.as_str(), MAX_JSON_LD);
+            Ok(())
+        }),
+        element!("time", move |el| {
+            let itemprop = el.get_attribute("itemprop").unwrap_or_default().to_ascii_lowercase();
+            let (cp, cm) = class_kind(&el.get_attribute("class").unwrap_or_default());
+            let t = TimeEl {
+                datetime: el.get_attribute("datetime"),
+                text: String::new(),
+                published: el.has_attribute("pubdate") || itemprop == "datepublished" || cp,
+                modified: itemprop == "datemodified" || cm,
+            };
+            *tt1.borrow_mut() = Some(t);
+            let (tt, o) = (tt1.clone(), o6.clone());
+            if let Some(h) = el.end_tag_handlers() {
+                h.push(on_end(move |_| {
+                    if let Some(mut t) = tt.borrow_mut().take() {
+                        t.text = crate::dom::fold_ws(&t.text);
+                        let mut o = o.borrow_mut();
+                        if o.times.len() < MAX_ITEMS {
+                            o.times.push(t);
+                        }
+                    }
+                    Ok(())
+                }));
+            }
+            Ok(())
+        }),
+        text!("time", move |t| {
+            if let Some(el) = tt2.borrow_mut().as_mut() {
+                push_bounded(&mut el.text, t.as_str(), MAX_TEXT);
+            }
+            Ok(())
+        }),
+        element!("[itemprop]:not(meta)", move |el| {
+            let Some(prop) = el.get_attribute("itemprop") else { return Ok(()) };
+            let prop = prop.trim().to_ascii_lowercase();
+            if !matches!(prop.as_str(), "author" | "name" | "datepublished" | "datemodified" | "headline" | "creator") {
+                return Ok(());
+            }
+            if let Some(v) = el.get_attribute("content").or_else(|| el.get_attribute("datetime")) {
+                let mut o = o7.borrow_mut();
+                if o.itemprops.len() < MAX_ITEMS {
+                    o.itemprops.push((prop, decode_refs(&v)));
+                }
+                return Ok(());
+            }
+            // Only the outermost collecting element gathers text (an author's `name` inside `author`).
+            if pt1.borrow().is_some() || el.is_self_closing() || !el.can_have_content() {
+                return Ok(());
+            }
+            *pt1.borrow_mut() = Some((prop, String::new()));
+            let (pt, o) = (pt1.clone(), o8.clone());
+            if let Some(h) = el.end_tag_handlers() {
+                h.push(on_end(move |_| {
+                    if let Some((k, v)) = pt.borrow_mut().take() {
+                        let v = crate::dom::fold_ws(&decode_refs(&v));
+                        let mut o = o.borrow_mut();
+                        if !v.is_empty() && o.itemprops.len() < MAX_ITEMS {
+                            o.itemprops.push((k, v));
+                        }
+                    }
+                    Ok(())
+                }));
+            } else {
+                *pt1.borrow_mut() = None;
+            }
+            Ok(())
+        }),
+        text!("[itemprop]", move |t| {
+            if let Some((_, v)) = pt2.borrow_mut().as_mut() {
+                push_bounded(v, t.as_str(), MAX_TEXT);
+            }
+            Ok(())
+        }),
+        element!("a[rel~=\"author\" i]", move |el| {
+            *at1.borrow_mut() = Some(String::new());
+            let (at, o) = (at1.clone(), o9.clone());
+            if let Some(h) = el.end_tag_handlers() {
+                h.push(on_end(move |_| {
+                    if let Some(v) = at.borrow_mut().take() {
+                        let v = crate::dom::fold_ws(&decode_refs(&v));
+                        let mut o = o.borrow_mut();
+                        if !v.is_empty() && o.rel_authors.len() < MAX_ITEMS {
+                            o.rel_authors.push(v);
+                        }
+                    }
+                    Ok(())
+                }));
+            }
+            Ok(())
+        }),
+        text!("a[rel~=\"author\" i]", move |t| {
+            if let Some(v) = at2.borrow_mut().as_mut() {
+                push_bounded(v, t.as_str(), MAX_TEXT);
+            }
+            Ok(())
+        }),
+    ];
+    let mut settings = RewriteStrSettings::new().with_strict(false);
+    for h in handlers {
+        settings = settings.append_element_content_handler(h);
+    }
+    let settings: Settings<'_, '_> = settings.into();
+    let mut rewriter = HtmlRewriter::new(settings, |_: &[u8]| {});
+    if rewriter.write(html.as_bytes()).is_ok() {
+        let _ = rewriter.end();
+    }
+    drop(title_buf);
+
+    out.borrow().clone()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn collects_declarations() {
+        let s = scan(
+            r#"<html lang="en-GB"><head><title> A  title | Site </title>
+            <meta property="og:title" content="A title"><meta name="Author" content="Jane Roe">
+            <link rel="canonical" href="/a"><script type="application/ld+json">{"@type":"NewsArticle"}</script>
+            </head><body><time datetime="2024-03-05" pubdate>5 March</time>
+            <span itemprop="author"><span itemprop="name">Jane</span> Roe</span><a rel="author" href="/j">J. Roe</a></body></html>"#,
+        );
+        assert_eq!(s.lang.as_deref(), Some("en-GB"));
+        assert_eq!(s.title.as_deref(), Some("A title | Site"));
+        assert_eq!(s.meta(&["author"]), Some("Jane Roe"));
+        assert_eq!(s.meta(&["og:title"]), Some("A title"));
+        assert_eq!(s.link("canonical"), Some("/a"));
+        assert_eq!(s.json_ld, vec![r#"{"@type":"NewsArticle"}"#.to_string()]);
+        assert_eq!(s.times.len(), 1);
+        assert!(s.times[0].published);
+        assert_eq!(s.itemprop("author"), Some("Jane Roe"));
+        assert_eq!(s.rel_authors, vec!["J. Roe".to_string()]);
+        assert_eq!(decode_refs("A &amp; B &#039;s &#x2019; &bogus; & x"), "A & B 's ’ &bogus; & x");
+    }
+
+    #[test]
+    fn hostile_input_is_bounded() {
+        let page =
+            format!("<title>{}</title><script type=application/ld+json>{}", "x".repeat(100_000), "[".repeat(100_000));
+        let s = scan(&page);
+        assert!(s.title.is_some_and(|t| t.len() <= MAX_TEXT));
+        assert!(s.json_ld.len() <= 1);
+    }
+}
