@@ -476,6 +476,18 @@ async fn rendering_off_is_a_problem_and_the_server_stays_ready() {
     assert_eq!((raw.status, raw.problem_code().as_str()), (501, "render-unavailable"));
     let bad = app.post_raw("/v1/extract?javascript=maybe", "text/html", page.clone()).await;
     assert_eq!((bad.status, bad.problem_code().as_str()), (400, "bad-query"));
+    // A JSON body takes render and javascript from the query where it is silent, and refuses null.
+    let body = serde_json::to_vec(&json!({ "html": page })).unwrap();
+    for q in ["render=true", "javascript=true"] {
+        let r = app.post_raw(&format!("/v1/extract?{q}"), "application/json", body.clone()).await;
+        assert_eq!((r.status, r.problem_code().as_str()), (501, "render-unavailable"), "{q}");
+    }
+    let own = serde_json::to_vec(&json!({ "html": page, "render": false })).unwrap();
+    assert_eq!(app.post_raw("/v1/extract?render=true", "application/json", own).await.status, 200);
+    for field in ["render", "javascript"] {
+        let r = app.extract(json!({ "html": page, field: null })).await;
+        assert_eq!((r.status, r.problem_code().as_str()), (400, "malformed-json"), "{field}: null");
+    }
     // A batch: the item that needs the browser fails alone.
     let r = app
         .post_json("/v1/extract/batch", &json!({ "items": [{ "html": page }, { "html": page, "render": true }] }))
