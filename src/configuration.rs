@@ -35,6 +35,9 @@ pub struct Config {
     pub cache: CacheConfig,
     pub rate_limit: RateLimitConfig,
     pub log: LogConfig,
+    /// The headless browser (`[render]`).
+    #[serde(default)]
+    pub render: crate::render::RenderConfig,
     /// Every algorithm's parameters (the `[params]` table); absent keys keep the papers' values.
     #[serde(default)]
     pub params: crate::algorithms::Params,
@@ -187,7 +190,7 @@ fn environment() -> Env {
 }
 
 /// The top-level tables of `config/default.toml`, the only first segments `PITH_*` variables may use.
-const SECTIONS: &[&str] = &["server", "pool", "extract", "fetch", "cache", "rate_limit", "log", "params"];
+const SECTIONS: &[&str] = &["server", "pool", "extract", "fetch", "cache", "rate_limit", "log", "render", "params"];
 
 #[cfg(test)]
 // figment's `Jail` closures must return its (large) `figment::Error`.

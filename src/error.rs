@@ -21,6 +21,17 @@ pub enum Error {
     /// `--algorithm template` was asked for, but no site rule matches the page.
     #[error("no site template matches {0}")]
     NoTemplate(String),
+    /// The algorithm reads the page's layout, and none was given (render the page first).
+    #[error(
+        "{0} needs the page laid out by a browser: ask for it with render, or use an algorithm that reads the HTML alone"
+    )]
+    NeedsLayout(String),
+    /// The page could not be rendered (no browser, browser failure, timeout).
+    #[error("{0}")]
+    Render(String),
+    /// The layout given was computed for a different parse of the page.
+    #[error("the layout does not belong to this page (it was computed for a different parse)")]
+    LayoutMismatch,
     /// The page would cost more than the work budget allows (too many elements or nodes): refused
     /// before the work is done, so that one hostile page cannot hold a worker or its memory.
     #[error("page too complex: {0}")]
@@ -43,6 +54,9 @@ impl Error {
             Error::UnknownCharset(_) => "unknown-charset",
             Error::UnknownAlgorithm { .. } => "unknown-algorithm",
             Error::NoTemplate(_) => "no-template",
+            Error::NeedsLayout(_) => "needs-render",
+            Error::LayoutMismatch => "layout-mismatch",
+            Error::Render(_) => "render",
             Error::TooComplex(_) => "page-too-complex",
             Error::Config(_) => "config",
             Error::Io(_) => "io",

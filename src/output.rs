@@ -108,6 +108,9 @@ pub struct Timings {
     #[serde(default)]
     pub metadata: f64,
     pub total: f64,
+    /// Milliseconds in the browser (scripts and layout), when the page was rendered; not in `total`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub render: Option<f64>,
 }
 
 /// Per-node flag: inside one of the chosen subtrees.

@@ -14,6 +14,7 @@ use crate::algorithms::template::{SiteRule, Templates};
 use crate::algorithms::{Algorithm, Needs, SiteRuleUse, auto};
 use crate::contract::{Content, Context, Outcome, Params, topmost};
 use crate::dom::{Document, DomLimits, NodeId};
+use crate::layout::Layout;
 use crate::meta::PageMeta;
 use crate::models::Models;
 use crate::output::{self, ContentOut, Extraction, HasArticle, Timings};
@@ -103,6 +104,10 @@ pub struct Preparation<'a> {
     pub site_rules: bool,
     /// Scan the declarations the result's `metadata` is read from (extraction does, training need not).
     pub metadata: bool,
+    /// The page's layout from a browser ([`crate::render`]), computed from the same bytes. With it, an
+    /// algorithm that reads layout gets the arena the layout describes (checked), and any other one
+    /// gets the page without the elements the browser did not show; site rules are not applied.
+    pub layout: Option<&'a Layout>,
 }
 
 /// A page after stages 1–3 (decode, pre-strip, parse): what the algorithms read.
@@ -128,7 +133,7 @@ pub struct Page<'e> {
 impl Page<'_> {
     /// The algorithms' view of the page.
     pub fn context<'a>(&'a self, params: &'a Params, url: Option<&'a str>, want_blocks: bool) -> Context<'a> {
-        Context { doc: &self.doc, source: &self.source, params, meta: &self.meta, url, want_blocks }
+        Context { doc: &self.doc, source: &self.source, params, meta: &self.meta, url, want_blocks, layout: None }
     }
 }
 
@@ -165,21 +170,42 @@ impl Engine {
 
     /// [`Engine::extract`], with the extra renderings `outputs` asks for.
     pub fn extract_with(&self, req: &Request<'_>, outputs: &Outputs) -> Result<Extraction, Error> {
+        self.run(req, outputs, None)
+    }
+
+    /// Extract with the page's layout, as [`crate::render::Renderer::layout`] computed it from the same
+    /// bytes: the visual methods (`vips`, `cehtd-ds`) read it; every other algorithm extracts from the
+    /// page without the elements the browser did not show (`display: none` from a style sheet,
+    /// `visibility: hidden`).
+    pub fn extract_rendered(&self, req: &Request<'_>, layout: &Layout) -> Result<Extraction, Error> {
+        self.run(req, &Outputs::default(), Some(layout))
+    }
+
+    /// [`Engine::extract_rendered`], with the extra renderings `outputs` asks for.
+    pub fn extract_rendered_with(
+        &self,
+        req: &Request<'_>,
+        layout: &Layout,
+        outputs: &Outputs,
+    ) -> Result<Extraction, Error> {
+        self.run(req, outputs, Some(layout))
+    }
+
+    fn run(&self, req: &Request<'_>, outputs: &Outputs, layout: Option<&Layout>) -> Result<Extraction, Error> {
         let t0 = Instant::now();
-        let prep = Preparation {
-            charset: req.charset,
-            url: req.url,
-            needs: req.algorithm.needs(),
-            site_rules: true,
-            metadata: true,
-        };
+        let needs = req.algorithm.needs();
+        if needs.layout && layout.is_none() {
+            return Err(Error::NeedsLayout(req.algorithm.to_string()));
+        }
+        let prep = Preparation { charset: req.charset, url: req.url, needs, site_rules: true, metadata: true, layout };
         let page = self.prepare(req.bytes, &prep)?;
         let t_parse = Instant::now();
+        let layout_read = layout.filter(|_| needs.layout);
         // The explanation page shows every block's measures, which algorithms compute only when asked.
         let outcome = if outputs.explain && !req.want_blocks {
-            self.score(&Request { want_blocks: true, ..*req }, &page)
+            self.score_in(&Request { want_blocks: true, ..*req }, &page, layout_read)
         } else {
-            self.score(req, &page)
+            self.score_in(req, &page, layout_read)
         };
         let t_score = Instant::now();
         let (mut result, metadata_ms) = self.output(req, &page, outcome, outputs);
@@ -193,6 +219,7 @@ impl Engine {
             output: ms(t_score, t_end) - metadata_ms,
             metadata: page.metadata_ms + metadata_ms,
             total: ms(t0, t_end),
+            render: layout.map(|l| l.render_ms),
         };
         Ok(result)
     }
@@ -216,18 +243,11 @@ impl Engine {
         let mut stripped =
             if needs.source { prestrip::prestrip_source(&decoded.text) } else { prestrip::prestrip(&decoded.text) };
         drop(decoded.text);
-        // The work budget, checked before the parse when the start tags alone pass it.
-        let budget = self.limits.dom.node_budget(stripped.html.len());
-        if stripped.elements > budget {
-            return Err(Error::TooComplex(format!(
-                "{} start tags, over its budget of {budget} nodes (limits.dom.max_nodes + one per \
-                 limits.dom.bytes_per_node bytes)",
-                stripped.elements
-            )));
-        }
+        check_start_tags(&self.limits.dom, &stripped)?;
         let t_prestrip = Instant::now();
         // Stage 3.
-        let rule = if prep.site_rules { prep.url.and_then(|u| self.templates.find(u)) } else { None };
+        let rule =
+            if prep.site_rules && prep.layout.is_none() { prep.url.and_then(|u| self.templates.find(u)) } else { None };
         if needs.site_rule == SiteRuleUse::Require && rule.is_none() {
             return Err(Error::NoTemplate(prep.url.unwrap_or("a page without a URL").to_string()));
         }
@@ -245,7 +265,25 @@ impl Engine {
             // Without a rule the tendril is handed to the parser whole, unless the algorithm reads it.
             None => {
                 let html = if needs.source { stripped.html.clone() } else { std::mem::take(&mut stripped.html) };
-                (Document::parse_tendril(html, self.limits.dom)?, None)
+                let doc = match prep.layout {
+                    Some(l) if !needs.layout => {
+                        let hidden = |id| l.get(id).is_none_or(|b| !b.visible);
+                        let (doc, print) = crate::dom::parse_without(html, self.limits.dom, &hidden)?;
+                        if print != l.fingerprint {
+                            return Err(Error::LayoutMismatch);
+                        }
+                        doc
+                    }
+                    Some(l) => {
+                        let doc = Document::parse_tendril(html, self.limits.dom)?;
+                        if !l.fits(&doc) {
+                            return Err(Error::LayoutMismatch);
+                        }
+                        doc
+                    }
+                    None => Document::parse_tendril(html, self.limits.dom)?,
+                };
+                (doc, None)
             }
         };
         let source = if needs.source { stripped.html } else { StrTendril::new() };
@@ -265,6 +303,10 @@ impl Engine {
     /// Stage 4: run the algorithm on a prepared page, let a matching site rule have its say, and bound
     /// the probability to [0, 1].
     pub fn score(&self, req: &Request<'_>, page: &Page<'_>) -> Outcome {
+        self.score_in(req, page, None)
+    }
+
+    fn score_in(&self, req: &Request<'_>, page: &Page<'_>, layout: Option<&Layout>) -> Outcome {
         // A per-request override of `auto`'s policies costs a copy of the parameters, only then.
         let overridden;
         let auto = &self.params.auto;
@@ -279,7 +321,8 @@ impl Engine {
         } else {
             &self.params
         };
-        let ctx = page.context(params, req.url, req.want_blocks);
+        let mut ctx = page.context(params, req.url, req.want_blocks);
+        ctx.layout = layout;
         let mut outcome = req.algorithm.run(&ctx, &self.models.auto());
         if let Some((rule, content)) = &page.rule {
             let found = !content.is_empty();
@@ -365,7 +408,10 @@ impl Engine {
     /// How training prepares a page: as [`Engine::extract`] does for `auto`, site rules aside.
     pub fn prepare_for_training<'e>(&'e self, bytes: &[u8], url: Option<&str>) -> Result<Page<'e>, Error> {
         let needs = Algorithm::Auto.needs();
-        self.prepare(bytes, &Preparation { charset: None, url, needs, site_rules: false, metadata: false })
+        self.prepare(
+            bytes,
+            &Preparation { charset: None, url, needs, site_rules: false, metadata: false, layout: None },
+        )
     }
 
     /// Prepare a page as training does and hand the algorithms' context to `f`.
@@ -384,6 +430,20 @@ impl Engine {
     pub fn explain(&self, bytes: &[u8], url: Option<&str>) -> Result<String, Error> {
         self.with_context(bytes, url, |ctx| auto::explain(ctx, &self.models.auto()))
     }
+}
+
+/// The work budget, checked before the parse when the start tags alone pass it (the parse checks
+/// its tree again, see [`Document::parse_tendril`]).
+pub(crate) fn check_start_tags(limits: &DomLimits, stripped: &prestrip::Prestripped) -> Result<(), Error> {
+    let budget = limits.node_budget(stripped.html.len());
+    if stripped.elements > budget {
+        return Err(Error::TooComplex(format!(
+            "{} start tags, over its budget of {budget} nodes (limits.dom.max_nodes + one per \
+             limits.dom.bytes_per_node bytes)",
+            stripped.elements
+        )));
+    }
+    Ok(())
 }
 
 /// Refuse empty, oversized and binary input before any work is done.

@@ -64,6 +64,11 @@ fn every_algorithm_runs_and_auto_finds_the_article() {
         if name == "template" {
             continue;
         }
+        if name.parse::<Algorithm>().unwrap().needs().layout {
+            // Without a layout the visual methods refuse clearly (tests/render.rs runs them rendered).
+            assert!(matches!(extract(ARTICLE, name), Err(Error::NeedsLayout(_))), "{name}");
+            continue;
+        }
         let r = extract(ARTICLE, name).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert!(!r.content.text.contains("should never appear"), "{name}");
         assert!(!r.content.text.contains("Hidden promotional"), "{name}");
@@ -158,9 +163,12 @@ fn hundred_thousand_nested_divs() {
     // Two words are no article; with non-articles' text kept whole, `auto` must still find them.
     let mut e = engine();
     e.params.auto.no_article_text = pith::algorithms::auto::NoArticleText::Full;
+    // The visual methods get a layout made up here: every element a full-width box.
+    let layout = synthetic_layout(&e, page.as_bytes());
     for name in pith::algorithms::names().into_iter().filter(|&n| n != "template") {
-        let r = e
-            .extract(&Request { algorithm: name.parse().unwrap(), ..Request::new(page.as_bytes()) })
+        let algorithm: Algorithm = name.parse().unwrap();
+        let req = Request { algorithm, ..Request::new(page.as_bytes()) };
+        let r = if algorithm.needs().layout { e.extract_rendered(&req, &layout) } else { e.extract(&req) }
             .unwrap_or_else(|e| panic!("{name}: {e}"));
         if name == "auto" {
             assert!(r.content.text.contains("deep text"));
@@ -236,6 +244,34 @@ fn comment_threads_are_left_out_unless_asked_for() {
     assert!(!text(&e, Some(false)).contains(comment));
 }
 
+/// A layout of the arena the engine builds from `bytes`, without a browser: every element a box of
+/// the viewport's width, stacked by document order.
+fn synthetic_layout(e: &Engine, bytes: &[u8]) -> pith::layout::Layout {
+    use pith::layout::{Display, ElementBox, Layout, Rect};
+    let prepared = pith::render::prepare(e, bytes, None, Algorithm::Vips, &[]).unwrap();
+    let doc = &prepared.doc;
+    let boxes = (0..doc.len())
+        .map(|i| {
+            doc.nodes[i].element().map(|_| ElementBox {
+                rect: Rect::new(0.0, i as f32, 1280.0, 20.0),
+                display: Display::Block,
+                visible: true,
+                font_size: 16.0,
+                font_weight: 400,
+                background: 0xFFFF_FFFF,
+                color: 0xFF,
+            })
+        })
+        .collect();
+    Layout {
+        boxes,
+        viewport: (1280.0, 800.0),
+        page: (1280.0, doc.len() as f32 + 20.0),
+        fingerprint: pith::layout::fingerprint(doc),
+        render_ms: 0.0,
+    }
+}
+
 #[test]
 fn the_work_budget_refuses_in_the_scan_or_in_the_parse() {
     let mut e = engine();
@@ -247,6 +283,11 @@ fn the_work_budget_refuses_in_the_scan_or_in_the_parse() {
     // 600 start tags but 1,200 nodes with their text: refused by the parser's count.
     assert!(refused(&"<p>word ".repeat(600)));
     assert!(e.extract(&Request::new("<p>word ".repeat(300).as_bytes())).is_ok());
+    // The page prepared for the browser is held to the same budget, in the scan and in the parse.
+    let prepared = |page: &str| pith::render::prepare(&e, page.as_bytes(), None, Algorithm::Vips, &[]);
+    assert!(matches!(prepared(&"<b>x".repeat(1200)), Err(Error::TooComplex(_))));
+    assert!(matches!(prepared(&"<p>word ".repeat(600)), Err(Error::TooComplex(_))));
+    assert!(prepared(&"<p>word ".repeat(300)).is_ok());
     assert_eq!(Error::TooComplex(String::new()).code(), "page-too-complex");
 }
 
@@ -273,8 +314,14 @@ fn pages_found_by_the_fuzzer_extract() {
         let path = entry.expect("entry").path();
         let bytes = std::fs::read(&path).expect("read");
         let outputs = pith::Outputs { markdown: Some(Default::default()), explain: true };
-        for algorithm in [Algorithm::Auto, Algorithm::CetdDs, Algorithm::Bayes] {
-            match e.extract_with(&Request { algorithm, ..Request::new(&bytes) }, &outputs) {
+        for algorithm in [Algorithm::Auto, Algorithm::CetdDs, Algorithm::Bayes, Algorithm::Vips, Algorithm::CehtdDs] {
+            let req = Request { algorithm, ..Request::new(&bytes) };
+            let result = if algorithm.needs().layout {
+                e.extract_rendered_with(&req, &synthetic_layout(&e, &bytes), &outputs)
+            } else {
+                e.extract_with(&req, &outputs)
+            };
+            match result {
                 Ok(x) => assert!(x.content.text.len() <= bytes.len() * 4, "{}", path.display()),
                 Err(Error::TooComplex(_)) => {}
                 Err(other) => panic!("{}: {other}", path.display()),

@@ -2,8 +2,8 @@
 //! Chromium takes a screenshot, and its pixels must show kept blocks shaded green and dropped blocks
 //! shaded red, not only the HTML say so.
 //!
-//! Chromium comes from the system (`.ci/run` installs Debian's `chromium`); `PITH_CHROMIUM` names
-//! another binary. Without one the test fails under CI and is skipped, with a message, elsewhere.
+//! Chromium comes from the system (`.ci/run` installs Debian's `chromium-headless-shell`, which the
+//! rendering tests use too; a full `chromium` does as well); `PITH_CHROMIUM` names another binary. Without one the test fails under CI and is skipped, with a message, elsewhere.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -13,7 +13,7 @@ fn chromium() -> Option<PathBuf> {
         return Some(PathBuf::from(p));
     }
     let path = std::env::var_os("PATH")?;
-    ["chromium", "chromium-browser", "google-chrome", "headless_shell"]
+    ["chromium", "chromium-browser", "google-chrome", "headless_shell", "chromium-headless-shell"]
         .iter()
         .flat_map(|name| std::env::split_paths(&path).map(move |dir| dir.join(name)))
         .find(|p| p.is_file())

@@ -452,6 +452,62 @@ async fn batch_ndjson_streams_each_result_when_ready() {
     spec().check_response("POST", "/v1/extract/batch", 200, "application/x-ndjson", &buf);
 }
 
+// ---------- rendering switched off ----------
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn rendering_off_is_a_problem_and_the_server_stays_ready() {
+    let app = TestApp::spawn(|c| c.render.enabled = false).await;
+    let page = article_html("Not rendered");
+    // Asked for in JSON, in the query, implied by javascript and by the visual algorithms: all 501.
+    let asks = [
+        json!({ "html": page, "render": true }),
+        json!({ "html": page, "javascript": true }),
+        json!({ "html": page, "algorithm": "vips" }),
+        json!({ "html": page, "algorithm": "cehtd-ds", "render": false }),
+    ];
+    for body in asks {
+        let r = app.extract(body.clone()).await;
+        assert_eq!(r.status, 501, "{body}: {r:?}");
+        assert_eq!(r.header("content-type"), Some("application/problem+json"));
+        assert_eq!(r.problem_code(), "render-unavailable", "{body}");
+        assert!(r.json()["detail"].as_str().unwrap().contains("render.enabled"), "{r:?}");
+    }
+    let raw = app.post_raw("/v1/extract?render=true", "text/html", page.clone()).await;
+    assert_eq!((raw.status, raw.problem_code().as_str()), (501, "render-unavailable"));
+    let bad = app.post_raw("/v1/extract?javascript=maybe", "text/html", page.clone()).await;
+    assert_eq!((bad.status, bad.problem_code().as_str()), (400, "bad-query"));
+    // A JSON body takes render and javascript from the query where it is silent, and refuses null.
+    let body = serde_json::to_vec(&json!({ "html": page })).unwrap();
+    for q in ["render=true", "javascript=true"] {
+        let r = app.post_raw(&format!("/v1/extract?{q}"), "application/json", body.clone()).await;
+        assert_eq!((r.status, r.problem_code().as_str()), (501, "render-unavailable"), "{q}");
+    }
+    let own = serde_json::to_vec(&json!({ "html": page, "render": false })).unwrap();
+    assert_eq!(app.post_raw("/v1/extract?render=true", "application/json", own).await.status, 200);
+    for field in ["render", "javascript"] {
+        let r = app.extract(json!({ "html": page, field: null })).await;
+        assert_eq!((r.status, r.problem_code().as_str()), (400, "malformed-json"), "{field}: null");
+    }
+    // A batch: the item that needs the browser fails alone.
+    let r = app
+        .post_json("/v1/extract/batch", &json!({ "items": [{ "html": page }, { "html": page, "render": true }] }))
+        .await;
+    assert_eq!(r.status, 200);
+    let results = r.json()["results"].clone();
+    assert!(results[0]["ok"].is_object());
+    assert_eq!(results[1]["error"]["status"], 501);
+    // Without rendering the rest of the service works, and says what it cannot do.
+    assert_eq!(app.extract(json!({ "html": page })).await.status, 200);
+    assert_eq!(app.get("/readyz").await.json(), json!({ "status": "ready" }));
+    let v = app.get("/v1/algorithms").await.json();
+    assert_eq!(v["render"]["available"], false);
+    for a in v["algorithms"].as_array().unwrap() {
+        let visual = a["name"] == "vips" || a["name"] == "cehtd-ds";
+        assert_eq!(a["needs_render"], visual, "{a}");
+        assert_eq!(a["available"], !visual, "{a}");
+    }
+}
+
 // ---------- the small endpoints ----------
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -126,7 +126,11 @@ pub struct DensitySumRun {
 /// then from `<body>` down, every node whose density reaches the threshold marks the max-DensitySum
 /// node of its subtree as content, and its children are visited in turn.
 pub fn density_sum_select(doc: &Document, kind: Density) -> DensitySumRun {
-    let density = densities(doc, kind);
+    density_sum_select_from(doc, densities(doc, kind))
+}
+
+/// [`density_sum_select`] over densities computed elsewhere (the hybrid density of `cehtd-ds`).
+pub fn density_sum_select_from(doc: &Document, density: Vec<f64>) -> DensitySumRun {
     let density_sum = density_sums(doc, &density);
     let best = subtree_argmax(doc, &density_sum);
     let body = doc.body;

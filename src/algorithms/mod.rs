@@ -13,11 +13,13 @@
 pub mod anchor_ratio;
 pub mod auto;
 pub mod bayes;
+pub mod cehtd;
 pub mod cetd;
 pub mod dom_stats;
 pub mod line_density;
 pub mod pvalue;
 pub mod template;
+pub mod vips;
 
 use std::fmt;
 use std::str::FromStr;
@@ -39,6 +41,8 @@ pub enum Algorithm {
     LineDensity,
     DomStats,
     Template,
+    Vips,
+    CehtdDs,
 }
 
 /// Every selectable algorithm, `auto` first.
@@ -54,6 +58,9 @@ pub struct Needs {
     pub declarations: bool,
     /// What a site rule matching the page's URL does to the answer.
     pub site_rule: SiteRuleUse,
+    /// The page laid out by a browser ([`crate::layout::Layout`]): the visual methods read element
+    /// boxes and computed styles.
+    pub layout: bool,
 }
 
 /// How an algorithm uses a site rule (`config/sites`) that matches the page. Whatever the algorithm,
@@ -69,7 +76,7 @@ pub enum SiteRuleUse {
 }
 
 impl Algorithm {
-    pub const ALL: [Algorithm; 10] = [
+    pub const ALL: [Algorithm; 12] = [
         Algorithm::Auto,
         Algorithm::CetdDs,
         Algorithm::CectdDs,
@@ -80,6 +87,8 @@ impl Algorithm {
         Algorithm::LineDensity,
         Algorithm::DomStats,
         Algorithm::Template,
+        Algorithm::Vips,
+        Algorithm::CehtdDs,
     ];
 
     /// The name used on the command line, in requests and in answers.
@@ -95,6 +104,8 @@ impl Algorithm {
             Algorithm::LineDensity => "line-density",
             Algorithm::DomStats => "dom-stats",
             Algorithm::Template => "template",
+            Algorithm::Vips => "vips",
+            Algorithm::CehtdDs => "cehtd-ds",
         }
     }
 
@@ -127,16 +138,23 @@ impl Algorithm {
             Algorithm::Template => {
                 "per-site rules from config/sites: CSS selectors for content and noise (survey §1, wrappers)"
             }
+            Algorithm::Vips => {
+                "vision-based page segmentation: visual blocks, weighted separators, DoC against PDoC (survey §3); renders"
+            }
+            Algorithm::CehtdDs => {
+                "Hybrid Text Density: CTD with characters weighted by Visual Importance, + DensitySum (Sun, Song & Liao); renders"
+            }
         }
     }
 
     /// What the algorithm reads besides the parsed tree.
     pub const fn needs(self) -> Needs {
-        let tree_only = Needs { source: false, declarations: false, site_rule: SiteRuleUse::Ignore };
+        let tree_only = Needs { source: false, declarations: false, site_rule: SiteRuleUse::Ignore, layout: false };
         match self {
             Algorithm::Auto => Needs { declarations: true, site_rule: SiteRuleUse::Prefer, ..tree_only },
             Algorithm::LineDensity => Needs { source: true, ..tree_only },
             Algorithm::Template => Needs { site_rule: SiteRuleUse::Require, ..tree_only },
+            Algorithm::Vips | Algorithm::CehtdDs => Needs { layout: true, ..tree_only },
             _ => tree_only,
         }
     }
@@ -156,6 +174,8 @@ impl Algorithm {
             Algorithm::LineDensity => line_density::run(ctx),
             Algorithm::DomStats => dom_stats::run(ctx),
             Algorithm::Template => Outcome::empty(),
+            Algorithm::Vips => vips::run(ctx),
+            Algorithm::CehtdDs => cehtd::run(ctx),
         }
     }
 

@@ -19,7 +19,8 @@ pub struct EvalArgs {
     /// A dataset directory (pages.jsonl + html/); repeat for several.
     #[arg(long = "dataset", required = true)]
     pub datasets: Vec<PathBuf>,
-    /// Algorithm name, a comma-separated list, or `all` (every algorithm except `template`).
+    /// Algorithm name, a comma-separated list, or `all` (every algorithm except `template` and the
+    /// visual methods `vips` and `cehtd-ds`, which render every page and must be named).
     #[arg(long, short, default_value = "auto")]
     pub algorithm: String,
     /// Output format.
@@ -47,6 +48,10 @@ pub struct EvalArgs {
     /// the other datasets only (sources never seen in training).
     #[arg(long, conflicts_with = "cv")]
     pub cv_datasets: bool,
+    /// At most N pages of each dataset, spread evenly over it (for the visual methods, which render
+    /// every page in a headless browser: ~0.1–1 s a page).
+    #[arg(long, value_name = "N")]
+    pub max_pages: Option<usize>,
     /// Block classifier training under `--cv`.
     #[command(flatten)]
     pub learn: super::LearnArgs,
@@ -105,14 +110,40 @@ pub fn run(a: EvalArgs) -> Result<ExitCode, pith::Error> {
         }
         Ok(())
     };
+    // The visual methods render every page: a browser pool on its own runtime, shared by the workers.
+    let visual = algorithms.iter().any(|a| a.needs().layout);
+    let renderer = if visual { Some(pith::render::Renderer::new(super::render_config_from_env()?)) } else { None };
+    if let Some(r) = &renderer
+        && !r.is_ready()
+    {
+        return Err(pith::Error::Config(r.availability().reason()));
+    }
+    let runtime = if visual {
+        Some(tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?)
+    } else {
+        None
+    };
+    let layout = |engine: &pith::Engine, bytes: &[u8], algorithm: pith::Algorithm| match (&renderer, &runtime) {
+        (Some(r), Some(rt)) => rt.block_on(r.layout(engine, bytes, None, algorithm, &[])).map_err(|e| e.to_string()),
+        _ => Err("no renderer".to_string()),
+    };
+    let opts = pith::eval::Options { max_pages: a.max_pages, layout: visual.then_some(&layout) };
     let bar = super::progress::observe_library();
     let report = match folds {
         Some(folds) => {
             let params = a.learn.params();
             pith::eval::cross_validate(&engine, &a.datasets, &algorithms, jobs, folds, &params, write_page)?
         }
-        None => pith::eval::run(&engine, &a.datasets, &algorithms, jobs, write_page)?,
+        None => pith::eval::run_opts(&engine, &a.datasets, &algorithms, jobs, &opts, write_page)?,
     };
+    if let (Some(r), Some(rt)) = (&renderer, &runtime) {
+        let stats = r.stats();
+        rt.block_on(r.shutdown());
+        eprintln!(
+            "pith eval: {} pages rendered by {} browser(s) ({} failed, {} replaced)",
+            stats.pages, stats.launched, stats.failed, stats.replaced
+        );
+    }
     super::progress::clear(bar);
     if let Some(mut w) = per_page {
         w.flush()?;

@@ -58,6 +58,14 @@ pub struct ExtractArgs {
     /// `config/sites/example.toml`).
     #[arg(long, value_name = "DIR")]
     pub sites: Option<PathBuf>,
+    /// Lay the page out in a headless browser first (implied by vips and cehtd-ds): elements the
+    /// browser does not show are left out. Settings: `PITH_RENDER__*`.
+    #[arg(long)]
+    pub render: bool,
+    /// Run the page's scripts in the browser first and extract from the document they build (implies
+    /// --render). Requests the scripts make go through pith's address-checking proxy.
+    #[arg(long)]
+    pub javascript: bool,
     /// The HTML file, or - for standard input.
     pub input: PathBuf,
 }
@@ -98,7 +106,11 @@ pub fn run(a: ExtractArgs) -> Result<ExitCode, pith::Error> {
             .then_some(pith::markdown::MarkdownOptions { links: !a.no_links, images: !a.no_images }),
         explain: matches!(a.format, Format::ExplainHtml),
     };
-    let result = engine.extract_with(&req, &outputs)?;
+    let result = if a.render || a.javascript || a.algorithm.needs().layout {
+        rendered(&engine, &req, &outputs, a.javascript)?
+    } else {
+        engine.extract_with(&req, &outputs)?
+    };
     let mut out = std::io::stdout().lock();
     let written = match a.format {
         Format::Json => serde_json::to_writer_pretty(&mut out, &result).map_err(std::io::Error::other),
@@ -110,4 +122,25 @@ pub fn run(a: ExtractArgs) -> Result<ExitCode, pith::Error> {
     };
     written.and_then(|_| writeln!(out))?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Run scripts (when asked) and lay the page out, then extract with the layout. The browser is killed
+/// before this returns.
+fn rendered(
+    engine: &pith::Engine,
+    req: &pith::Request<'_>,
+    outputs: &pith::Outputs,
+    javascript: bool,
+) -> Result<pith::Extraction, pith::Error> {
+    let renderer = pith::render::Renderer::new(super::render_config_from_env()?);
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+    let failed = |e: pith::render::RenderError| match e {
+        pith::render::RenderError::Input(e) => e,
+        other => pith::Error::Render(other.to_string()),
+    };
+    runtime.block_on(async {
+        let rendered = renderer.render(engine, req, javascript).await;
+        renderer.shutdown().await;
+        rendered.map_err(failed)?.extract(engine, req, outputs)
+    })
 }

@@ -104,6 +104,12 @@ fn untrained_engine_from_env() -> Result<pith::Engine, pith::Error> {
     Ok(engine)
 }
 
+/// The `[render]` settings as `pith serve` reads them (embedded defaults, `PITH_RENDER__*`).
+fn render_config_from_env() -> Result<pith::render::RenderConfig, pith::Error> {
+    let config = pith::configuration::Config::load(None).map_err(|e| pith::Error::Config(e.0))?;
+    Ok(config.render)
+}
+
 fn params_from_env() -> Result<pith::algorithms::Params, pith::Error> {
     let config = pith::configuration::Config::load(None).map_err(|e| pith::Error::Config(e.0))?;
     Ok(config.params)

@@ -26,6 +26,8 @@ pub struct Context<'a> {
     pub url: Option<&'a str>,
     /// The caller wants per-block scores (an algorithm may skip building them otherwise).
     pub want_blocks: bool,
+    /// The page's layout, for the visual methods (`vips`, `cehtd-ds`); `None` unless rendered.
+    pub layout: Option<&'a crate::layout::Layout>,
 }
 
 /// The main content an algorithm chose.

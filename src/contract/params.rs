@@ -19,6 +19,7 @@ pub struct Params {
     pub anchor_ratio: AnchorRatioParams,
     pub line_density: LineDensityParams,
     pub dom_stats: DomStatsParams,
+    pub vips: VipsParams,
     pub auto: AutoParams,
 }
 
@@ -185,5 +186,26 @@ impl Default for AutoParams {
             block_threshold: 0.5,
             include_comments: false,
         }
+    }
+}
+
+/// Parameters of `vips` (vision-based page segmentation as the survey of extraction methods describes
+/// it; the rules are in its module).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct VipsParams {
+    /// Permitted degree of coherence: blocks below it are segmented further (1–10).
+    pub pdoc: u8,
+    /// Relative size (share of the page's area) under which a node counts as small (R9, R10).
+    pub small_block: f64,
+    /// Segmentation rounds at most (each re-segments the blocks below `pdoc`).
+    pub max_rounds: usize,
+    /// Siblings of the main block with more link text than this share are left out.
+    pub max_link_share: f64,
+}
+
+impl Default for VipsParams {
+    fn default() -> Self {
+        VipsParams { pdoc: 8, small_block: 0.02, max_rounds: 8, max_link_share: 0.5 }
     }
 }

@@ -68,6 +68,11 @@ pub(super) struct Builder {
     lang: Option<String>,
     body: NodeId,
     truncated: bool,
+    /// When set, the arena id given to each working-tree element (by tree id; `NONE` when not copied),
+    /// for `serialize`'s id stamps.
+    pub(super) stamps: Option<Vec<NodeId>>,
+    /// When set, working-tree elements (by tree id) to leave out with their subtree, as if hidden.
+    pub(super) skip: Option<Vec<bool>>,
     /// Open `<pre>` elements, and the id of the outermost.
     pre_depth: u32,
     pre_start: NodeId,
@@ -90,6 +95,8 @@ impl Builder {
             lang: None,
             body: NONE,
             truncated: false,
+            stamps: None,
+            skip: None,
             pre_depth: 0,
             pre_start: NONE,
             preformatted: Vec::new(),
@@ -111,7 +118,16 @@ impl Builder {
             let mut descend = false;
             match &n.data {
                 Data::Element { name, attrs, .. } => {
-                    let action = self.open(&name.local, attrs.iter().map(|a| (&*a.name.local, &*a.value)));
+                    let action = if self.skip.as_ref().is_some_and(|s| s[id as usize]) {
+                        Action::Skipped
+                    } else {
+                        self.open(&name.local, attrs.iter().map(|a| (&*a.name.local, &*a.value)))
+                    };
+                    if action == Action::Pushed
+                        && let Some(s) = self.stamps.as_mut()
+                    {
+                        s[id as usize] = self.nodes.len() as NodeId - 1;
+                    }
                     if action == Action::Skipped {
                         if &*name.local == "head" {
                             self.read_head_tree(t, id);

@@ -6,6 +6,7 @@
 //! 100,000 nested `<div>`s cannot overflow the stack. Every algorithm reads these numbers; none re-parses.
 
 mod build;
+mod serialize;
 mod tag;
 mod text;
 mod tree;
@@ -15,6 +16,7 @@ use html5ever::tendril::StrTendril;
 use scraper::Html;
 
 use build::Builder;
+pub use serialize::{STAMP, fingerprint, parse_stamped, parse_without};
 pub use tag::Tag;
 pub use text::{fold_ws, is_punct};
 pub use tree::parse_options;
@@ -242,6 +244,13 @@ impl Document {
     /// Parse HTML handed over as a tendril (no copy), within the limits: past the work budget
     /// ([`DomLimits::max_nodes`]) the parse stops with [`crate::Error::TooComplex`].
     pub fn parse_tendril(html: StrTendril, limits: DomLimits) -> Result<Document, crate::Error> {
+        let (tree, limits) = Self::parse_tree(html, limits)?;
+        Ok(Self::build(tree, limits))
+    }
+
+    /// The parser's tree within the work budget, and the limits its arena copy is cut at: shared by
+    /// [`Document::parse_tendril`] and the stamped parses of `serialize`, so that all give one arena.
+    fn parse_tree(html: StrTendril, limits: DomLimits) -> Result<(tree::Tree, DomLimits), crate::Error> {
         let limits = limits.for_page(html.len());
         let tree = tree::parse(html, limits.max_nodes).map_err(|nodes| {
             crate::Error::TooComplex(format!(
@@ -250,7 +259,7 @@ impl Document {
                 limits.max_nodes
             ))
         })?;
-        Ok(Self::build(tree, limits))
+        Ok((tree, limits))
     }
 
     /// Copy the parser's tree into the arena, freeing it before the arena is finished.

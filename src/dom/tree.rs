@@ -45,14 +45,19 @@ pub(super) struct TreeNode {
 
 pub(super) struct Tree {
     pub nodes: Vec<TreeNode>,
+    /// The parser chose quirks mode (no or an old doctype): a browser must lay the page out the same way.
+    pub quirks: bool,
     /// Answer to a name question about a non-element, which the parser promises never to ask.
     placeholder: QualName,
 }
 
 impl Tree {
     fn new() -> Tree {
-        let mut t =
-            Tree { nodes: Vec::with_capacity(256), placeholder: QualName::new(None, ns!(), LocalName::from("")) };
+        let mut t = Tree {
+            nodes: Vec::with_capacity(256),
+            quirks: false,
+            placeholder: QualName::new(None, ns!(), LocalName::from("")),
+        };
         t.push(Data::Document);
         t
     }
@@ -233,7 +238,9 @@ impl TreeSink for Sink {
         x == y
     }
 
-    fn set_quirks_mode(&self, _mode: QuirksMode) {}
+    fn set_quirks_mode(&self, mode: QuirksMode) {
+        self.tree.borrow_mut().quirks = mode == QuirksMode::Quirks;
+    }
 
     fn append_before_sibling(&self, sibling: &Id, new_node: NodeOrText<Id>) {
         let mut t = self.tree.borrow_mut();

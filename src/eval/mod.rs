@@ -24,9 +24,31 @@ use crate::{Algorithm, Engine, Error, Request};
 use metrics::{Gold, Grade, HasArticleScores, TextScores};
 
 /// The algorithms `all` stands for: every registered name except `template`, which only answers on
-/// sites that have a rule and would report errors everywhere else.
+/// sites that have a rule and would report errors everywhere else, and the visual methods, which need
+/// a browser per page (name them to run them).
 pub fn all_algorithms() -> Vec<Algorithm> {
-    crate::algorithms::ALGORITHMS.iter().copied().filter(|&a| a != Algorithm::Template).collect()
+    crate::algorithms::ALGORITHMS.iter().copied().filter(|&a| a != Algorithm::Template && !a.needs().layout).collect()
+}
+
+/// Lays a page out for the visual methods: `(engine, bytes, algorithm)` → layout, or why not.
+pub type LayoutFn<'a> = &'a (dyn Fn(&Engine, &[u8], Algorithm) -> Result<crate::layout::Layout, String> + Sync);
+
+/// How much of the datasets to run, and how to render.
+#[derive(Clone, Copy, Default)]
+pub struct Options<'a> {
+    /// At most this many pages per dataset, spread evenly over it (every k-th page), so a subset still
+    /// covers the whole set's sources.
+    pub max_pages: Option<usize>,
+    /// The renderer for algorithms that need a layout (without one they report an error per page).
+    pub layout: Option<LayoutFn<'a>>,
+}
+
+/// The indexes of at most `max` of `n` pages, evenly spread.
+pub fn spread(n: usize, max: Option<usize>) -> Vec<usize> {
+    match max {
+        Some(m) if m < n => (0..m).map(|k| k * n / m).collect(),
+        _ => (0..n).collect(),
+    }
 }
 
 /// One page run through one algorithm.
@@ -64,6 +86,9 @@ pub struct PageResult {
     /// Metadata against the page's recorded title, author and date, when it has any.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub metadata: Option<metadata::MetaResult>,
+    /// Milliseconds the browser took to lay the page out (visual methods only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub render_ms: Option<f64>,
 }
 
 /// Aggregate figures for one set of pages. Every figure that can be undefined (no gold pages, no
@@ -122,6 +147,11 @@ pub struct Summary {
     /// Metadata scores, over the pages with a recorded title, author or date.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub metadata: Option<metadata::MetadataScores>,
+    /// Browser time per rendered page (visual methods only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub render_ms_median: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub render_ms_p95: Option<f64>,
 }
 
 /// Everything one algorithm produced.
@@ -201,8 +231,13 @@ struct Loaded {
     gold: Vec<Option<Gold>>,
 }
 
-fn load(dir: &Path, pool: &rayon::ThreadPool) -> Result<Loaded, Error> {
-    let ds = Dataset::open(dir)?;
+fn load(dir: &Path, pool: &rayon::ThreadPool, max_pages: Option<usize>) -> Result<Loaded, Error> {
+    let mut ds = Dataset::open(dir)?;
+    if max_pages.is_some() {
+        let keep = spread(ds.pages.len(), max_pages);
+        let mut all: Vec<Option<Page>> = std::mem::take(&mut ds.pages).into_iter().map(Some).collect();
+        ds.pages = keep.into_iter().filter_map(|k| all[k].take()).collect();
+    }
     let (bytes, gold) = pool.install(|| {
         let bytes: Vec<_> = ds.pages.par_iter().map(|p| ds.html(p).map_err(|e| e.to_string())).collect();
         let gold: Vec<_> = ds.pages.par_iter().map(|p| p.gold.as_deref().map(Gold::new)).collect();
@@ -211,7 +246,13 @@ fn load(dir: &Path, pool: &rayon::ThreadPool) -> Result<Loaded, Error> {
     Ok(Loaded { name: ds.name, pages: ds.pages, bytes, gold })
 }
 
-fn run_page<'e>(engine_for: EngineFor<'_, 'e>, algorithm: Algorithm, ds: &Loaded, k: usize) -> PageResult {
+fn run_page<'e>(
+    engine_for: EngineFor<'_, 'e>,
+    algorithm: Algorithm,
+    ds: &Loaded,
+    k: usize,
+    opts: &Options<'_>,
+) -> PageResult {
     let page = &ds.pages[k];
     let engine = engine_for(&ds.name, page);
     let (bytes, read_error) = match &ds.bytes[k] {
@@ -230,6 +271,24 @@ fn run_page<'e>(engine_for: EngineFor<'_, 'e>, algorithm: Algorithm, ds: &Loaded
     };
     let mut signals = crate::output::Signals::new();
     let mut predicted_type = None;
+    // The visual methods: the page laid out first (a browser failure is this page's error).
+    let layout = match (algorithm.needs().layout, read_error.is_none(), opts.layout) {
+        (true, true, Some(f)) => Some(f(engine, bytes, algorithm)),
+        _ => None,
+    };
+    let render_ms = match &layout {
+        Some(Ok(l)) => Some(l.render_ms),
+        _ => None,
+    };
+    let read_error = match (&layout, read_error) {
+        (_, Some(e)) => Some(e),
+        (Some(Err(e)), None) => Some(format!("render: {e}")),
+        _ => None,
+    };
+    let extract = || match &layout {
+        Some(Ok(l)) => engine.extract_rendered(&req, l),
+        _ => engine.extract(&req),
+    };
     let gold_meta = metadata::MetaGold {
         title: page.title.clone(),
         author: page.author.clone(),
@@ -239,7 +298,7 @@ fn run_page<'e>(engine_for: EngineFor<'_, 'e>, algorithm: Algorithm, ds: &Loaded
     let (text, probability, is_article, ms, error) = match read_error {
         Some(e) => (String::new(), 0.0, false, None, Some(e)),
         // A panic in one algorithm on one page is a finding to report, not a reason to lose the run.
-        None => match std::panic::catch_unwind(AssertUnwindSafe(|| engine.extract(&req))) {
+        None => match std::panic::catch_unwind(AssertUnwindSafe(extract)) {
             Ok(Ok(x)) => {
                 signals = x.has_article.signals;
                 predicted_type = x.page_type.map(|t| t.label);
@@ -269,6 +328,7 @@ fn run_page<'e>(engine_for: EngineFor<'_, 'e>, algorithm: Algorithm, ds: &Loaded
         scores,
         signals,
         metadata: (!gold_meta.is_empty()).then(|| metadata::score(&found_meta, &gold_meta)),
+        render_ms,
     }
 }
 
@@ -300,6 +360,8 @@ pub fn summarize(dataset: &str, algorithm: &str, pages: &[PageResult], wall_s: f
     let total_s = ms.iter().sum::<f64>() / 1000.0;
     let ok_bytes: usize = pages.iter().filter(|p| p.ms.is_some()).map(|p| p.bytes).sum();
     let (ms_median, ms_p95) = metrics::median_p95(&mut ms);
+    let mut rendered: Vec<f64> = pages.iter().filter_map(|p| p.render_ms).collect();
+    let (render_ms_median, render_ms_p95) = metrics::median_p95(&mut rendered);
     Summary {
         dataset: dataset.to_string(),
         algorithm: algorithm.to_string(),
@@ -338,6 +400,8 @@ pub fn summarize(dataset: &str, algorithm: &str, pages: &[PageResult], wall_s: f
         wall_s,
         input_mb: pages.iter().map(|p| p.bytes).sum::<usize>() as f64 / 1e6,
         metadata: metadata::summarize(pages.iter().filter_map(|p| p.metadata.as_ref())),
+        render_ms_median,
+        render_ms_p95,
     }
 }
 
@@ -427,6 +491,8 @@ pub fn macro_average(algorithm: &str, sets: &[Summary]) -> Summary {
         metadata: sets.iter().filter_map(|s| s.metadata.as_ref()).fold(None, |acc, m| {
             Some(acc.map_or(*m, |a: metadata::MetadataScores| metadata::MetadataScores::merge(&a, m)))
         }),
+        render_ms_median: m(&|s| s.render_ms_median),
+        render_ms_p95: m(&|s| s.render_ms_p95),
     }
 }
 
@@ -442,7 +508,19 @@ pub fn run(
     jobs: usize,
     on_page: impl FnMut(&PageResult) -> Result<(), Error>,
 ) -> Result<Report, Error> {
-    run_with(&|_, _| engine, datasets, algorithms, jobs, on_page)
+    run_with(&|_, _| engine, datasets, algorithms, jobs, &Options::default(), on_page)
+}
+
+/// [`run`] with [`Options`]: a subset of pages, a renderer for the visual methods.
+pub fn run_opts(
+    engine: &Engine,
+    datasets: &[PathBuf],
+    algorithms: &[Algorithm],
+    jobs: usize,
+    opts: &Options<'_>,
+    on_page: impl FnMut(&PageResult) -> Result<(), Error>,
+) -> Result<Report, Error> {
+    run_with(&|_, _| engine, datasets, algorithms, jobs, opts, on_page)
 }
 
 /// A page's fold from its dataset name and id.
@@ -489,7 +567,8 @@ pub fn cross_validate(
         let keep = |ds: &Dataset, p: &Page| fold(&ds.name, &p.id) != f;
         engines.push(crate::train::train_all(base, &sets, &keep, learn)?);
     }
-    let mut report = run_with(&|ds, p| &engines[fold(ds, &p.id)], datasets, algorithms, jobs, on_page)?;
+    let mut report =
+        run_with(&|ds, p| &engines[fold(ds, &p.id)], datasets, algorithms, jobs, &Options::default(), on_page)?;
     // The wall clock covers the training of every fold, not only the extraction.
     report.wall_s = t0.elapsed().as_secs_f64();
     Ok(report)
@@ -501,6 +580,7 @@ pub fn run_with<'e>(
     datasets: &[PathBuf],
     algorithms: &[Algorithm],
     jobs: usize,
+    opts: &Options<'_>,
     mut on_page: impl FnMut(&PageResult) -> Result<(), Error>,
 ) -> Result<Report, Error> {
     let t0 = Instant::now();
@@ -512,7 +592,7 @@ pub fn run_with<'e>(
     let mut per_algo: Vec<(Vec<Summary>, Vec<PageResult>)> = algorithms.iter().map(|_| Default::default()).collect();
     let mut names = Vec::with_capacity(datasets.len());
     for dir in datasets {
-        let ds = load(dir, &pool)?;
+        let ds = load(dir, &pool, opts.max_pages)?;
         names.push(ds.name.clone());
         for (a, algorithm) in algorithms.iter().enumerate() {
             let t = Instant::now();
@@ -521,7 +601,7 @@ pub fn run_with<'e>(
                 (0..ds.pages.len())
                     .into_par_iter()
                     .map(|k| {
-                        let r = run_page(engine_for, *algorithm, &ds, k);
+                        let r = run_page(engine_for, *algorithm, &ds, k, opts);
                         crate::progress::advance(1);
                         r
                     })
@@ -578,6 +658,7 @@ mod tests {
             }),
             signals: Default::default(),
             metadata: None,
+            render_ms: None,
         }
     }
 
@@ -622,5 +703,12 @@ mod tests {
         assert_eq!(m.has_article.accuracy, Some(0.5));
         assert_eq!(m.ms_median, Some(2.0));
         assert_eq!(m.pages, 2);
+    }
+
+    #[test]
+    fn subsets_spread_over_the_set() {
+        assert_eq!(spread(10, Some(3)), vec![0, 3, 6]);
+        assert_eq!(spread(3, Some(5)), vec![0, 1, 2]);
+        assert_eq!(spread(4, None), vec![0, 1, 2, 3]);
     }
 }

@@ -265,6 +265,9 @@ fn tables(r: &Report) -> Vec<Table> {
     for a in &r.algorithms {
         out.extend([text_table(a), judgement_table(a), speed_table(a)]);
         out.extend(confusion_tables(a));
+        if a.micro.render_ms_median.is_some() {
+            out.push(render_table(a));
+        }
         out.extend(metadata_table(a));
     }
     out
@@ -359,6 +362,23 @@ fn confusion_tables(a: &AlgorithmReport) -> Vec<Table> {
         .collect()
 }
 
+/// Browser time per page, for the algorithms that rendered.
+fn render_table(a: &AlgorithmReport) -> Table {
+    let header = strings(&["dataset", "pages", "render median ms", "render p95 ms", "wall pages/s"]);
+    let rows = rows(a)
+        .map(|s| {
+            vec![
+                s.dataset.clone(),
+                s.pages.to_string(),
+                f1d(s.render_ms_median),
+                f1d(s.render_ms_p95),
+                f2d(s.wall_pages_per_s),
+            ]
+        })
+        .collect();
+    Table { title: format!("{}: rendering", a.algorithm), header, rows }
+}
+
 fn markdown(r: &Report) -> String {
     let mut out = String::new();
     let _ = writeln!(
@@ -447,6 +467,7 @@ mod tests {
             is_article: true,
             scores: Some(metrics::score(&g.predicted("one two three four"), &g.words)),
             signals: Default::default(),
+            render_ms: None,
             metadata: None,
         };
         let s = summarize("set", "auto", std::slice::from_ref(&page), 0.1);

@@ -37,6 +37,8 @@ pub struct Key {
     pub blocks: bool,
     pub include_comments: Option<bool>,
     pub no_article_text: Option<crate::algorithms::auto::NoArticleText>,
+    pub render: bool,
+    pub javascript: bool,
 }
 
 /// A cached answer: the result, and how it was fetched when it was.

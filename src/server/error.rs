@@ -36,8 +36,13 @@ pub enum ApiError {
     /// Overloaded or shutting down.
     #[error("{detail}")]
     Unavailable { detail: String, retry_after_secs: u64 },
-    #[error("{0}")]
-    GatewayTimeout(String),
+    /// The origin (code `origin-timeout`) or the browser (`render-timeout`) took too long.
+    #[error("{1}")]
+    GatewayTimeout(&'static str, String),
+    /// The server cannot do what the request asks in its present configuration (rendering switched
+    /// off, no browser installed).
+    #[error("{1}")]
+    NotImplemented(&'static str, String),
     /// A bug or an unexpected failure; the detail is logged, never sent.
     #[error("{0}")]
     Internal(String),
@@ -70,7 +75,8 @@ impl ApiError {
             TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
             BadGateway(..) => StatusCode::BAD_GATEWAY,
             Unavailable { .. } => StatusCode::SERVICE_UNAVAILABLE,
-            GatewayTimeout(_) => StatusCode::GATEWAY_TIMEOUT,
+            GatewayTimeout(..) => StatusCode::GATEWAY_TIMEOUT,
+            NotImplemented(..) => StatusCode::NOT_IMPLEMENTED,
             Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -79,7 +85,9 @@ impl ApiError {
     pub fn code(&self) -> &'static str {
         use ApiError::*;
         match self {
-            BadRequest(c, _) | Unprocessable(c, _) | BadGateway(c, _) => c,
+            BadRequest(c, _) | Unprocessable(c, _) | BadGateway(c, _) | GatewayTimeout(c, _) | NotImplemented(c, _) => {
+                c
+            }
             Forbidden(_) => "url-refused",
             NotFound(_) => "not-found",
             MethodNotAllowed(_) => "method-not-allowed",
@@ -87,7 +95,6 @@ impl ApiError {
             UnsupportedMediaType(_) => "unsupported-media-type",
             TooManyRequests { .. } => "rate-limited",
             Unavailable { .. } => "unavailable",
-            GatewayTimeout(_) => "origin-timeout",
             Internal(_) => "internal",
         }
     }
@@ -130,8 +137,26 @@ impl From<crate::Error> for ApiError {
             E::BinaryInput(_) => ApiError::Unprocessable("not-html", detail),
             E::UnknownAlgorithm { .. } => ApiError::Unprocessable("unknown-algorithm", detail),
             E::NoTemplate(_) => ApiError::Unprocessable("no-template", detail),
+            E::NeedsLayout(_) => ApiError::Unprocessable("needs-render", detail),
+            E::Render(_) => ApiError::BadGateway("render-failed", detail),
             E::TooComplex(_) => ApiError::Unprocessable("page-too-complex", detail),
-            E::Config(_) | E::Io(_) => ApiError::Internal(detail),
+            E::Config(_) | E::Io(_) | E::LayoutMismatch => ApiError::Internal(detail),
+        }
+    }
+}
+
+impl From<crate::render::RenderError> for ApiError {
+    fn from(e: crate::render::RenderError) -> Self {
+        use crate::render::RenderError as R;
+        let code = e.code();
+        let detail = e.to_string();
+        match e {
+            R::Unavailable(_) => ApiError::NotImplemented(code, detail),
+            R::Busy => ApiError::Unavailable { detail, retry_after_secs: 1 },
+            R::Timeout(_) => ApiError::GatewayTimeout(code, detail),
+            R::Browser(_) => ApiError::BadGateway(code, detail),
+            R::Page(_) => ApiError::Unprocessable(code, detail),
+            R::Input(e) => e.into(),
         }
     }
 }
@@ -170,6 +195,21 @@ mod tests {
         let p = ApiError::from(crate::Error::TooComplex("n".into())).problem();
         assert_eq!(p.kind, "urn:pith:problem:page-too-complex");
         assert_eq!(s(crate::Error::Config("secret path".into())), 500);
+        assert_eq!(s(crate::Error::NeedsLayout("vips".into())), 422);
+    }
+
+    #[test]
+    fn render_errors_map_to_statuses() {
+        use crate::render::RenderError as R;
+        let p = |e: R| ApiError::from(e).problem();
+        let off = p(R::Unavailable("rendering is switched off".into()));
+        assert_eq!((off.status, off.kind.as_str()), (501, "urn:pith:problem:render-unavailable"));
+        assert_eq!(p(R::Busy).status, 503);
+        let slow = p(R::Timeout(20));
+        assert_eq!((slow.status, slow.kind.as_str()), (504, "urn:pith:problem:render-timeout"));
+        assert_eq!(p(R::Browser("crashed".into())).status, 502);
+        assert_eq!(p(R::Page("net error".into())).status, 422);
+        assert_eq!(p(R::Input(crate::Error::EmptyInput)).status, 400);
     }
 
     #[test]

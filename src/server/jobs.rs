@@ -32,6 +32,10 @@ pub struct Job {
     pub blocks: bool,
     pub include_comments: Option<bool>,
     pub no_article_text: Option<crate::algorithms::auto::NoArticleText>,
+    /// Lay the page out in the browser first (asked for, implied by `javascript` or by the algorithm).
+    pub render: bool,
+    /// Run the page's scripts in the browser first.
+    pub javascript: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -90,6 +94,8 @@ impl Job {
             blocks: self.blocks,
             include_comments: self.include_comments,
             no_article_text: self.no_article_text,
+            render: self.render,
+            javascript: self.javascript,
         }
     }
 }
@@ -104,6 +110,10 @@ pub async fn run_job(state: &AppState, job: Job, no_cache: bool) -> Result<Answe
     }
     state.metrics.cache_miss();
 
+    // Refused before any fetch: the caller learns at once that this server cannot render.
+    if job.render && !state.renderer.is_ready() {
+        return Err(crate::render::RenderError::Unavailable(state.renderer.availability().reason()).into());
+    }
     let Job {
         input,
         algorithm,
@@ -115,6 +125,8 @@ pub async fn run_job(state: &AppState, job: Job, no_cache: bool) -> Result<Answe
         blocks: want_blocks,
         include_comments,
         no_article_text,
+        render,
+        javascript,
     } = job;
     let (bytes, url, charset, fetch) = match input {
         Input::Fetch(u) => {
@@ -136,27 +148,35 @@ pub async fn run_job(state: &AppState, job: Job, no_cache: bool) -> Result<Answe
         Input::Html { bytes, url } => (bytes, url, charset, None),
     };
 
+    let options = Options { algorithm, want_html, want_blocks, include_comments, no_article_text };
+    // The browser part waits for a page slot of the render pool; the extraction after it runs on the
+    // extraction pool like any other.
+    let rendered = match render {
+        true => {
+            let r = state.renderer.render(&state.engine, &options.request(&bytes, &url, &charset), javascript).await;
+            match &r {
+                Ok(r) => state.metrics.rendered_page("ok", r.ms / 1000.0),
+                Err(e) => state.metrics.rendered_page(e.code(), 0.0),
+            }
+            Some(r?)
+        }
+        false => None,
+    };
+    // Memory admission goes by the bytes extraction reads: the document the scripts left, when they ran.
+    let admitted = rendered.as_ref().and_then(|r| r.scripted.as_ref()).map_or(bytes.len(), |s| s.html.len());
     let engine = state.engine.clone();
     let result = state
         .pool
-        .run(bytes.len(), move || {
+        .run(admitted, move || {
+            let req = options.request(&bytes, &url, &charset);
             let outputs = crate::Outputs {
                 markdown: want_markdown.then(crate::markdown::MarkdownOptions::default),
                 explain: want_explain,
             };
-            engine.extract_with(
-                &crate::Request {
-                    bytes: &bytes,
-                    url: url.as_deref(),
-                    charset: charset.as_deref(),
-                    algorithm,
-                    want_html,
-                    want_blocks,
-                    include_comments,
-                    no_article_text,
-                },
-                &outputs,
-            )
+            match &rendered {
+                Some(r) => r.extract(&engine, &req, &outputs),
+                None => engine.extract_with(&req, &outputs),
+            }
         })
         .await?;
     let mut result = result?;
@@ -167,4 +187,29 @@ pub async fn run_job(state: &AppState, job: Job, no_cache: bool) -> Result<Answe
     let value = Arc::new(Cached { result, fetch });
     state.cache.insert(key, value.clone()).await;
     Ok(Answer { value, cache: "miss" })
+}
+
+/// The engine options of a job, to build its [`crate::Request`] on either side of the browser.
+#[derive(Clone, Copy)]
+struct Options {
+    algorithm: crate::Algorithm,
+    want_html: bool,
+    want_blocks: bool,
+    include_comments: Option<bool>,
+    no_article_text: Option<crate::algorithms::auto::NoArticleText>,
+}
+
+impl Options {
+    fn request<'a>(&self, bytes: &'a [u8], url: &'a Option<String>, charset: &'a Option<String>) -> crate::Request<'a> {
+        crate::Request {
+            bytes,
+            url: url.as_deref(),
+            charset: charset.as_deref(),
+            algorithm: self.algorithm,
+            want_html: self.want_html,
+            want_blocks: self.want_blocks,
+            include_comments: self.include_comments,
+            no_article_text: self.no_article_text,
+        }
+    }
 }

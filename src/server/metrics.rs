@@ -21,6 +21,9 @@
 //! | `pith_cache_hits_total`, `pith_cache_misses_total` | counter | |
 //! | `pith_cache_entries`, `pith_cache_size_bytes` | gauge | |
 //! | `pith_extraction_duration_seconds` | histogram | |
+//! | `pith_renders_total` | counter | outcome (`ok` or a render problem code) |
+//! | `pith_render_duration_seconds` | histogram | |
+//! | `pith_render_browsers_launched_total`, `pith_render_browsers_replaced_total`, `pith_render_proxy_refused_total` | counter | |
 //! | `pith_pool_queue_depth`, `pith_pool_running`, `pith_pool_workers`, `pith_pool_queue_capacity` | gauge | |
 
 use std::collections::BTreeMap;
@@ -71,6 +74,8 @@ pub struct Metrics {
     fetches: Mutex<BTreeMap<&'static str, u64>>,
     fetch_duration: Mutex<Option<Histogram>>,
     extraction_duration: Mutex<Option<Histogram>>,
+    renders: Mutex<BTreeMap<&'static str, u64>>,
+    render_duration: Mutex<Option<Histogram>>,
     cache_hits: AtomicU64,
     cache_misses: AtomicU64,
 }
@@ -83,6 +88,8 @@ pub struct Gauges {
     pub pool_running: i64,
     pub pool_workers: usize,
     pub pool_queue_capacity: usize,
+    /// The browser pool's counters.
+    pub render: crate::render::PoolStats,
 }
 
 impl Metrics {
@@ -129,6 +136,19 @@ impl Metrics {
             .observe(seconds);
     }
 
+    /// One page through the browser; `outcome` is `ok` or a render problem code. Browser time is
+    /// observed for rendered pages only.
+    pub fn rendered_page(&self, outcome: &'static str, seconds: f64) {
+        *self.renders.lock().unwrap_or_else(std::sync::PoisonError::into_inner).entry(outcome).or_default() += 1;
+        if outcome == "ok" {
+            self.render_duration
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .get_or_insert_with(Histogram::new)
+                .observe(seconds);
+        }
+    }
+
     pub fn render(&self, g: &Gauges) -> String {
         let mut out = String::new();
         let head = |out: &mut String, name: &str, kind: &str, help: &str| {
@@ -160,12 +180,35 @@ impl Metrics {
             .clone()
             .unwrap_or_else(Histogram::new)
             .write(&mut out, "pith_extraction_duration_seconds", "");
+        head(&mut out, "pith_renders_total", "counter", "Pages through the headless browser by outcome.");
+        for (outcome, n) in self.renders.lock().unwrap_or_else(std::sync::PoisonError::into_inner).iter() {
+            let _ = writeln!(out, "pith_renders_total{{outcome=\"{outcome}\"}} {n}");
+        }
+        head(
+            &mut out,
+            "pith_render_duration_seconds",
+            "histogram",
+            "Browser time per rendered page (scripts and layout).",
+        );
+        self.render_duration
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .clone()
+            .unwrap_or_else(Histogram::new)
+            .write(&mut out, "pith_render_duration_seconds", "");
         let counters = [
             ("pith_cache_hits_total", "Results answered from the cache.", self.cache_hits.load(Ordering::Relaxed)),
             (
                 "pith_cache_misses_total",
                 "Results computed (cache missed or bypassed).",
                 self.cache_misses.load(Ordering::Relaxed),
+            ),
+            ("pith_render_browsers_launched_total", "Browser processes started.", g.render.launched),
+            ("pith_render_browsers_replaced_total", "Browsers recycled or replaced after a hang.", g.render.replaced),
+            (
+                "pith_render_proxy_refused_total",
+                "Browser connections the checking proxy refused (non-public address or port).",
+                g.render.proxy_refused,
             ),
         ];
         for (name, help, v) in counters {

@@ -28,6 +28,7 @@ use super::state::AppState;
 use super::telemetry;
 use crate::Engine;
 use crate::configuration::Config;
+use crate::render::{Availability, Renderer};
 
 /// Why the service could not start.
 #[derive(Debug, thiserror::Error)]
@@ -64,7 +65,15 @@ pub fn build_state(config: Config) -> Result<AppState, StartupError> {
         true => Some(Arc::new(RateLimiter::new(&config.rate_limit).map_err(StartupError::RateLimit)?)),
         false => None,
     };
+    let renderer = Renderer::new(config.render.clone());
+    match renderer.availability() {
+        Availability::Ready(binary) => tracing::info!(browser = %binary.display(), "rendering available"),
+        other => {
+            tracing::warn!(reason = %other.reason(), "rendering unavailable: render and javascript requests will be refused")
+        }
+    }
     Ok(AppState {
+        renderer: Arc::new(renderer),
         engine: Arc::new(engine),
         fetcher: Arc::new(fetcher),
         cache: Arc::new(ResultCache::new(&config.cache)),
@@ -120,6 +129,7 @@ impl Application {
     /// Serve until `signal` completes, then shut down as described in the module documentation.
     pub async fn run_with_shutdown(self, signal: impl Future<Output = ()> + Send + 'static) -> std::io::Result<()> {
         let state = self.state.clone();
+        let renderer = state.renderer.clone();
         let drain = Duration::from_millis(state.config.server.drain_delay_ms);
         let grace = Duration::from_millis(state.config.server.shutdown_grace_ms);
         let (closed_tx, closed_rx) = tokio::sync::oneshot::channel::<()>();
@@ -148,10 +158,12 @@ impl Application {
                 Ok(r) => r,
                 Err(_) => {
                     tracing::warn!("in-flight requests still running at the shutdown deadline; exiting anyway");
+                    renderer.shutdown().await;
                     return Ok(());
                 }
             },
         };
+        renderer.shutdown().await;
         tracing::info!("shutdown complete");
         result
     }

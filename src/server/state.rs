@@ -10,6 +10,7 @@ use super::pool::Pool;
 use super::rate_limit::RateLimiter;
 use crate::Engine;
 use crate::configuration::Config;
+use crate::render::Renderer;
 
 #[derive(Clone)]
 pub struct AppState {
@@ -20,6 +21,9 @@ pub struct AppState {
     pub pool: Arc<Pool>,
     pub metrics: Arc<Metrics>,
     pub limiter: Option<Arc<RateLimiter>>,
+    /// The headless-browser pool for `render`/`javascript` requests and the visual methods; browsers
+    /// start on the first such request.
+    pub renderer: Arc<Renderer>,
     /// Set when a shutdown signal arrives; `/readyz` then answers 503.
     pub shutting_down: Arc<AtomicBool>,
 }

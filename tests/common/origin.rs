@@ -44,6 +44,7 @@ impl Origin {
             .route("/article", get(article))
             .route("/counted", get(counted))
             .route("/gbk", get(gbk))
+            .route("/scripted", get(|| async { html(include_str!("../fixtures/pages/javascript.html").to_string()) }))
             .route("/redirect", get(|| async { redirect("/article") }))
             .route("/redirect-loop", get(|| async { redirect("/redirect-loop") }))
             .route("/to-loopback", get(to_loopback))

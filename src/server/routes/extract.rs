@@ -57,6 +57,12 @@ pub struct ExtractRequest {
     /// `params.auto.no_article_text`).
     #[serde(default, deserialize_with = "present")]
     pub no_article_text: Option<crate::algorithms::auto::NoArticleText>,
+    /// Lay the page out in a headless browser before extraction (implied by `vips`, `cehtd-ds`).
+    #[serde(default, deserialize_with = "present")]
+    pub render: Option<bool>,
+    /// Run the page's scripts in the browser first (implies `render`).
+    #[serde(default, deserialize_with = "present")]
+    pub javascript: Option<bool>,
 }
 
 /// A field that is there holds a value of its type (not `null`); one left out is `None` by default.
@@ -64,7 +70,7 @@ fn present<'de, D: serde::Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Resul
     T::deserialize(d).map(Some)
 }
 
-/// Query parameters of the raw-HTML form.
+/// Query parameters: the raw-HTML form's options, and a JSON body's for the fields it leaves out.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RawParams {
@@ -75,6 +81,8 @@ pub struct RawParams {
     pub formats: Option<String>,
     pub include_comments: Option<bool>,
     pub no_article_text: Option<crate::algorithms::auto::NoArticleText>,
+    pub render: Option<bool>,
+    pub javascript: Option<bool>,
 }
 
 fn bad(code: &'static str, detail: impl Into<String>) -> ApiError {
@@ -115,14 +123,20 @@ struct Parts {
     blocks: Option<bool>,
     include_comments: Option<bool>,
     no_article_text: Option<crate::algorithms::auto::NoArticleText>,
+    render: Option<bool>,
+    javascript: Option<bool>,
 }
 
 impl Parts {
     /// Check the algorithm and charset, settle the defaults: the one place a [`Job`] is built.
     fn into_job(self, state: &AppState) -> Result<Job, ApiError> {
+        let algorithm = check_algorithm(self.algorithm, state)?;
+        let javascript = self.javascript.unwrap_or(false);
         Ok(Job {
             input: self.input,
-            algorithm: check_algorithm(self.algorithm, state)?,
+            algorithm,
+            render: javascript || self.render.unwrap_or(false) || algorithm.needs().layout,
+            javascript,
             charset: check_charset(self.charset)?,
             text: self.text,
             html: self.html,
@@ -161,6 +175,8 @@ impl ExtractRequest {
             blocks: self.blocks,
             include_comments: self.include_comments,
             no_article_text: self.no_article_text,
+            render: self.render,
+            javascript: self.javascript,
         }
         .into_job(state)
     }
@@ -179,6 +195,8 @@ impl ExtractRequest {
         self.blocks = self.blocks.or(q.blocks);
         self.include_comments = self.include_comments.or(q.include_comments);
         self.no_article_text = self.no_article_text.or(q.no_article_text);
+        self.render = self.render.or(q.render);
+        self.javascript = self.javascript.or(q.javascript);
         Ok(self)
     }
 }
@@ -224,6 +242,8 @@ impl RawParams {
             blocks: self.blocks,
             include_comments: self.include_comments,
             no_article_text: self.no_article_text,
+            render: self.render,
+            javascript: self.javascript,
         }
         .into_job(state)
     }
@@ -307,6 +327,8 @@ fn serde_urlencoded_pairs(pairs: Vec<(String, String)>) -> Result<RawParams, Api
                 let v = v.parse().map_err(|e: String| bad("bad-query", format!("no_article_text: {e}")))?;
                 p.no_article_text.replace(v).is_some()
             }
+            "render" => p.render.replace(query_bool(&k, &v)?).is_some(),
+            "javascript" => p.javascript.replace(query_bool(&k, &v)?).is_some(),
             other => return Err(bad("bad-query", format!("unknown query parameter {other:?}"))),
         };
         if slot_taken {

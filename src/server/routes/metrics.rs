@@ -19,6 +19,7 @@ pub async fn metrics(State(state): State<AppState>) -> Response {
         pool_running: pool.running.load(Ordering::Relaxed),
         pool_workers: pool.worker_count,
         pool_queue_capacity: pool.queue_depth,
+        render: state.renderer.stats(),
     });
     let mut res = text.into_response();
     res.headers_mut()
