@@ -142,7 +142,8 @@ fn subtree_text(doc: &Document, node: crate::dom::NodeId) -> String {
     raw.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-fn escape(s: &str, out: &mut String) {
+/// HTML-escape `s` for text and double-quoted attributes (shared with the eval report page).
+pub(crate) fn escape(s: &str, out: &mut String) {
     for c in s.chars() {
         match c {
             '&' => out.push_str("&amp;"),

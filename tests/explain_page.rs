@@ -2,57 +2,19 @@
 //! Chromium takes a screenshot, and its pixels must show kept blocks shaded green and dropped blocks
 //! shaded red, not only the HTML say so.
 //!
-//! Chromium comes from the system (`.ci/run` installs Debian's `chromium-headless-shell`, which the
-//! rendering tests use too; a full `chromium` does as well); `PITH_CHROMIUM` names another binary. Without one the test fails under CI and is skipped, with a message, elsewhere.
+//! The browser: see `common/browser.rs`.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+#[path = "common/browser.rs"]
+mod browser;
 
-fn chromium() -> Option<PathBuf> {
-    if let Some(p) = std::env::var_os("PITH_CHROMIUM") {
-        return Some(PathBuf::from(p));
-    }
-    let path = std::env::var_os("PATH")?;
-    ["chromium", "chromium-browser", "google-chrome", "headless_shell", "chromium-headless-shell"]
-        .iter()
-        .flat_map(|name| std::env::split_paths(&path).map(move |dir| dir.join(name)))
-        .find(|p| p.is_file())
-}
+use std::path::Path;
+use std::process::Command;
 
-/// Screenshot `page` (a file) at 1000×1600 and return its pixels as RGBA rows.
-fn screenshot(browser: &Path, page: &Path, png: &Path) -> (u32, u32, Vec<u8>) {
-    let profile = page.with_extension("profile");
-    let status = Command::new(browser)
-        .args(["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run"])
-        .arg("--window-size=1000,1600")
-        .arg(format!("--user-data-dir={}", profile.display()))
-        .arg(format!("--screenshot={}", png.display()))
-        .arg(format!("file://{}", page.display()))
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .expect("chromium runs");
-    assert!(status.success(), "chromium failed: {status}");
-    let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(png).expect("screenshot written")));
-    let mut reader = decoder.read_info().expect("a PNG");
-    let mut buf = vec![0; reader.output_buffer_size()];
-    let info = reader.next_frame(&mut buf).expect("PNG frame");
-    buf.truncate(info.buffer_size());
-    let rgba = match info.color_type {
-        png::ColorType::Rgba => buf,
-        png::ColorType::Rgb => buf.chunks(3).flat_map(|c| [c[0], c[1], c[2], 255]).collect(),
-        other => panic!("unexpected PNG colour type {other:?}"),
-    };
-    (info.width, info.height, rgba)
-}
+use browser::{chromium, screenshot};
 
 #[test]
 fn explain_page_shows_kept_blocks_green_and_dropped_blocks_red() {
-    let Some(browser) = chromium() else {
-        assert!(std::env::var_os("CI").is_none(), "CI must have chromium (see .ci/run)");
-        eprintln!("skipped: no chromium on PATH (set PITH_CHROMIUM)");
-        return;
-    };
+    let Some(browser) = chromium() else { return };
     let dir = std::env::temp_dir().join(format!("pith-explain-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("temp dir");
@@ -66,7 +28,7 @@ fn explain_page_shows_kept_blocks_green_and_dropped_blocks_red() {
     let page = dir.join("explain.html");
     std::fs::write(&page, &out.stdout).expect("write page");
 
-    let (w, h, px) = screenshot(&browser, &page, &dir.join("explain.png"));
+    let (w, h, px) = screenshot(&browser, &page, &dir.join("explain.png"), 1000, 1600);
     assert!(w >= 800 && h >= 800, "{w}x{h}");
     // Kept blocks: green over the white page (green well above red and blue); dropped: red.
     let class = |p: &[u8]| {
@@ -102,7 +64,7 @@ fn explain_page_shows_kept_blocks_green_and_dropped_blocks_red() {
     let plain = dir.join("plain.html");
     let out = Command::new(env!("CARGO_BIN_EXE_pith")).args(["extract", "--format", "html"]).arg(&fixture).output();
     std::fs::write(&plain, out.expect("pith runs").stdout).expect("write page");
-    let (_, _, px) = screenshot(&browser, &plain, &dir.join("plain.png"));
+    let (_, _, px) = screenshot(&browser, &plain, &dir.join("plain.png"), 1000, 1600);
     let coloured = px.chunks(4).filter(|p| (i32::from(p[1]) - i32::from(p[0])).abs() > 40).count();
     assert!(coloured < 500, "{coloured} coloured pixels on the unexplained page");
     let _ = std::fs::remove_dir_all(&dir);

@@ -52,6 +52,14 @@ pub struct EvalArgs {
     /// every page in a headless browser: ~0.1–1 s a page).
     #[arg(long, value_name = "N")]
     pub max_pages: Option<usize>,
+    /// Also write the evaluation as one self-contained HTML page (charts beside the peers' figures,
+    /// has-article reliability, worst pages), with the worst pages' explanation pages in
+    /// `FILE-explain/` beside it.
+    #[arg(long, value_name = "FILE.html")]
+    pub report: Option<PathBuf>,
+    /// Worst pages per algorithm listed and explained in `--report`.
+    #[arg(long, value_name = "N", default_value_t = 20, requires = "report")]
+    pub report_worst: usize,
     /// Block classifier training under `--cv`.
     #[command(flatten)]
     pub learn: super::LearnArgs,
@@ -103,7 +111,13 @@ pub fn run(a: EvalArgs) -> Result<ExitCode, pith::Error> {
     if let Some(dir) = &a.sites {
         engine.templates.add_dir(dir)?;
     }
+    // The report needs every page's result (reliability bins, worst pages); kept only when asked for.
+    let mut kept_pages: Vec<pith::eval::PageResult> = Vec::new();
+    let keep_pages = a.report.is_some();
     let write_page = |page: &pith::eval::PageResult| -> Result<(), pith::Error> {
+        if keep_pages {
+            kept_pages.push(page.clone());
+        }
         if let Some(w) = per_page.as_mut() {
             serde_json::to_writer(&mut *w, page).map_err(std::io::Error::other)?;
             w.write_all(b"\n")?;
@@ -154,5 +168,17 @@ pub fn run(a: EvalArgs) -> Result<ExitCode, pith::Error> {
         Format::Markdown => ReportFormat::Markdown,
     };
     std::io::stdout().lock().write_all(report::render(&report, format)?.as_bytes())?;
+    if let Some(path) = &a.report {
+        // Under cross-validation every fold had its own models, which are gone: the explanations come
+        // from the shipped models, and the page says so.
+        let (explainer, note) = match folds {
+            Some(_) => (
+                super::engine_from_env()?,
+                Some("Figures are cross-validated; the explanation pages are extracted with the shipped models."),
+            ),
+            None => (engine, None),
+        };
+        pith::eval::html::write(path, &report, &kept_pages, &a.datasets, &explainer, a.report_worst, note)?;
+    }
     Ok(ExitCode::SUCCESS)
 }

@@ -5,8 +5,11 @@
 //! all pages on a local rayon pool, so `--jobs` is honoured exactly and the caller's global pool is not
 //! touched. Each page yields a [`PageResult`]; [`summarize`] folds a set of them into a [`Summary`],
 //! per dataset, over all pages (micro) and as the mean of the datasets (macro, [`macro_average`]).
-//! [`report`] renders the summaries as aligned text, markdown or JSON.
+//! [`report`] renders the summaries as aligned text, markdown or JSON; [`html`] as a page with charts
+//! beside the peers' figures ([`anchors`]).
 
+pub mod anchors;
+pub mod html;
 pub mod lcs;
 pub mod metadata;
 pub mod metrics;
