@@ -269,7 +269,10 @@ pub fn read(doc: &Document) -> Byline {
             out.date = dates::find_in_text(text).map(|(d, _)| d);
         }
         pending_date_label = false;
-        if out.authors.is_empty() {
+        // The author and source labels are Chinese, and most date labels: an ASCII text (most texts
+        // of most pages) is searched for the English date labels only.
+        let labels = !text.is_ascii();
+        if labels && out.authors.is_empty() {
             for label in AUTHOR_LABELS {
                 if let Some(rest) = labelled(text, label) {
                     match name_after(rest) {
@@ -292,7 +295,7 @@ pub fn read(doc: &Document) -> Byline {
                 out.authors = n;
             }
         }
-        if out.source.is_none() {
+        if labels && out.source.is_none() {
             for label in SOURCE_LABELS {
                 if let Some(rest) = labelled(text, label)
                     && let Some(n) = name_after(rest)
@@ -303,7 +306,7 @@ pub fn read(doc: &Document) -> Byline {
             }
         }
         if out.date.is_none() {
-            for label in DATE_LABELS {
+            for label in DATE_LABELS.iter().filter(|l| labels || l.is_ascii()) {
                 if let Some(rest) = labelled(text, label) {
                     match dates::find_in_text(rest) {
                         Some((d, _)) => out.date = Some(d),
@@ -329,6 +332,12 @@ pub fn read(doc: &Document) -> Byline {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn author_and_source_labels_are_not_ascii() {
+        // `read` skips the author and source label search on ASCII texts.
+        assert!(AUTHOR_LABELS.iter().chain(SOURCE_LABELS).all(|l| !l.is_ascii()));
+    }
 
     #[test]
     fn labels_links_and_affiliations() {
