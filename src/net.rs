@@ -37,6 +37,9 @@ fn is_public_v6(ip: Ipv6Addr) -> bool {
     if s[0] == 0x64 && s[1] == 0xff9b && s[2..6] == [0, 0, 0, 0] {
         return is_public_v4(embedded(s[6], s[7])); // NAT64 64:ff9b::/96
     }
+    if s[0] == 0x64 && s[1] == 0xff9b && s[2] == 1 {
+        return false; // local-use NAT64 64:ff9b:1::/48: translates into the operator's own network
+    }
     if s[0] == 0x2002 {
         return is_public_v4(embedded(s[1], s[2])); // 6to4
     }
@@ -47,7 +50,8 @@ fn is_public_v6(ip: Ipv6Addr) -> bool {
         || ip.is_unicast_link_local()              // fe80::/10
         || (s[0] & 0xffc0) == 0xfec0               // site-local fec0::/10 (deprecated)
         || ip.is_multicast()                       // ff00::/8
-        || (s[0] == 0x2001 && s[1] == 0x0db8)) // documentation
+        || (s[0] == 0x2001 && s[1] == 0x0db8)      // documentation
+        || (s[0] == 0x100 && s[1..4] == [0, 0, 0])) // discard-only 100::/64
 }
 
 #[cfg(test)]
@@ -80,6 +84,8 @@ mod tests {
             "::ffff:169.254.169.254",
             "64:ff9b::a9fe:a9fe",
             "2002:7f00:1::",
+            "64:ff9b:1::a00:1",
+            "100::1",
         ] {
             assert!(!public(s), "{s} should be refused");
         }

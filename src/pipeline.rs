@@ -235,13 +235,17 @@ impl Engine {
         let decoded = decode::decode(bytes, prep.charset)?;
         let meta = if needs.declarations { crate::meta::scan(&decoded.text) } else { PageMeta::default() };
         let t_decode = Instant::now();
+        // The work budget, checked on the start tags before any lol_html pass (the metadata scan's and
+        // pre-strip's, whose per-element state is the first big allocation), again on the stripped
+        // page's smaller budget before the parse, and on the nodes during it.
+        let node_budget = |len: usize| self.limits.dom.node_budget(len);
+        let admitted = prestrip::admit(&decoded.text, &node_budget).map_err(|o| too_complex(o.elements, o.budget))?;
+        let t_admit = Instant::now();
         // The declarations `metadata` reads live in `<head>` and in scripts, which pre-strip drops.
         let declared = prep.metadata.then(|| crate::metadata::scan(&decoded.text));
-        let metadata_ms = ms(t_decode, Instant::now());
-        let t_decode = Instant::now();
+        let metadata_ms = ms(t_admit, Instant::now());
         // Stage 2.
-        let mut stripped =
-            if needs.source { prestrip::prestrip_source(&decoded.text) } else { prestrip::prestrip(&decoded.text) };
+        let mut stripped = if needs.source { admitted.prestrip_source() } else { admitted.prestrip() };
         drop(decoded.text);
         check_start_tags(&self.limits.dom, &stripped)?;
         let t_prestrip = Instant::now();
@@ -296,7 +300,7 @@ impl Engine {
             metadata_ms,
             charset: decoded.charset,
             rule,
-            ms: [ms(t0, t_decode) - metadata_ms, ms(t_decode, t_prestrip), ms(t_prestrip, t_parse)],
+            ms: [ms(t0, t_decode), ms(t_decode, t_prestrip) - metadata_ms, ms(t_prestrip, t_parse)],
         })
     }
 
@@ -437,13 +441,16 @@ impl Engine {
 pub(crate) fn check_start_tags(limits: &DomLimits, stripped: &prestrip::Prestripped) -> Result<(), Error> {
     let budget = limits.node_budget(stripped.html.len());
     if stripped.elements > budget {
-        return Err(Error::TooComplex(format!(
-            "{} start tags, over its budget of {budget} nodes (limits.dom.max_nodes + one per \
-             limits.dom.bytes_per_node bytes)",
-            stripped.elements
-        )));
+        return Err(too_complex(stripped.elements, budget));
     }
     Ok(())
+}
+
+pub(crate) fn too_complex(elements: usize, budget: usize) -> Error {
+    Error::TooComplex(format!(
+        "{elements} start tags, over its budget of {budget} nodes (limits.dom.max_nodes + one per \
+         limits.dom.bytes_per_node bytes)"
+    ))
 }
 
 /// Refuse empty, oversized and binary input before any work is done.

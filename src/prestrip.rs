@@ -78,40 +78,84 @@ pub struct Prestripped {
     pub elements: usize,
 }
 
-/// Remove the non-content elements named in `DROP`, and flatten nesting past [`MAX_NESTING`].
-pub fn prestrip(html: &str) -> Prestripped {
-    if let Some(fixed) = repair_title(html) {
-        return prestrip(&fixed);
-    }
-    let capped;
-    let (html, scan) = match cap_attributes(html) {
-        Some((page, scan)) => {
-            capped = page;
-            (capped.as_str(), scan)
-        }
-        None => (html, prescan(html)),
-    };
-    if scan.max_depth <= MAX_NESTING && scan.noise_bytes * 100 < html.len() * MIN_NOISE_PERCENT {
-        return Prestripped { html: StrTendril::from_slice(html), applied: false, elements: scan.elements };
-    }
-    Prestripped { elements: scan.elements, ..run(html, false, scan.max_depth) }
+/// The work budget as this stage is given it: the most elements a page of `n` bytes may build. The
+/// DOM stage owns the budget ([`crate::dom::DomLimits::node_budget`]); the pipeline passes it down.
+pub type ElementBudget<'a> = &'a dyn Fn(usize) -> usize;
+
+/// No budget: every page goes through the pass.
+pub const UNBOUNDED: ElementBudget<'static> = &|_| usize::MAX;
+
+/// A page refused before the pass: its start tags alone pass the budget of its own length.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OverBudget {
+    pub elements: usize,
+    pub budget: usize,
 }
 
-/// [`prestrip`], and also remove comments and hidden elements (`hidden`, `aria-hidden="true"`, inline
-/// `display:none` / `visibility:hidden`). For the line-based algorithm, which reads the source text
-/// rather than the DOM and so cannot rely on the DOM stage to skip them. About twice the cost.
-pub fn prestrip_source(html: &str) -> Prestripped {
-    if let Some(fixed) = repair_title(html) {
-        return prestrip_source(&fixed);
-    }
-    let (out, scan) = match cap_attributes(html) {
-        Some((page, scan)) => (run(&page, true, scan.max_depth), scan),
+/// A page scanned and admitted under the work budget, ready for the pass: the title repaired and
+/// the attributes capped when needed (see [`repair_title`], [`MAX_ATTRIBUTES`]), and its scan.
+pub struct Admitted<'a> {
+    html: Cow<'a, str>,
+    scan: Prescan,
+}
+
+/// Scan the page and refuse it if its start tags pass the budget of its own length. This comes
+/// before any lol_html pass over the page (this stage's, and the metadata scan's, which the pipeline
+/// runs after admission): lol_html keeps state for every element it tracks, so a page of a million
+/// unclosed `<p>`s peaked near 400 MB in them. The budget of the page before the pass is at least
+/// that of the page after it (the pass only removes bytes), so this refuses no page the check on the
+/// stripped page would have accepted; that check still follows for the pages the pass shrinks.
+pub fn admit<'a>(html: &'a str, budget: ElementBudget<'_>) -> Result<Admitted<'a>, OverBudget> {
+    let html = match repair_title(html) {
+        Some(fixed) => Cow::Owned(fixed),
+        None => Cow::Borrowed(html),
+    };
+    let (html, scan) = match cap_attributes(&html) {
+        Some((page, scan)) => (Cow::Owned(page), scan),
         None => {
-            let scan = prescan(html);
-            (run(html, true, scan.max_depth), scan)
+            let scan = prescan(&html);
+            (html, scan)
         }
     };
-    Prestripped { elements: scan.elements, ..out }
+    let budget = budget(html.len());
+    if scan.elements > budget {
+        return Err(OverBudget { elements: scan.elements, budget });
+    }
+    Ok(Admitted { html, scan })
+}
+
+impl Admitted<'_> {
+    /// Start tags in the page (see [`Prestripped::elements`]).
+    pub fn elements(&self) -> usize {
+        self.scan.elements
+    }
+
+    /// Remove the non-content elements named in `DROP`, and flatten nesting past [`MAX_NESTING`].
+    pub fn prestrip(self) -> Prestripped {
+        let (html, scan) = (self.html.as_ref(), self.scan);
+        if scan.max_depth <= MAX_NESTING && scan.noise_bytes * 100 < html.len() * MIN_NOISE_PERCENT {
+            return Prestripped { html: StrTendril::from_slice(html), applied: false, elements: scan.elements };
+        }
+        Prestripped { elements: scan.elements, ..run(html, false, scan.max_depth) }
+    }
+
+    /// [`Admitted::prestrip`], and also remove comments and hidden elements (`hidden`,
+    /// `aria-hidden="true"`, inline `display:none` / `visibility:hidden`). For the line-based
+    /// algorithm, which reads the source text rather than the DOM and so cannot rely on the DOM stage
+    /// to skip them. About twice the cost.
+    pub fn prestrip_source(self) -> Prestripped {
+        Prestripped { elements: self.scan.elements, ..run(&self.html, true, self.scan.max_depth) }
+    }
+}
+
+/// [`admit`] then [`Admitted::prestrip`].
+pub fn prestrip(html: &str, budget: ElementBudget<'_>) -> Result<Prestripped, OverBudget> {
+    admit(html, budget).map(Admitted::prestrip)
+}
+
+/// [`admit`] then [`Admitted::prestrip_source`].
+pub fn prestrip_source(html: &str, budget: ElementBudget<'_>) -> Result<Prestripped, OverBudget> {
+    admit(html, budget).map(Admitted::prestrip_source)
 }
 
 /// When a start tag has more than [`MAX_ATTRIBUTES`] attributes, the page with the rest of every such
@@ -470,6 +514,52 @@ fn is_void_name(name: &[u8]) -> bool {
 mod tests {
     use super::*;
 
+    fn strip(html: &str) -> Prestripped {
+        prestrip(html, UNBOUNDED).unwrap()
+    }
+
+    fn strip_source(html: &str) -> Prestripped {
+        prestrip_source(html, UNBOUNDED).unwrap()
+    }
+
+    #[test]
+    fn start_tags_over_the_budget_are_refused_before_the_pass() {
+        // Deep enough that the pass would run (flattening), with many more tags than the budget.
+        let page = format!("<html><body>{}</body></html>", "<div><p>x".repeat(5_000));
+        let asked = Cell::new(0usize);
+        let budget = |len: usize| {
+            asked.set(len);
+            len / 16
+        };
+        let refused = prestrip(&page, &budget).err().expect("refused");
+        assert_eq!(asked.get(), page.len(), "the budget is the page's own, before the pass");
+        assert_eq!(refused, OverBudget { elements: 10_002, budget: page.len() / 16 });
+        assert!(prestrip_source(&page, &budget).is_err());
+        // Under a budget it passes, the same as without one.
+        let generous = |len: usize| len / 4;
+        let admitted = prestrip(&page, &generous).unwrap();
+        assert!(admitted.applied);
+        assert_eq!(admitted.html, strip(&page).html);
+        assert_eq!(admitted.elements, 10_002);
+    }
+
+    #[test]
+    fn admission_sees_the_repaired_and_capped_page() {
+        // An unclosed title is repaired first, so the tags after it are counted, not swallowed as text.
+        let page = format!("<title>t{}", "<p>x".repeat(100));
+        let refused = prestrip(&page, &|_| 50).err().expect("refused");
+        assert_eq!(refused.elements, 101);
+        let capped = format!("<p {}>x</p>", (0..1000).map(|i| format!("a{i}")).collect::<Vec<_>>().join(" "));
+        let lens = Cell::new(0usize);
+        let admitted = admit(&capped, &|len| {
+            lens.set(len);
+            usize::MAX
+        })
+        .unwrap();
+        assert!(lens.get() < capped.len(), "the budget is that of the capped page");
+        assert_eq!(admitted.elements(), 1);
+    }
+
     #[test]
     fn dropped_names_are_non_content_names() {
         for name in DROP.split(',').map(str::trim) {
@@ -482,7 +572,7 @@ mod tests {
         let page = "<html><head><title>Story (Site)ntById(x);\n<script>f()</script></head><body><p>Text.</p></body>";
         let fixed = repair_title(page).expect("repaired");
         assert!(fixed.contains("<title>Story (Site)ntById(x);\n</title><script>"));
-        let doc = crate::dom::Document::parse(&prestrip(page).html);
+        let doc = crate::dom::Document::parse(&strip(page).html);
         assert_eq!(doc.subtree_text(doc.body), "Text.");
         // Closed titles, garbled end tags and no title at all.
         assert!(repair_title("<TITLE>A</Title ><p>x").is_none());
@@ -515,11 +605,11 @@ mod tests {
         let page = "<p>keep</p><!-- c --><div style='DISPLAY: none'>gone</div><div hidden>gone</div>\
                     <span aria-hidden=true>gone</span><p style='color:red'>kept too</p>\
                     <div hidden id=S:2><p>streamed</p></div><div hidden id=S:3 aria-hidden=true>gone</div>";
-        let h = prestrip_source(page).html.to_string();
+        let h = strip_source(page).html.to_string();
         assert!(h.contains("keep") && h.contains("kept too") && h.contains("streamed"), "{h}");
         assert!(!h.contains("gone") && !h.contains("<!--"), "{h}");
         // The DOM-feeding variant leaves them to the DOM stage.
-        assert!(prestrip(page).html.contains("gone"));
+        assert!(strip(page).html.contains("gone"));
     }
 
     #[test]
@@ -532,9 +622,9 @@ mod tests {
         assert_eq!(scan.max_depth, 4);
         // A page with little noise is passed through untouched; a script-heavy one is stripped.
         let light = format!("<body><p>{}</p><script>x()</script></body>", "words ".repeat(100));
-        assert!(!prestrip(&light).applied);
+        assert!(!strip(&light).applied);
         let heavy = format!("<body><p>text</p><script>{}</script></body>", "x();".repeat(100));
-        let out = prestrip(&heavy);
+        let out = strip(&heavy);
         assert!(out.applied && !out.html.contains("x()"));
     }
 
@@ -560,7 +650,7 @@ mod tests {
         assert!(capped.contains(&format!(" a{last}=\"<v{last}>\" >text</div>")), "{}", &capped[capped.len() - 120..]);
         assert!(capped.ends_with("<p q='x>y' r=s>more <b c d>bold</b></p></body>"));
         assert!(cap_attributes(&capped).is_none());
-        let out = prestrip(&page);
+        let out = strip(&page);
         assert_eq!(out.elements, 4);
         assert!(crate::dom::Document::parse(&out.html).nodes.len() < 20);
     }
@@ -586,10 +676,10 @@ mod tests {
         let n = MAX_NESTING * 3;
         let html = format!("<body>{}deep text{}</body>", "<div>".repeat(n), "</div>".repeat(n));
         assert!(nesting_estimate(&html) >= n);
-        let out = prestrip(&html).html.to_string();
+        let out = strip(&html).html.to_string();
         assert!(out.contains("deep text"));
         assert!(nesting_estimate(&out) <= MAX_NESTING + 2, "{}", nesting_estimate(&out));
         // Ordinary pages are left alone.
-        assert_eq!(&*prestrip("<div><div>x</div></div>").html, "<div><div>x</div></div>");
+        assert_eq!(&*strip("<div><div>x</div></div>").html, "<div><div>x</div></div>");
     }
 }

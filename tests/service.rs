@@ -3,10 +3,11 @@
 
 mod common;
 
+use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-use common::{Origin, TestApp, article_html, origin::GBK_TEXT, spec};
+use common::{Origin, ScriptedDns, TestApp, article_html, origin::GBK_TEXT, spec};
 use serde_json::{Value, json};
 
 const TIMEOUT: Duration = Duration::from_secs(15);
@@ -305,6 +306,110 @@ async fn ssrf_checked_again_on_every_redirect() {
         assert_eq!(r.status, 403, "{path}: {r:?}");
         assert_eq!(r.problem_code(), "url-refused");
     }
+}
+
+/// Every spelling of the loopback address that reaches `origin`'s port (IPv6 only where it listens
+/// on `[::1]`), then spellings of refused IPv6 ranges that no local listener can stand in for.
+fn loopback_spellings(origin: &Origin) -> (Vec<String>, Vec<String>) {
+    let p = origin.addr.port();
+    let mut reachable: Vec<String> =
+        ["[::ffff:127.0.0.1]", "[::ffff:7f00:1]", "2130706433", "0177.0.0.1", "0x7f.0.0.1", "127.1"]
+            .iter()
+            .map(|h| format!("http://{h}:{p}/counted"))
+            .collect();
+    if origin.ipv6 {
+        reachable.push(format!("http://[::1]:{p}/counted"));
+    }
+    let elsewhere = ["[64:ff9b::7f00:1]", "[64:ff9b:1::a00:1]", "[fe80::1]", "[fd00::2]", "[fc00::1]"]
+        .iter()
+        .map(|h| format!("http://{h}:{p}/counted"))
+        .collect();
+    (reachable, elsewhere)
+}
+
+fn assert_refused(r: &Resp, what: &str) {
+    assert_eq!(r.status, 403, "{what}: {r:?}");
+    assert_eq!(r.problem_code(), "url-refused", "{what}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ssrf_ipv6_and_numeric_ipv4_spellings_refused_without_connecting() {
+    let target = Origin::start().await;
+    let app = TestApp::spawn(|_| {}).await;
+    let (reachable, elsewhere) = loopback_spellings(&target);
+    for url in reachable.iter().chain(&elsewhere) {
+        assert_refused(&app.extract(json!({ "url": url })).await, url);
+    }
+    assert_eq!(target.connections(), 0, "a refused URL never connects");
+    // The same spellings do reach the listener when private networks are allowed, so the refusals
+    // above are the guard's doing and the connection count can tell.
+    let open = TestApp::spawn_private(|_| {}).await;
+    for url in &reachable {
+        let r = open.extract(json!({ "url": url })).await;
+        assert_eq!(r.status, 200, "{url}: {r:?}");
+    }
+    assert!(target.connections() > 0); // spellings of one address share a pooled connection
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ssrf_redirects_to_every_spelling_are_refused() {
+    let origin = Origin::start().await;
+    let target = Origin::start().await;
+    // The first hop (`localhost`, allowed by name) is fine; each hop after it is checked on its own.
+    let app = TestApp::spawn(|c| c.fetch.allow_private_hosts = vec!["localhost".into()]).await;
+    let via = |to: &str| {
+        let to: String = url::form_urlencoded::byte_serialize(to.as_bytes()).collect();
+        origin.localhost_url(&format!("/redirect-to?to={to}"))
+    };
+    let (reachable, elsewhere) = loopback_spellings(&target);
+    let p = target.addr.port();
+    let others = [format!("http://169.254.169.254:{p}/"), format!("http://10.0.0.1:{p}/")];
+    for to in reachable.iter().chain(&elsewhere).chain(&others) {
+        assert_refused(&app.extract(json!({ "url": via(to) })).await, to);
+    }
+    assert!(origin.connections() > 0);
+    assert_eq!(target.connections(), 0, "no redirect target was connected to");
+    // A redirect the guard allows does reach the target.
+    let ok = app.extract(json!({ "url": via(&target.localhost_url("/counted")) })).await;
+    assert_eq!(ok.status, 200, "{ok:?}");
+    assert!(target.connections() > 0);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ssrf_dns_rebinding_between_check_and_connect_cannot_reach_loopback() {
+    let origin = Origin::start().await;
+    let target = Origin::start().await;
+    // `rebind.test` answers a public address the first time and loopback ever after: a service that
+    // checked one answer and connected with another would fetch the target's page.
+    let dns = Arc::new(
+        ScriptedDns::default()
+            .answer("rebind.test", &[&["8.8.8.8"], &["127.0.0.1"]])
+            .answer("localhost", &[&["127.0.0.1"]]),
+    );
+    let app = TestApp::spawn_with_resolver(
+        |c| {
+            c.fetch.connect_timeout_ms = 300;
+            c.fetch.allow_private_hosts = vec!["localhost".into()];
+        },
+        dns.clone(),
+    )
+    .await;
+    let url = format!("http://rebind.test:{}/counted", target.addr.port());
+    // The checked (public) answer is the one connected to; it does not answer here.
+    let first = app.extract(json!({ "url": url })).await;
+    assert!(matches!(first.status, 502 | 504), "{first:?}");
+    assert!(matches!(first.problem_code().as_str(), "origin-unreachable" | "origin-timeout"), "{first:?}");
+    assert_eq!(dns.asked("rebind.test"), 1, "looked up once for both the check and the connect");
+    // The next question gets loopback, which is checked and refused, directly or after a redirect.
+    assert_refused(&app.extract(json!({ "url": url })).await, &url);
+    assert_eq!(dns.asked("rebind.test"), 2);
+    let to: String = url::form_urlencoded::byte_serialize(url.as_bytes()).collect();
+    let via = origin.localhost_url(&format!("/redirect-to?to={to}"));
+    assert_refused(&app.extract(json!({ "url": via })).await, &via);
+    assert_eq!(dns.asked("rebind.test"), 3);
+    assert!(origin.connections() > 0);
+    assert_eq!(target.connections(), 0, "loopback was never connected to");
+    assert_eq!(target.state.counted.load(Ordering::SeqCst), 0);
 }
 
 // ---------- cache ----------

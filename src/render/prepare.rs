@@ -41,11 +41,10 @@ pub fn prepare(
     check_input(bytes, engine.limits.max_input_bytes)?;
     let decoded = decode::decode(bytes, charset)?;
     let styles = collect_styles(&decoded.text);
-    let stripped = if algorithm.needs().source {
-        prestrip::prestrip_source(&decoded.text)
-    } else {
-        prestrip::prestrip(&decoded.text)
-    };
+    let node_budget = |len: usize| engine.limits.dom.node_budget(len);
+    let admitted =
+        prestrip::admit(&decoded.text, &node_budget).map_err(|o| crate::pipeline::too_complex(o.elements, o.budget))?;
+    let stripped = if algorithm.needs().source { admitted.prestrip_source() } else { admitted.prestrip() };
     drop(decoded);
     crate::pipeline::check_start_tags(&engine.limits.dom, &stripped)?;
     let mut head = String::from("<meta charset=\"utf-8\">");

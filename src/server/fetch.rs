@@ -102,13 +102,42 @@ impl From<FetchError> for ApiError {
 
 pub use crate::net::is_public;
 
-/// The resolver hook: resolves with the system resolver, then refuses the name if any of its
-/// addresses is not public (a name mixing public and private addresses is a rebinding trick).
-#[derive(Debug)]
+/// The default name lookup behind the guard: the system resolver (`getaddrinfo`, through tokio).
+#[derive(Debug, Default, Clone, Copy)]
+pub struct SystemResolver;
+
+impl Resolve for SystemResolver {
+    fn resolve(&self, name: Name) -> Resolving {
+        Box::pin(async move {
+            let addrs: Vec<SocketAddr> = tokio::net::lookup_host((name.as_str(), 0)).await?.collect();
+            Ok(Box::new(addrs.into_iter()) as Addrs)
+        })
+    }
+}
+
+/// The resolver hook: asks the inner resolver once, then refuses the name if any of its addresses
+/// is not public (a name mixing public and private addresses is a rebinding trick).
+///
+/// The answer is collected once and the very addresses that were checked are what the connector is
+/// handed: there is no second lookup between the check and the connect, so a name whose DNS answer
+/// changes (public for the check, 127.0.0.1 a moment later) cannot slip through. Every new
+/// connection (every redirect hop to another host included) asks again and is checked again.
 pub struct GuardedResolver {
-    pub allow_private_networks: bool,
+    inner: Arc<dyn Resolve>,
+    allow_private_networks: bool,
     /// Names exempt from the check (`fetch.allow_private_hosts`), lower-case.
-    pub allow_private_hosts: Vec<String>,
+    allow_private_hosts: Vec<String>,
+}
+
+impl GuardedResolver {
+    /// Guard `inner` with the rules of `cfg` (`allow_private_networks`, `allow_private_hosts`).
+    pub fn new(inner: Arc<dyn Resolve>, cfg: &FetchConfig) -> GuardedResolver {
+        GuardedResolver {
+            inner,
+            allow_private_networks: cfg.allow_private_networks,
+            allow_private_hosts: cfg.allow_private_hosts.iter().map(|h| h.to_ascii_lowercase()).collect(),
+        }
+    }
 }
 
 /// The error the resolver returns; found again in the `reqwest` error's source chain.
@@ -123,8 +152,9 @@ impl Resolve for GuardedResolver {
     fn resolve(&self, name: Name) -> Resolving {
         let host = name.as_str().to_ascii_lowercase();
         let allow = self.allow_private_networks || self.allow_private_hosts.contains(&host);
+        let answer = self.inner.resolve(name);
         Box::pin(async move {
-            let addrs: Vec<SocketAddr> = tokio::net::lookup_host((host.as_str(), 0)).await?.collect();
+            let addrs: Vec<SocketAddr> = answer.await?.collect();
             if !allow && let Some(bad) = addrs.iter().find(|a| !is_public(a.ip())) {
                 return Err(Box::new(RefusedAddress { host, ip: bad.ip() }) as _);
             }
@@ -141,16 +171,20 @@ pub struct Fetcher {
 
 impl Fetcher {
     pub fn new(cfg: &FetchConfig) -> Result<Fetcher, reqwest::Error> {
+        Fetcher::with_resolver(cfg, Arc::new(SystemResolver))
+    }
+
+    /// Like [`Fetcher::new`], with names looked up by `resolver` (a caching or DNS-over-HTTPS
+    /// resolver, or a scripted one in tests). The SSRF guard wraps it: every address it answers is
+    /// checked, and only checked addresses are connected to.
+    pub fn with_resolver(cfg: &FetchConfig, resolver: Arc<dyn Resolve>) -> Result<Fetcher, reqwest::Error> {
         let client = reqwest::Client::builder()
             .user_agent(cfg.user_agent.clone())
             .redirect(reqwest::redirect::Policy::none())
             .no_proxy()
             .connect_timeout(Duration::from_millis(cfg.connect_timeout_ms))
             .read_timeout(Duration::from_millis(cfg.read_timeout_ms))
-            .dns_resolver(Arc::new(GuardedResolver {
-                allow_private_networks: cfg.allow_private_networks,
-                allow_private_hosts: cfg.allow_private_hosts.iter().map(|h| h.to_ascii_lowercase()).collect(),
-            }))
+            .dns_resolver(Arc::new(GuardedResolver::new(resolver, cfg)))
             .build()?;
         Ok(Fetcher { client, cfg: cfg.clone() })
     }
@@ -274,6 +308,138 @@ pub fn split_content_type(ct: &str) -> (String, Option<String>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Answers the n-th lookup with `answers[n]` (the last answer ever after) and counts lookups: a
+    /// DNS server that rebinds a name between two questions.
+    struct Scripted {
+        answers: Vec<Vec<IpAddr>>,
+        calls: Arc<std::sync::atomic::AtomicUsize>,
+    }
+
+    impl Scripted {
+        fn new(answers: &[&[&str]]) -> (Arc<Scripted>, Arc<std::sync::atomic::AtomicUsize>) {
+            let calls = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+            let answers = answers.iter().map(|a| a.iter().map(|ip| ip.parse().unwrap()).collect()).collect();
+            (Arc::new(Scripted { answers, calls: calls.clone() }), calls)
+        }
+    }
+
+    impl Resolve for Scripted {
+        fn resolve(&self, _: Name) -> Resolving {
+            let n = self.calls.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            let answer: Vec<SocketAddr> =
+                self.answers[n.min(self.answers.len() - 1)].iter().map(|ip| SocketAddr::new(*ip, 0)).collect();
+            Box::pin(async move { Ok(Box::new(answer.into_iter()) as Addrs) })
+        }
+    }
+
+    fn calls(c: &std::sync::atomic::AtomicUsize) -> usize {
+        c.load(std::sync::atomic::Ordering::SeqCst)
+    }
+
+    /// A loopback listener that counts accepted connections and answers each with a small page.
+    async fn counting_listener() -> (u16, Arc<std::sync::atomic::AtomicUsize>) {
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let accepted = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let count = accepted.clone();
+        tokio::spawn(async move {
+            while let Ok((mut sock, _)) = listener.accept().await {
+                count.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                tokio::spawn(async move {
+                    let mut buf = [0u8; 4096];
+                    let _ = sock.read(&mut buf).await;
+                    let body = "<html><body><p>internal secret</p></body></html>";
+                    let head = format!(
+                        "HTTP/1.1 200 OK\r\ncontent-type: text/html\r\ncontent-length: {}\r\nconnection: close\r\n\r\n",
+                        body.len()
+                    );
+                    let _ = sock.write_all(format!("{head}{body}").as_bytes()).await;
+                });
+            }
+        });
+        (port, accepted)
+    }
+
+    #[tokio::test]
+    async fn the_checked_answer_is_the_one_handed_to_the_connector() {
+        let cfg = crate::configuration::Config::default().fetch;
+        let (dns, lookups) = Scripted::new(&[&["8.8.8.8"], &["127.0.0.1"]]);
+        let guard = GuardedResolver::new(dns, &cfg);
+        let name = || "rebind.test".parse::<Name>().unwrap();
+        let first: Vec<SocketAddr> = guard.resolve(name()).await.unwrap().collect();
+        assert_eq!(first, ["8.8.8.8:0".parse::<SocketAddr>().unwrap()]);
+        assert_eq!(calls(&lookups), 1, "one question per resolution, no second look");
+        // The rebound answer is checked on its own the next time a connection needs the name.
+        let second = guard.resolve(name()).await.err().expect("loopback is refused");
+        assert!(second.downcast_ref::<RefusedAddress>().is_some(), "{second}");
+        assert_eq!(calls(&lookups), 2);
+        // An answer mixing a public and a private address is refused as a whole.
+        let (dns, _) = Scripted::new(&[&["8.8.8.8", "::1"]]);
+        assert!(GuardedResolver::new(dns, &cfg).resolve(name()).await.is_err());
+    }
+
+    #[tokio::test]
+    async fn rebinding_between_check_and_connect_never_reaches_loopback() {
+        let (port, accepted) = counting_listener().await;
+        let url = Url::parse(&format!("http://rebind.test:{port}/")).unwrap();
+        let mut cfg = crate::configuration::Config::default().fetch;
+        cfg.connect_timeout_ms = 300;
+        // Public for the first question, loopback for every later one: a fetcher that looked the
+        // name up once to check it and again to connect would reach the listener here.
+        let (dns, lookups) = Scripted::new(&[&["8.8.8.8"], &["127.0.0.1"]]);
+        let f = Fetcher::with_resolver(&cfg, dns).unwrap();
+        let first = f.fetch(&url).await;
+        assert!(matches!(first, Err(FetchError::Failed(_) | FetchError::Timeout(_))), "{first:?}");
+        assert_eq!(calls(&lookups), 1);
+        let second = f.fetch(&url).await;
+        assert!(matches!(second, Err(FetchError::Refused(_))), "{second:?}");
+        assert_eq!(calls(&lookups), 2);
+        assert_eq!(calls(&accepted), 0, "nothing connected to loopback");
+        // The listener does count: the same name, allowed by configuration, reaches it.
+        cfg.allow_private_hosts = vec!["rebind.test".into()];
+        let (dns, _) = Scripted::new(&[&["127.0.0.1"]]);
+        let ok = Fetcher::with_resolver(&cfg, dns).unwrap().fetch(&url).await;
+        assert!(ok.is_ok(), "{ok:?}");
+        assert_eq!(calls(&accepted), 1);
+    }
+
+    #[test]
+    fn ipv6_and_numeric_ipv4_spellings_of_private_addresses_are_refused() {
+        let f = Fetcher::new(&crate::configuration::Config::default().fetch).unwrap();
+        for s in [
+            "http://[::1]/",
+            "http://[::ffff:127.0.0.1]/",
+            "http://[::ffff:7f00:1]/",
+            "http://[::127.0.0.1]/",
+            "http://[64:ff9b::7f00:1]/",
+            "http://[64:ff9b::a9fe:a9fe]/",
+            "http://[64:ff9b:1::a00:1]/",
+            "http://[2002:a9fe:a9fe::1]/",
+            "http://[fe80::1]/",
+            "http://[fc00::1]/",
+            "http://[fd00::2]/",
+            "http://[100::1]/",
+            "http://2130706433/",
+            "http://0177.0.0.1/",
+            "http://0x7f.0.0.1/",
+            "http://0x7f000001/",
+            "http://017700000001/",
+            "http://127.1/",
+            "http://0x7f.1/",
+            "http://127.0.0.1./",
+            "http://0xa9.0xfe.0xa9.0xfe/",
+            "http://0/",
+        ] {
+            let url = Url::parse(s).unwrap();
+            assert!(!matches!(url.host(), Some(url::Host::Domain(_))), "{s} parses as a name, not an address");
+            assert!(matches!(f.check_url(&url), Err(FetchError::Refused(_))), "{s} should be refused");
+        }
+        for s in ["http://134744072/", "http://[2606:4700::1111]/", "http://[64:ff9b::808:808]/"] {
+            assert!(f.check_url(&Url::parse(s).unwrap()).is_ok(), "{s} is public");
+        }
+    }
 
     #[test]
     fn content_type_parts() {

@@ -16,10 +16,11 @@ use axum::Router;
 use axum::extract::DefaultBodyLimit;
 use axum::middleware::from_fn_with_state;
 use axum::routing::{get, post};
+use reqwest::dns::Resolve;
 use tokio::net::TcpListener;
 
 use super::cache::ResultCache;
-use super::fetch::Fetcher;
+use super::fetch::{Fetcher, SystemResolver};
 use super::metrics::Metrics;
 use super::pool::Pool;
 use super::rate_limit::{self, RateLimiter};
@@ -51,10 +52,16 @@ pub struct Application {
 
 /// Everything shared by the handlers, from the configuration.
 pub fn build_state(config: Config) -> Result<AppState, StartupError> {
+    build_state_with_resolver(config, Arc::new(SystemResolver))
+}
+
+/// Like [`build_state`], with the fetcher's names looked up by `resolver` (still behind the SSRF
+/// guard, see [`super::fetch::GuardedResolver`]).
+pub fn build_state_with_resolver(config: Config, resolver: Arc<dyn Resolve>) -> Result<AppState, StartupError> {
     let mut engine = Engine::with_defaults()?;
     engine.limits.max_input_bytes = config.extract.max_input_bytes;
     engine.params = config.params.clone();
-    let fetcher = Fetcher::new(&config.fetch)?;
+    let fetcher = Fetcher::with_resolver(&config.fetch, resolver)?;
     let pool = Pool::new(
         config.pool.worker_count(),
         config.pool.queue_depth,
@@ -107,8 +114,14 @@ pub fn router(state: AppState) -> Router {
 impl Application {
     /// Load the engine, build the state and bind the listener (port 0 picks a free port).
     pub async fn build(config: Config) -> Result<Application, StartupError> {
+        Application::build_with_resolver(config, Arc::new(SystemResolver)).await
+    }
+
+    /// Like [`Application::build`], with URL fetches looking names up through `resolver`; the SSRF
+    /// guard checks whatever it answers.
+    pub async fn build_with_resolver(config: Config, resolver: Arc<dyn Resolve>) -> Result<Application, StartupError> {
         let addr = config.server.listen;
-        let state = build_state(config)?;
+        let state = build_state_with_resolver(config, resolver)?;
         let listener = TcpListener::bind(addr).await.map_err(|source| StartupError::Listen { addr, source })?;
         Ok(Application { listener, state })
     }

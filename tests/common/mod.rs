@@ -6,12 +6,16 @@
 pub mod origin;
 pub mod schema;
 
-use std::net::SocketAddr;
-use std::sync::OnceLock;
+use std::collections::HashMap;
+use std::net::{IpAddr, SocketAddr};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use pith::configuration::Config;
 use pith::server::Application;
+use pith::server::fetch::SystemResolver;
+use reqwest::dns::{Addrs, Name, Resolve, Resolving};
 use reqwest::header::HeaderMap;
 use serde_json::Value;
 
@@ -65,6 +69,11 @@ pub fn client() -> reqwest::Client {
 impl TestApp {
     /// Start the service with the defaults, changed by `configure`.
     pub async fn spawn(configure: impl FnOnce(&mut Config)) -> TestApp {
+        TestApp::spawn_with_resolver(configure, Arc::new(SystemResolver)).await
+    }
+
+    /// Like [`TestApp::spawn`], with the fetcher's names looked up by `resolver`.
+    pub async fn spawn_with_resolver(configure: impl FnOnce(&mut Config), resolver: Arc<dyn Resolve>) -> TestApp {
         let mut config = Config::default();
         config.server.listen = "127.0.0.1:0".parse().unwrap();
         config.pool.workers = 2;
@@ -72,7 +81,7 @@ impl TestApp {
         if std::env::var_os("PITH_TEST_LOG").is_some() {
             pith::server::telemetry::init(&config.log);
         }
-        let app = Application::build(config).await.expect("the service starts");
+        let app = Application::build_with_resolver(config, resolver).await.expect("the service starts");
         let addr = app.local_addr();
         let (tx, rx) = tokio::sync::oneshot::channel::<()>();
         let server = tokio::spawn(app.run_with_shutdown(async move {
@@ -177,4 +186,46 @@ pub fn article_html(title: &str) -> String {
          <article><h1>{title}</h1>{body}</article>\
          <footer><a href=/privacy>Privacy</a> <a href=/terms>Terms</a></footer></body></html>"
     )
+}
+
+/// A DNS server for tests: each name has a script of answers, the n-th question about a name gets
+/// the n-th answer (the last one ever after), so a name can be rebound between two questions.
+/// Unknown names fail to resolve. Counts the questions per name.
+#[derive(Default)]
+pub struct ScriptedDns {
+    scripts: HashMap<String, Vec<Vec<IpAddr>>>,
+    asked: std::sync::Mutex<HashMap<String, Arc<AtomicUsize>>>,
+}
+
+impl ScriptedDns {
+    pub fn answer(mut self, name: &str, answers: &[&[&str]]) -> ScriptedDns {
+        let answers = answers.iter().map(|a| a.iter().map(|ip| ip.parse().unwrap()).collect()).collect();
+        self.scripts.insert(name.to_string(), answers);
+        self
+    }
+
+    /// How many times `name` was looked up.
+    pub fn asked(&self, name: &str) -> usize {
+        self.counter(name).load(Ordering::SeqCst)
+    }
+
+    fn counter(&self, name: &str) -> Arc<AtomicUsize> {
+        self.asked.lock().unwrap().entry(name.to_string()).or_default().clone()
+    }
+}
+
+impl Resolve for ScriptedDns {
+    fn resolve(&self, name: Name) -> Resolving {
+        let n = self.counter(name.as_str()).fetch_add(1, Ordering::SeqCst);
+        let answer: Option<Vec<SocketAddr>> = self
+            .scripts
+            .get(name.as_str())
+            .map(|s| s[n.min(s.len() - 1)].iter().map(|ip| SocketAddr::new(*ip, 0)).collect());
+        Box::pin(async move {
+            match answer {
+                Some(a) => Ok(Box::new(a.into_iter()) as Addrs),
+                None => Err("no such name".into()),
+            }
+        })
+    }
 }

@@ -1,5 +1,6 @@
 //! A local origin server (axum on 127.0.0.1:0) with one route per fetch situation.
 
+use std::collections::HashMap;
 use std::convert::Infallible;
 use std::io::Write;
 use std::net::SocketAddr;
@@ -9,10 +10,11 @@ use std::time::Duration;
 
 use axum::Router;
 use axum::body::{Body, Bytes};
-use axum::extract::State;
+use axum::extract::{Query, State};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
+use axum::serve::ListenerExt;
 use tokio::sync::Notify;
 
 /// The Chinese article served GBK-encoded by `/gbk`.
@@ -23,6 +25,8 @@ pub struct OriginState {
     pub port: AtomicUsize,
     /// Requests to `/counted`.
     pub counted: AtomicUsize,
+    /// TCP connections accepted.
+    pub connections: AtomicUsize,
     /// Signalled when `/held` is entered.
     pub held_entered: Notify,
     /// `/held` answers once this is signalled.
@@ -32,12 +36,17 @@ pub struct OriginState {
 pub struct Origin {
     pub addr: SocketAddr,
     pub state: Arc<OriginState>,
+    /// Whether the origin also listens on `[::1]` (same port); false where the host has no IPv6.
+    pub ipv6: bool,
 }
 
 impl Origin {
+    /// Listen on 127.0.0.1 and, where the host allows, on `[::1]` with the same port, so every
+    /// spelling of loopback (`127.1`, `[::ffff:7f00:1]`, `[::1]`...) would reach this origin.
     pub async fn start() -> Origin {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
+        let listener6 = tokio::net::TcpListener::bind(("::1", addr.port())).await.ok();
         let state = Arc::new(OriginState::default());
         state.port.store(addr.port() as usize, Ordering::Relaxed);
         let app = Router::new()
@@ -49,6 +58,7 @@ impl Origin {
             .route("/redirect-loop", get(|| async { redirect("/redirect-loop") }))
             .route("/to-loopback", get(to_loopback))
             .route("/to-metadata", get(|| async { redirect("http://169.254.169.254/latest/meta-data/") }))
+            .route("/redirect-to", get(redirect_to))
             .route("/slow", get(slow))
             .route("/held", get(held))
             .route("/endless", get(endless))
@@ -56,8 +66,26 @@ impl Origin {
             .route("/missing", get(|| async { (StatusCode::NOT_FOUND, "no such page") }))
             .route("/doc.pdf", get(pdf))
             .with_state(state.clone());
+        let ipv6 = listener6.is_some();
+        if let Some(l6) = listener6 {
+            let counter = state.clone();
+            let l6 = l6.tap_io(move |_| {
+                counter.connections.fetch_add(1, Ordering::SeqCst);
+            });
+            let app = app.clone();
+            tokio::spawn(async move { axum::serve(l6, app).await.unwrap() });
+        }
+        let counter = state.clone();
+        let listener = listener.tap_io(move |_| {
+            counter.connections.fetch_add(1, Ordering::SeqCst);
+        });
         tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
-        Origin { addr, state }
+        Origin { addr, state, ipv6 }
+    }
+
+    /// TCP connections accepted so far, on either address.
+    pub fn connections(&self) -> usize {
+        self.state.connections.load(Ordering::SeqCst)
     }
 
     pub fn url(&self, path: &str) -> String {
@@ -85,6 +113,11 @@ async fn article() -> Response {
 async fn counted(State(s): State<Arc<OriginState>>) -> Response {
     s.counted.fetch_add(1, Ordering::SeqCst);
     html(super::article_html("Counted page"))
+}
+
+/// `/redirect-to?to=URL`: a redirect to anywhere.
+async fn redirect_to(Query(q): Query<HashMap<String, String>>) -> Response {
+    redirect(q.get("to").map(String::as_str).unwrap_or("/article"))
 }
 
 async fn to_loopback(State(s): State<Arc<OriginState>>) -> Response {
