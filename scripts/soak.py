@@ -2,7 +2,7 @@
 """Soak test of `pith serve` on loopback: a mix of normal, huge and hostile pages and misbehaving
 origins for a bounded time, then SIGTERM under load. Local only (not in CI).
 
-    scripts/soak.py [--seconds 600] [--clients 6] [--bin target/release/pith]
+    scripts/soak.py [--seconds 600] [--clients 6] [--bin target/release/pith] [--cache]
 
 It starts the server with the container's memory settings (2 workers, memory budget 256 MiB, cache
 64 MiB, queue 8: docker/kubernetes/configmap.yaml) and private fetches allowed (the origins are on
@@ -106,6 +106,8 @@ def main():
     ap.add_argument("--seconds", type=int, default=600)
     ap.add_argument("--clients", type=int, default=6)
     ap.add_argument("--bin", default=str(ROOT / "target/release/pith"))
+    ap.add_argument("--cache", action="store_true",
+                    help="let repeated pages be answered from the cache (default: every request bypasses it)")
     ap.add_argument("--datasets", default=str(ROOT.parent / "shared/datasets"))
     a = ap.parse_args()
 
@@ -151,10 +153,10 @@ def main():
                 if kind == "fetch":
                     path = rng.choice(["/ok", "/slow", "/reset", "/endless"])
                     body = json.dumps({"url": f"http://127.0.0.1:{oport}{path}?{rng.random()}"})
-                    st = request(port, "POST", "/v1/extract", body, "application/json")
+                    st = request(port, "POST", "/v1/extract", body, "application/json", no_cache=not a.cache)
                 else:
                     page = rng.choice({"normal": normal, "big": big, "hostile": hostile}[kind])
-                    st = request(port, "POST", "/v1/extract", page, "text/html")
+                    st = request(port, "POST", "/v1/extract", page, "text/html", no_cache=not a.cache)
             except OSError as e:
                 st = f"error {type(e).__name__}"
             with lock:
