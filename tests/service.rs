@@ -735,12 +735,15 @@ async fn saturated_pool_answers_503_with_retry_after() {
         .await
         .unwrap();
         if running {
-            let r = app.extract(small.clone()).await;
+            // Another large page finds the pool full; an ordinary one still runs, on the small-page
+            // lane, instead of waiting behind the large one.
+            let r = app.extract(big.clone()).await;
             if r.status == 503 {
                 assert_eq!(r.problem_code(), "unavailable");
                 assert_eq!(r.header("retry-after"), Some("3"));
                 saw_503 = true;
             }
+            assert_eq!(app.extract(small.clone()).await.status, 200);
         }
         assert_eq!(busy.await.unwrap(), 200);
         if saw_503 {
