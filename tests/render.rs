@@ -5,23 +5,15 @@
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+#[path = "common/renderer.rs"]
+mod renderer;
+
 use pith::render::{RenderConfig, RenderError, Renderer};
 use pith::{Algorithm, Engine, Request};
+use renderer::renderer;
 
 const ARTICLE: &[u8] = include_bytes!("fixtures/pages/article.html");
 const SCRIPTED: &[u8] = include_bytes!("fixtures/pages/javascript.html");
-
-/// The renderer, or `None` (with a note) when no browser is installed. CI installs one, and there a
-/// missing browser fails the test instead.
-fn renderer(cfg: RenderConfig) -> Option<Renderer> {
-    let r = Renderer::new(cfg);
-    if !r.is_ready() {
-        assert!(std::env::var_os("CI").is_none(), "CI must have a browser: {}", r.availability().reason());
-        eprintln!("skipped: {}", r.availability().reason());
-        return None;
-    }
-    Some(r)
-}
 
 fn engine() -> Engine {
     Engine::with_defaults().unwrap()

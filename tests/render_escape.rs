@@ -9,7 +9,11 @@
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use pith::render::{RenderConfig, Renderer};
+#[path = "common/renderer.rs"]
+mod renderer;
+
+use pith::render::RenderConfig;
+use renderer::renderer;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, UdpSocket};
 
@@ -117,16 +121,6 @@ setTimeout(() => {{ location.href = "{first}/navigate"; }}, 100);
 fn config() -> RenderConfig {
     // Short waits: the page gets its load event and a settling time, nothing more.
     RenderConfig { js_wait_ms: 3000, js_settle_ms: 1500, ..RenderConfig::default() }
-}
-
-fn renderer(cfg: RenderConfig) -> Option<Renderer> {
-    let r = Renderer::new(cfg);
-    if !r.is_ready() {
-        assert!(std::env::var_os("CI").is_none(), "CI must have a browser: {}", r.availability().reason());
-        eprintln!("skipped: {}", r.availability().reason());
-        return None;
-    }
-    Some(r)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
