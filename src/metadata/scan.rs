@@ -162,6 +162,23 @@ fn on_end(
     Box::new(f)
 }
 
+/// Whether `hay` contains the ASCII `needle` (given lower-case), ignoring ASCII case.
+fn contains_ascii_ci(hay: &[u8], needle: &[u8]) -> bool {
+    let Some(&first) = needle.first() else { return true };
+    let mut at = 0;
+    while let Some(k) = memchr::memchr2(first, first.to_ascii_uppercase(), &hay[at..]) {
+        let i = at + k;
+        if hay.len() - i < needle.len() {
+            return false;
+        }
+        if hay[i..i + needle.len()].eq_ignore_ascii_case(needle) {
+            return true;
+        }
+        at = i + 1;
+    }
+    false
+}
+
 /// Run the pass. Malformed input yields whatever was collected before lol_html gave up.
 pub fn scan(html: &str) -> Scanned {
     let out = Rc::new(RefCell::new(Scanned::default()));
@@ -191,7 +208,14 @@ pub fn scan(html: &str) -> Scanned {
     let (at1, at2) = (author_text.clone(), author_text.clone());
     let jt = json_total.clone();
 
-    let handlers = vec![
+    // The attribute-only selector `[itemprop]` makes lol_html lex every start tag in full, and
+    // `a[rel~=author]` every link; a page whose bytes never spell the attribute name (or the rel value)
+    // cannot match them, so their handlers are left out there (attribute names and the selector's
+    // value are compared as written, ASCII case aside). On 15 l3s-gn1 pages (none with microdata)
+    // the pass went from 71.8 M to 57.0 M instructions.
+    let microdata = contains_ascii_ci(html.as_bytes(), b"itemprop");
+    let rel_author = contains_ascii_ci(html.as_bytes(), b"author");
+    let mut handlers = vec![
         element!("html", move |el| {
             if let Some(l) = el.get_attribute("lang") {
                 o1.borrow_mut().lang.get_or_insert(l);
@@ -291,71 +315,82 @@ pub fn scan(html: &str) -> Scanned {
             }
             Ok(())
         }),
-        element!("[itemprop]:not(meta)", move |el| {
-            let Some(prop) = el.get_attribute("itemprop") else { return Ok(()) };
-            let prop = prop.trim().to_ascii_lowercase();
-            if !matches!(prop.as_str(), "author" | "name" | "datepublished" | "datemodified" | "headline" | "creator") {
-                return Ok(());
-            }
-            if let Some(v) = el.get_attribute("content").or_else(|| el.get_attribute("datetime")) {
-                let mut o = o7.borrow_mut();
-                if o.itemprops.len() < MAX_ITEMS {
-                    o.itemprops.push((prop, decode_refs(&v)));
-                }
-                return Ok(());
-            }
-            // Only the outermost collecting element gathers text (an author's `name` inside `author`).
-            if pt1.borrow().is_some() || el.is_self_closing() || !el.can_have_content() {
-                return Ok(());
-            }
-            *pt1.borrow_mut() = Some((prop, String::new()));
-            let (pt, o) = (pt1.clone(), o8.clone());
-            if let Some(h) = el.end_tag_handlers() {
-                h.push(on_end(move |_| {
-                    if let Some((k, v)) = pt.borrow_mut().take() {
-                        let v = crate::dom::fold_ws(&decode_refs(&v));
-                        let mut o = o.borrow_mut();
-                        if !v.is_empty() && o.itemprops.len() < MAX_ITEMS {
-                            o.itemprops.push((k, v));
-                        }
-                    }
-                    Ok(())
-                }));
-            } else {
-                *pt1.borrow_mut() = None;
-            }
-            Ok(())
-        }),
-        text!("[itemprop]", move |t| {
-            if let Some((_, v)) = pt2.borrow_mut().as_mut() {
-                push_bounded(v, t.as_str(), MAX_TEXT);
-            }
-            Ok(())
-        }),
-        element!("a[rel~=\"author\" i]", move |el| {
-            *at1.borrow_mut() = Some(String::new());
-            let (at, o) = (at1.clone(), o9.clone());
-            if let Some(h) = el.end_tag_handlers() {
-                h.push(on_end(move |_| {
-                    if let Some(v) = at.borrow_mut().take() {
-                        let v = crate::dom::fold_ws(&decode_refs(&v));
-                        let mut o = o.borrow_mut();
-                        if !v.is_empty() && o.rel_authors.len() < MAX_ITEMS {
-                            o.rel_authors.push(v);
-                        }
-                    }
-                    Ok(())
-                }));
-            }
-            Ok(())
-        }),
-        text!("a[rel~=\"author\" i]", move |t| {
-            if let Some(v) = at2.borrow_mut().as_mut() {
-                push_bounded(v, t.as_str(), MAX_TEXT);
-            }
-            Ok(())
-        }),
     ];
+    if microdata {
+        handlers.extend([
+            element!("[itemprop]:not(meta)", move |el| {
+                let Some(prop) = el.get_attribute("itemprop") else { return Ok(()) };
+                let prop = prop.trim().to_ascii_lowercase();
+                if !matches!(
+                    prop.as_str(),
+                    "author" | "name" | "datepublished" | "datemodified" | "headline" | "creator"
+                ) {
+                    return Ok(());
+                }
+                if let Some(v) = el.get_attribute("content").or_else(|| el.get_attribute("datetime")) {
+                    let mut o = o7.borrow_mut();
+                    if o.itemprops.len() < MAX_ITEMS {
+                        o.itemprops.push((prop, decode_refs(&v)));
+                    }
+                    return Ok(());
+                }
+                // Only the outermost collecting element gathers text (an author's `name` inside `author`).
+                if pt1.borrow().is_some() || el.is_self_closing() || !el.can_have_content() {
+                    return Ok(());
+                }
+                *pt1.borrow_mut() = Some((prop, String::new()));
+                let (pt, o) = (pt1.clone(), o8.clone());
+                if let Some(h) = el.end_tag_handlers() {
+                    h.push(on_end(move |_| {
+                        if let Some((k, v)) = pt.borrow_mut().take() {
+                            let v = crate::dom::fold_ws(&decode_refs(&v));
+                            let mut o = o.borrow_mut();
+                            if !v.is_empty() && o.itemprops.len() < MAX_ITEMS {
+                                o.itemprops.push((k, v));
+                            }
+                        }
+                        Ok(())
+                    }));
+                } else {
+                    *pt1.borrow_mut() = None;
+                }
+                Ok(())
+            }),
+            text!("[itemprop]", move |t| {
+                if let Some((_, v)) = pt2.borrow_mut().as_mut() {
+                    push_bounded(v, t.as_str(), MAX_TEXT);
+                }
+                Ok(())
+            }),
+        ]);
+    }
+    if rel_author {
+        handlers.extend([
+            element!("a[rel~=\"author\" i]", move |el| {
+                *at1.borrow_mut() = Some(String::new());
+                let (at, o) = (at1.clone(), o9.clone());
+                if let Some(h) = el.end_tag_handlers() {
+                    h.push(on_end(move |_| {
+                        if let Some(v) = at.borrow_mut().take() {
+                            let v = crate::dom::fold_ws(&decode_refs(&v));
+                            let mut o = o.borrow_mut();
+                            if !v.is_empty() && o.rel_authors.len() < MAX_ITEMS {
+                                o.rel_authors.push(v);
+                            }
+                        }
+                        Ok(())
+                    }));
+                }
+                Ok(())
+            }),
+            text!("a[rel~=\"author\" i]", move |t| {
+                if let Some(v) = at2.borrow_mut().as_mut() {
+                    push_bounded(v, t.as_str(), MAX_TEXT);
+                }
+                Ok(())
+            }),
+        ]);
+    }
     let mut settings = RewriteStrSettings::new().with_strict(false);
     for h in handlers {
         settings = settings.append_element_content_handler(h);
@@ -394,6 +429,16 @@ mod tests {
         assert_eq!(s.itemprop("author"), Some("Jane Roe"));
         assert_eq!(s.rel_authors, vec!["J. Roe".to_string()]);
         assert_eq!(decode_refs("A &amp; B &#039;s &#x2019; &bogus; & x"), "A & B 's ’ &bogus; & x");
+    }
+
+    #[test]
+    fn microdata_and_author_links_are_found_in_any_case() {
+        let s = scan(r#"<div ITEMPROP="Author">Jane Roe</div><A REL="Author" href="/j">J. Roe</A>"#);
+        assert_eq!(s.itemprop("author"), Some("Jane Roe"));
+        assert_eq!(s.rel_authors, vec!["J. Roe".to_string()]);
+        assert!(contains_ascii_ci(b"xx ItemProp=", b"itemprop"));
+        assert!(!contains_ascii_ci(b"itempro", b"itemprop"));
+        assert!(!contains_ascii_ci(b"", b"author"));
     }
 
     #[test]
