@@ -119,7 +119,8 @@ pub struct Page<'e> {
     pub meta: PageMeta,
     /// The declarations `metadata` is read from (scanned only when [`Preparation::metadata`] asks).
     pub declared: Option<crate::metadata::Scanned>,
-    /// Milliseconds spent scanning them.
+    /// Milliseconds spent scanning them in a pass of their own (none when pre-strip's pass collected
+    /// them: that time is pre-strip's).
     pub metadata_ms: f64,
     /// The encoding the bytes were decoded with.
     pub charset: &'static str,
@@ -241,11 +242,22 @@ impl Engine {
         let node_budget = |len: usize| self.limits.dom.node_budget(len);
         let admitted = prestrip::admit(&decoded.text, &node_budget).map_err(|o| too_complex(o.elements, o.budget))?;
         let t_admit = Instant::now();
-        // The declarations `metadata` reads live in `<head>` and in scripts, which pre-strip drops.
-        let declared = prep.metadata.then(|| crate::metadata::scan(&decoded.text));
+        // The declarations `metadata` reads live in `<head>` and in scripts, which pre-strip drops: they
+        // are collected from the decoded page, in pre-strip's own lol_html pass when it runs over the
+        // same bytes (the page tokenized once, the scan's time counted in pre-strip's), else in a pass
+        // of their own.
+        let together = prep.metadata && admitted.is_unchanged() && admitted.runs_pass(needs.source);
+        let (found, observers) = if together {
+            let (handlers, found) = crate::metadata::handlers(&decoded.text);
+            (Some(found), handlers)
+        } else {
+            (None, Vec::new())
+        };
+        let scanned = (prep.metadata && !together).then(|| crate::metadata::scan(&decoded.text));
         let metadata_ms = ms(t_admit, Instant::now());
         // Stage 2.
-        let mut stripped = if needs.source { admitted.prestrip_source() } else { admitted.prestrip() };
+        let mut stripped = admitted.prestrip_observed(needs.source, observers);
+        let declared = found.map(crate::metadata::Found::finish).or(scanned);
         drop(decoded.text);
         check_start_tags(&self.limits.dom, &stripped)?;
         let t_prestrip = Instant::now();
@@ -506,5 +518,35 @@ mod tests {
         assert!(matches!(check_input(b"0123456789ab", 10), Err(Error::TooLarge { .. })));
         assert!(matches!(check_input(b"%PDF-1.7", 100), Err(Error::BinaryInput(_))));
         assert!(check_input(b"<p>a\0b</p>", 100).is_ok());
+    }
+
+    #[test]
+    fn declarations_read_in_prestrips_pass_are_those_of_their_own_pass() {
+        // Script-heavy, so pre-strip's pass runs; declarations inside elements the pass removes (a
+        // JSON-LD script, an SVG, a template, a hidden element, a comment) and markup-like script text.
+        let page = format!(
+            r#"<html lang=en><head><title>T &amp; t</title><meta property="og:title" content="A">
+            <link rel=canonical href="/a"><script type="application/ld+json">{{"@type":"NewsArticle"}}</script>
+            <style>{}</style></head><body><svg><time datetime="2020-01-01">in svg</time></svg>
+            <template><span itemprop=author>Templated Author</span></template>
+            <div hidden><a rel=author href=/x>Jo</a></div><!-- <meta name=author content=commented> -->
+            <p>text <time datetime="2024-03-05" pubdate>5 March</time></p>
+            <script>var x = "<meta name=description content=fake>";</script></body></html>"#,
+            "p{}".repeat(2000)
+        );
+        for source in [false, true] {
+            let admitted = prestrip::admit(&page, prestrip::UNBOUNDED).unwrap();
+            assert!(admitted.is_unchanged() && admitted.runs_pass(source));
+            let (handlers, found) = crate::metadata::handlers(&page);
+            let stripped = admitted.prestrip_observed(source, handlers);
+            assert!(stripped.applied && !stripped.html.contains("NewsArticle") && !stripped.html.contains("p{}"));
+            let together = found.finish();
+            assert_eq!(together.title.as_deref(), Some("T & t"));
+            assert_eq!(together.json_ld.len(), 1);
+            assert_eq!(together.times.len(), 2);
+            assert_eq!(together.itemprop("author"), Some("Templated Author"));
+            assert_eq!(together.rel_authors, vec!["Jo".to_string()]);
+            assert_eq!(format!("{together:?}"), format!("{:?}", crate::metadata::scan(&page)));
+        }
     }
 }

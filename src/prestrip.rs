@@ -124,19 +124,33 @@ pub fn admit<'a>(html: &'a str, budget: ElementBudget<'_>) -> Result<Admitted<'a
     Ok(Admitted { html, scan })
 }
 
+/// lol_html element handlers (each with its selector) of another reader of the page, run in this
+/// stage's pass so that the page is tokenized once (the pipeline passes the metadata scan's). They see
+/// every element and text of the page as admitted, whatever the pass removes.
+pub type Observers = Vec<(Cow<'static, Selector>, ElementContentHandlers<'static>)>;
+
 impl Admitted<'_> {
     /// Start tags in the page (see [`Prestripped::elements`]).
     pub fn elements(&self) -> usize {
         self.scan.elements
     }
 
+    /// Whether the page goes on as it was given to [`admit`]: no title repaired, no attribute cut.
+    pub fn is_unchanged(&self) -> bool {
+        matches!(self.html, Cow::Borrowed(_))
+    }
+
+    /// Whether [`Admitted::prestrip`] (`source`: [`Admitted::prestrip_source`]) runs the lol_html pass
+    /// rather than passing the page through.
+    pub fn runs_pass(&self, source: bool) -> bool {
+        source
+            || self.scan.max_depth > MAX_NESTING
+            || self.scan.noise_bytes * 100 >= self.html.len() * MIN_NOISE_PERCENT
+    }
+
     /// Remove the non-content elements named in `DROP`, and flatten nesting past [`MAX_NESTING`].
     pub fn prestrip(self) -> Prestripped {
-        let (html, scan) = (self.html.as_ref(), self.scan);
-        if scan.max_depth <= MAX_NESTING && scan.noise_bytes * 100 < html.len() * MIN_NOISE_PERCENT {
-            return Prestripped { html: StrTendril::from_slice(html), applied: false, elements: scan.elements };
-        }
-        Prestripped { elements: scan.elements, ..run(html, false, scan.max_depth) }
+        self.prestrip_observed(false, Vec::new())
     }
 
     /// [`Admitted::prestrip`], and also remove comments and hidden elements (`hidden`,
@@ -144,7 +158,17 @@ impl Admitted<'_> {
     /// algorithm, which reads the source text rather than the DOM and so cannot rely on the DOM stage
     /// to skip them. About twice the cost.
     pub fn prestrip_source(self) -> Prestripped {
-        Prestripped { elements: self.scan.elements, ..run(&self.html, true, self.scan.max_depth) }
+        self.prestrip_observed(true, Vec::new())
+    }
+
+    /// [`Admitted::prestrip`] (`source`: [`Admitted::prestrip_source`]) with `observers` run in the
+    /// same pass. They run only when the pass does ([`Admitted::runs_pass`]).
+    pub fn prestrip_observed(self, source: bool, observers: Observers) -> Prestripped {
+        let elements = self.scan.elements;
+        if !self.runs_pass(source) {
+            return Prestripped { html: StrTendril::from_slice(&self.html), applied: false, elements };
+        }
+        Prestripped { elements, ..run(&self.html, source, self.scan.max_depth, observers) }
     }
 }
 
@@ -223,7 +247,7 @@ fn find_ascii_ci(hay: &[u8], needle: &[u8]) -> Option<usize> {
     None
 }
 
-fn run(html: &str, hidden: bool, max_depth: usize) -> Prestripped {
+fn run(html: &str, hidden: bool, max_depth: usize, observers: Observers) -> Prestripped {
     // Non-strict: a page with an ambiguous construct (text inside `<select>`, say) is rewritten on a
     // best-effort basis instead of refused.
     let settings = on(RewriteStrSettings::new().with_strict(false), SEL_DROP, |el| {
@@ -278,6 +302,7 @@ fn run(html: &str, hidden: bool, max_depth: usize) -> Prestripped {
     } else {
         settings
     };
+    let settings = observers.into_iter().fold(settings, |s, h| s.append_element_content_handler(h));
     let settings: Settings<'_, '_> = settings.into();
     // The output goes straight into the tendril html5ever will read: no second copy of the page.
     let mut out = ByteTendril::with_capacity(u32::try_from(html.len()).unwrap_or(u32::MAX));
@@ -590,6 +615,7 @@ mod tests {
              <svg><text>art</text></svg><form><p>form text</p><select><option>opt</select></form></body>",
             false,
             0,
+            Vec::new(),
         );
         assert!(out.applied);
         let h = out.html.to_string();

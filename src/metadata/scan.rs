@@ -2,16 +2,19 @@
 //! itself: `<meta>` names and properties, `<link rel>`, JSON-LD scripts, `<title>`, `<html lang>`,
 //! `<time>` elements and microdata (`itemprop`) values.
 //!
-//! Why a pass of its own before pre-strip: pre-strip removes the `<script>` elements that carry
-//! JSON-LD, and the DOM stage skips `<head>` and keeps only `href`/`src`/`alt` of attributes. A
-//! tokenizer pass is cheap next to the parse (lol_html reads a page at hundreds of MB/s) and parses
-//! attributes, quoting and comments the way browsers do, which byte searches would not. Everything
-//! collected is bounded ([`MAX_TEXT`], [`MAX_JSON_LD`], [`MAX_ITEMS`]).
+//! Why a lol_html pass before pre-strip's output is parsed: pre-strip removes the `<script>` elements
+//! that carry JSON-LD, and the DOM stage skips `<head>` and keeps only `href`/`src`/`alt` of
+//! attributes. When pre-strip's own pass runs over the same bytes, the scan's [`handlers`] run in it;
+//! otherwise [`scan`] runs them in a pass of their own. A tokenizer pass is cheap next to the parse
+//! (lol_html reads a page at hundreds of MB/s) and parses attributes, quoting and comments the way
+//! browsers do, which byte searches would not. Everything collected is bounded ([`MAX_TEXT`],
+//! [`MAX_JSON_LD`], [`MAX_ITEMS`]).
 
+use std::borrow::Cow;
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use lol_html::{HtmlRewriter, RewriteStrSettings, Settings, element, text};
+use lol_html::{ElementContentHandlers, HtmlRewriter, RewriteStrSettings, Selector, Settings, element, text};
 
 /// Bytes kept of any one text (a title, a microdata value).
 const MAX_TEXT: usize = 1024;
@@ -181,6 +184,38 @@ fn contains_ascii_ci(hay: &[u8], needle: &[u8]) -> bool {
 
 /// Run the pass. Malformed input yields whatever was collected before lol_html gave up.
 pub fn scan(html: &str) -> Scanned {
+    let (handlers, found) = handlers(html);
+    let mut settings = RewriteStrSettings::new().with_strict(false);
+    for h in handlers {
+        settings = settings.append_element_content_handler(h);
+    }
+    let settings: Settings<'_, '_> = settings.into();
+    let mut rewriter = HtmlRewriter::new(settings, |_: &[u8]| {});
+    if rewriter.write(html.as_bytes()).is_ok() {
+        let _ = rewriter.end();
+    }
+    found.finish()
+}
+
+/// lol_html element handlers, each with its selector: what [`handlers`] gives a pass to run.
+pub type Handlers = Vec<(Cow<'static, Selector>, ElementContentHandlers<'static>)>;
+
+/// What the handlers of one [`handlers`] call collect, read once their pass is over.
+pub struct Found(Rc<RefCell<Scanned>>);
+
+impl Found {
+    /// The declarations collected (the pass must be over: its rewriter dropped or ended).
+    pub fn finish(self) -> Scanned {
+        std::mem::take(&mut *self.0.borrow_mut())
+    }
+}
+
+/// The scan's handlers for a lol_html pass over `html`, and where they put what they find. [`scan`]
+/// runs them in a pass of their own; the pipeline runs them in pre-strip's pass over the same bytes
+/// when that pass runs, so that the page is tokenized once. Handlers see every element and text
+/// whatever other handlers of the pass remove (removal only changes the pass's output), so both give
+/// the same [`Scanned`].
+pub fn handlers(html: &str) -> (Handlers, Found) {
     let out = Rc::new(RefCell::new(Scanned::default()));
     // Text of the element a text handler is collecting for, per kind.
     let title_buf = Rc::new(RefCell::new(String::new()));
@@ -215,7 +250,7 @@ pub fn scan(html: &str) -> Scanned {
     // the pass went from 71.8 M to 57.0 M instructions.
     let microdata = contains_ascii_ci(html.as_bytes(), b"itemprop");
     let rel_author = contains_ascii_ci(html.as_bytes(), b"author");
-    let mut handlers = vec![
+    let mut handlers: Handlers = vec![
         element!("html", move |el| {
             if let Some(l) = el.get_attribute("lang") {
                 o1.borrow_mut().lang.get_or_insert(l);
@@ -391,18 +426,7 @@ pub fn scan(html: &str) -> Scanned {
             }),
         ]);
     }
-    let mut settings = RewriteStrSettings::new().with_strict(false);
-    for h in handlers {
-        settings = settings.append_element_content_handler(h);
-    }
-    let settings: Settings<'_, '_> = settings.into();
-    let mut rewriter = HtmlRewriter::new(settings, |_: &[u8]| {});
-    if rewriter.write(html.as_bytes()).is_ok() {
-        let _ = rewriter.end();
-    }
-    drop(title_buf);
-
-    out.borrow().clone()
+    (handlers, Found(out))
 }
 
 #[cfg(test)]
