@@ -110,12 +110,10 @@ pub fn admit<'a>(html: &'a str, budget: ElementBudget<'_>) -> Result<Admitted<'a
         Some(fixed) => Cow::Owned(fixed),
         None => Cow::Borrowed(html),
     };
-    let (html, scan) = match cap_attributes(&html) {
-        Some((page, scan)) => (Cow::Owned(page), scan),
-        None => {
-            let scan = prescan(&html);
-            (html, scan)
-        }
+    let scan = prescan(&html);
+    let (html, scan) = match cap_attributes(&html, &scan) {
+        Some((page, capped)) => (Cow::Owned(page), capped),
+        None => (html, scan),
     };
     let budget = budget(html.len());
     if scan.elements > budget {
@@ -182,10 +180,10 @@ pub fn prestrip_source(html: &str, budget: ElementBudget<'_>) -> Result<Prestrip
     admit(html, budget).map(Admitted::prestrip_source)
 }
 
-/// When a start tag has more than [`MAX_ATTRIBUTES`] attributes, the page with the rest of every such
-/// tag's attributes cut, and its scan. One pass to find them (the usual answer: none), one to cut.
-fn cap_attributes(html: &str) -> Option<(String, Prescan)> {
-    let scan = prescan(html);
+/// When a start tag has more than [`MAX_ATTRIBUTES`] attributes (`scan`, the page's [`prescan`], says
+/// whether one has: the usual answer is no), the page with the rest of every such tag's attributes
+/// cut, and its scan.
+fn cap_attributes(html: &str, scan: &Prescan) -> Option<(String, Prescan)> {
     if scan.max_attributes <= MAX_ATTRIBUTES {
         return None;
     }
@@ -670,12 +668,12 @@ mod tests {
         let scan = prescan(&page);
         assert_eq!(scan.max_attributes, MAX_ATTRIBUTES + 501);
         assert_eq!(scan.elements, 4);
-        let (capped, after) = cap_attributes(&page).unwrap();
+        let (capped, after) = cap_attributes(&page, &scan).unwrap();
         assert_eq!(after.max_attributes, MAX_ATTRIBUTES);
         let last = MAX_ATTRIBUTES - 2;
         assert!(capped.contains(&format!(" a{last}=\"<v{last}>\" >text</div>")), "{}", &capped[capped.len() - 120..]);
         assert!(capped.ends_with("<p q='x>y' r=s>more <b c d>bold</b></p></body>"));
-        assert!(cap_attributes(&capped).is_none());
+        assert!(cap_attributes(&capped, &prescan(&capped)).is_none());
         let out = strip(&page);
         assert_eq!(out.elements, 4);
         assert!(crate::dom::Document::parse(&out.html).nodes.len() < 20);
