@@ -110,8 +110,9 @@ const MODIFIED_META: &[&str] =
     &["datemodified", "last-modified", "dcterms.modified", "dc.date.modified", "article.updated"];
 
 /// Read the metadata: `scanned` from the decoded page ([`scan`]), `doc` the parsed page, `url` its
-/// address.
-pub fn extract(scanned: &Scanned, doc: &Document, url: Option<&str>) -> Metadata {
+/// address, `article` whether the extractor judged the page an article (its `<h1>` is then trusted as
+/// the headline).
+pub fn extract(scanned: &Scanned, doc: &Document, url: Option<&str>, article: bool) -> Metadata {
     let ents = jsonld::entities(&scanned.json_ld);
     let main = main_entity(&ents);
     let base = url.and_then(|u| url::Url::parse(u).ok());
@@ -161,7 +162,7 @@ pub fn extract(scanned: &Scanned, doc: &Document, url: Option<&str>) -> Metadata
     let published = published.or_else(|| modified.clone());
 
     Metadata {
-        title: title(scanned, doc, main),
+        title: title(scanned, doc, main, article),
         authors: authors(scanned, &ents, main, &visible),
         published,
         modified,
@@ -292,7 +293,7 @@ fn key(s: &str) -> String {
     s.chars().filter(|c| c.is_alphanumeric()).flat_map(char::to_lowercase).collect()
 }
 
-fn title(s: &Scanned, doc: &Document, main: Option<&Entity>) -> Option<String> {
+fn title(s: &Scanned, doc: &Document, main: Option<&Entity>, article: bool) -> Option<String> {
     let page_title = s.title.clone().or_else(|| doc.title.clone());
     let h1s: Vec<String> = (doc.body..doc.node(doc.body).end)
         .filter(|&i| doc.node(i).tag() == Some(Tag::H1))
@@ -303,29 +304,50 @@ fn title(s: &Scanned, doc: &Document, main: Option<&Entity>) -> Option<String> {
     let declared = main
         .and_then(|e| e.str("headline").or_else(|| e.str("name")))
         .or_else(|| s.meta(&["og:title", "twitter:title", "dc.title", "citation_title"]).map(clean));
+    let mut site = s.meta(&["og:site_name", "application-name"]).map(key);
     if let Some(t) = &page_title {
         let tk = key(t);
         // The article's own title: an `<h1>` that `<title>` repeats (sites put logos in `<h1>` too).
-        let contained: Vec<&String> = h1s.iter().filter(|h| key(h).len() >= 4 && tk.contains(&key(h))).collect();
-        if let Some(h) = contained.first() {
+        let mut contained: Vec<&String> = h1s.iter().filter(|h| key(h).len() >= 4 && tk.contains(&key(h))).collect();
+        // Several repeated: one that is the site's name is its logo.
+        if contained.len() > 1
+            && let Some(sk) = site.as_deref()
+            && contained.iter().any(|h| key(h) != sk)
+        {
+            contained.retain(|h| key(h) != sk);
+        }
+        // An `<h1>` equal to the last part of `<title>` (`Page - Site`) is the site's logo, and names
+        // the part to strip when no `og:site_name` does.
+        if let Some(last) = last_part(t)
+            && contained.iter().any(|h| key(h) == last)
+        {
+            contained.retain(|h| key(h) != last);
+            site.get_or_insert(last);
+        }
+        // Of the rest, the longest: a logo or section name is shorter than the headline.
+        if let Some(h) = contained.iter().copied().reduce(|a, b| if key(b).len() > key(a).len() { b } else { a }) {
             // The title's own spelling when a part of it is the heading (headings split into styled
             // spans lose the spaces between words).
             let hk = key(h);
             let part = TITLE_SEPARATORS.iter().flat_map(|sep| t.split(sep)).map(str::trim).find(|p| key(p) == hk);
-            return Some(part.map_or_else(|| (*h).clone(), str::to_string));
+            return Some(part.map_or_else(|| h.clone(), str::to_string));
+        }
+        // An article's single `<h1>` is its headline even when `<title>` words it otherwise (titles are
+        // often rewritten for search engines), provided the two share words: an `<h1>` sharing none is
+        // more likely a section label or the site's name.
+        if article && h1s.len() == 1 && word_overlap(&h1s[0], &strip_site(t, site.as_deref())) >= 0.2 {
+            return Some(h1s[0].clone());
         }
         if let Some(d) = &declared
             && key(d).len() >= 4
             && tk.contains(&key(d))
         {
-            let site = s.meta(&["og:site_name", "application-name"]).map(key);
             return Some(strip_site(d, site.as_deref()));
         }
     }
     if h1s.len() == 1 && declared.as_ref().is_some_and(|d| key(d) == key(&h1s[0])) {
         return Some(h1s[0].clone());
     }
-    let site = s.meta(&["og:site_name", "application-name"]).map(key);
     // A `<title>` that is only the site's name says nothing of the page: the declared headline or the
     // single heading does.
     let generic = |t: &str| site.as_deref().is_some_and(|s| key(t) == s) || !t.contains(' ');
@@ -343,6 +365,24 @@ fn title(s: &Scanned, doc: &Document, main: Option<&Entity>) -> Option<String> {
         .map(|t| strip_site(&t, site.as_deref()))
         .or_else(|| declared.map(|d| strip_site(&d, site.as_deref())))
         .or_else(|| h1s.first().cloned())
+}
+
+/// The key of the last of two or more parts of a title (`Page - Site`), where sites put their name.
+fn last_part(title: &str) -> Option<String> {
+    TITLE_SEPARATORS.iter().find_map(|sep| {
+        let parts: Vec<&str> = title.split(sep).map(str::trim).filter(|p| !p.is_empty()).collect();
+        (parts.len() >= 2).then(|| key(parts[parts.len() - 1]))
+    })
+}
+
+/// Shared words over all words (Jaccard) of two texts, lower-cased, split at non-alphanumerics.
+fn word_overlap(a: &str, b: &str) -> f64 {
+    let words = |s: &str| -> std::collections::HashSet<String> {
+        s.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_lowercase).collect()
+    };
+    let (a, b) = (words(a), words(b));
+    let union = a.union(&b).count();
+    if union == 0 { 0.0 } else { a.intersection(&b).count() as f64 / union as f64 }
 }
 
 /// `<title>` without its site's name: the longest part between separators, unless the site name
@@ -413,7 +453,7 @@ mod tests {
     use super::*;
 
     fn meta(html: &str, url: Option<&str>) -> Metadata {
-        extract(&scan(html), &Document::parse(html), url)
+        extract(&scan(html), &Document::parse(html), url, false)
     }
 
     #[test]
@@ -439,6 +479,36 @@ mod tests {
         assert_eq!(m.tags, ["rice"]);
         assert_eq!(m.categories, ["Crops"]);
         assert_eq!(m.lang.as_deref(), Some("en"));
+    }
+
+    fn title_of(html: &str, article: bool) -> Option<String> {
+        extract(&scan(html), &Document::parse(html), None, article).title
+    }
+
+    #[test]
+    fn title_prefers_the_headline_over_logo_headings() {
+        // Of two `<h1>`s that `<title>` repeats, the one naming the site is its logo.
+        let site = r#"<title>Farm News Daily: Rice</title><meta property="og:site_name" content="Farm News Daily">
+            <body><h1>Farm News Daily</h1><h1>Rice</h1></body>"#;
+        assert_eq!(title_of(site, false).as_deref(), Some("Rice"));
+        // Otherwise the longest: a section label is shorter than the headline.
+        let longest = "<title>How to grow rice in dry years - Farm Guide</title>\
+            <body><h1>Rice</h1><h1>How to grow rice in dry years</h1></body>";
+        assert_eq!(title_of(longest, false).as_deref(), Some("How to grow rice in dry years"));
+        // An `<h1>` that is the last part of `<title>` is the site's name, the part to strip.
+        let logo = "<title>What is tillage? - The Farming Book</title><body><h1>The Farming Book</h1><p>x</p></body>";
+        assert_eq!(title_of(logo, false).as_deref(), Some("What is tillage?"));
+    }
+
+    #[test]
+    fn an_articles_single_heading_is_its_headline() {
+        let page = "<title>Rice yields: what farmers should know | Farm News</title>\
+            <body><h1>What farmers should know about rice yields this year</h1><p>x</p></body>";
+        assert_eq!(title_of(page, true).as_deref(), Some("What farmers should know about rice yields this year"));
+        // Not on other pages, and not when the heading shares no word with the title.
+        assert_eq!(title_of(page, false).as_deref(), Some("Rice yields: what farmers should know"));
+        let label = "<title>Rice yields: what farmers should know | Farm News</title><body><h1>Latest</h1></body>";
+        assert_eq!(title_of(label, true).as_deref(), Some("Rice yields: what farmers should know"));
     }
 
     #[test]
