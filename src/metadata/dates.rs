@@ -25,7 +25,8 @@ const MONTHS: &[(&str, u32)] = &[
     ("sept", 9),
 ];
 
-fn month_name(word: &str) -> Option<u32> {
+/// The month a name or abbreviation (`Mar`, `Sept.`, `march`) stands for.
+pub fn month_name(word: &str) -> Option<u32> {
     let w = word.trim_end_matches('.').to_ascii_lowercase();
     if w.len() < 3 {
         return None;
