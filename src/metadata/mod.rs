@@ -160,6 +160,14 @@ pub fn extract(scanned: &Scanned, doc: &Document, url: Option<&str>, article: bo
     // A page that declares only when it was updated shows that date as its date: the best there is
     // (the source still says where it came from).
     let published = published.or_else(|| modified.clone());
+    // Timestamps are often written in UTC while the address carries the day the writer published on,
+    // in their own time zone: a timestamp one day from the address's date is that local day.
+    let published = published.map(|d| match url.and_then(dates::from_url) {
+        Some(day) if d.value.len() > 10 && dates::days_apart(&d.value, &day) == Some(1) => {
+            Dated { value: day, source: DateSource::Url }
+        }
+        _ => d,
+    });
 
     Metadata {
         title: title(scanned, doc, main, article),
@@ -565,6 +573,19 @@ mod tests {
         assert_eq!(meta(personal, None).authors, ["Jane Roe"]);
         // Dates and months split over elements are not names.
         assert!(!is_name("Mar 5, 2024") && !is_name("Jul") && is_name("Jane Roe"));
+    }
+
+    #[test]
+    fn a_utc_timestamp_a_day_from_the_address_date_is_the_local_day() {
+        let page = r#"<meta property="article:published_time" content="2025-12-19T02:41:41+00:00"><p>x</p>"#;
+        let m = meta(page, Some("https://ex.test/2025/12/18/story"));
+        assert_eq!(m.published, Some(Dated { value: "2025-12-18".into(), source: DateSource::Url }));
+        // Further apart, the declaration wins; so does a date without a time.
+        let far = meta(page, Some("https://ex.test/2025/12/10/story"));
+        assert_eq!(far.published.map(|d| d.source), Some(DateSource::Opengraph));
+        let day = r#"<meta property="article:published_time" content="2025-12-19"><p>x</p>"#;
+        let m = meta(day, Some("https://ex.test/2025/12/18/story"));
+        assert_eq!(m.published.map(|d| d.value).as_deref(), Some("2025-12-19"));
     }
 
     #[test]
