@@ -282,6 +282,12 @@ mod tests {
         assert_eq!(c.server.body_limit_bytes, 10 * 1024 * 1024);
         assert!(!c.fetch.allow_private_networks);
         assert!(!c.rate_limit.enabled);
+        // The file states the same auto thresholds as the code's defaults.
+        assert_eq!(c.params.auto.type_thresholds, crate::contract::params::TypeThresholds::CROSS_VALIDATED);
+        assert_eq!(c.params.auto.block_threshold, crate::contract::params::AutoParams::default().block_threshold);
+        let listing =
+            Config::from_layers(None, env(&[("PITH_PARAMS__AUTO__TYPE_THRESHOLDS__LISTING", "0.7")])).unwrap();
+        assert_eq!(listing.params.auto.type_thresholds.listing, Some(0.7));
     }
 
     #[test]

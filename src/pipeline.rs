@@ -399,7 +399,11 @@ impl Engine {
         let probability = outcome.probability;
         let threshold = self.params.pvalue.article_threshold;
         let t_meta = Instant::now();
-        let metadata = page.declared.as_ref().map(|d| crate::metadata::extract(d, doc, req.url)).unwrap_or_default();
+        let metadata = page
+            .declared
+            .as_ref()
+            .map(|d| crate::metadata::extract(d, doc, req.url, probability >= threshold))
+            .unwrap_or_default();
         let metadata_ms = ms(t_meta, Instant::now());
         let result = Extraction {
             url: req.url.map(str::to_string),

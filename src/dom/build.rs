@@ -34,6 +34,12 @@ struct Frame {
 /// a page of a hundred thousand differently named siblings must not make every one search them all.
 const FEW_NAMES: usize = 16;
 
+/// The most visible text (bytes) a page may keep and still count as hidden by its inline styles
+/// ([`Builder::hid_the_page`]).
+const SHOWN_MAX: usize = 512;
+/// The least text (bytes) inline styles must hide for the page to count as hidden.
+const HIDDEN_MIN: usize = 1000;
+
 /// How many children of one name an element has so far, and the first of them (marked as having a
 /// namesake when the second arrives).
 #[derive(Clone, Copy)]
@@ -80,6 +86,13 @@ pub(super) struct Builder {
     preformatted: Vec<(NodeId, Box<str>)>,
     /// Whitespace met inside `<pre>` before the next text node (whitespace-only text makes no node).
     pre_pending: String,
+    /// Whether an inline `display:none` / `visibility:hidden` hides an element (see
+    /// [`Builder::hid_the_page`] for when it does not).
+    honour_style: bool,
+    /// Set by `open` when it skipped an element for its inline style.
+    style_skipped: bool,
+    /// The working-tree elements skipped for their inline style.
+    style_hidden: Vec<tree::Id>,
 }
 
 impl Builder {
@@ -101,7 +114,30 @@ impl Builder {
             pre_start: NONE,
             preformatted: Vec::new(),
             pre_pending: String::new(),
+            honour_style: true,
+            style_skipped: false,
+            style_hidden: Vec::new(),
         }
+    }
+
+    /// The same builder, but blind to inline hiding styles (for a page that [`Builder::hid_the_page`]).
+    pub(super) fn without_style_hiding(limits: DomLimits) -> Self {
+        Builder { honour_style: false, ..Builder::new(limits) }
+    }
+
+    /// True when inline styles hid nearly all of the page's text: some pages wrap the whole body in a
+    /// `visibility:hidden` element that a script reveals once its styles load (an anti-flicker
+    /// wrapper). A reader sees that text, so the page should be read without style hiding. "Nearly
+    /// all": at most [`SHOWN_MAX`] bytes of text stayed visible, and the hidden text is at least
+    /// [`HIDDEN_MIN`] bytes and twenty times what stayed. Hidden menus and dialogs beside a page's
+    /// visible content never come near that, so ordinary pages keep their hiding.
+    pub(super) fn hid_the_page(&self, t: &Tree) -> bool {
+        let shown = self.text_buf.len();
+        if self.style_hidden.is_empty() || shown > SHOWN_MAX {
+            return false;
+        }
+        let hidden: usize = self.style_hidden.iter().map(|&root| t.text_len(root)).sum();
+        hidden >= HIDDEN_MIN && hidden >= 20 * shown
     }
 
     /// Copy the parser's working tree. Iterative: a parent link climbs back up, so depth costs no stack.
@@ -129,6 +165,9 @@ impl Builder {
                         s[id as usize] = self.nodes.len() as NodeId - 1;
                     }
                     if action == Action::Skipped {
+                        if std::mem::take(&mut self.style_skipped) {
+                            self.style_hidden.push(id);
+                        }
                         if &*name.local == "head" {
                             self.read_head_tree(t, id);
                         }
@@ -317,7 +356,8 @@ impl Builder {
                     continue;
                 }
                 "style" => {
-                    if style_hides(v) {
+                    if self.honour_style && style_hides(v) {
+                        self.style_skipped = true;
                         return Action::Skipped;
                     }
                     continue;
@@ -549,6 +589,23 @@ mod tests {
         assert_eq!(s.raw_chars, " a,b\u{0B}c\u{A0} 中文，好 x. ".chars().count() as u32);
         assert_eq!(s.punct, 3);
         assert!(matches!(doc.node(t).data, NodeData::Text { space_before: true, space_after: true, .. }));
+    }
+
+    #[test]
+    fn a_page_hidden_whole_by_its_inline_style_is_read() {
+        let prose = "A sentence of the tutorial that a reader sees once the page's styles load. ".repeat(20);
+        // An anti-flicker wrapper around the whole body: its text is the page's text.
+        let wrapped = format!("<body><div style='visibility:hidden'><h1>Guide</h1><p>{prose}</p></div></body>");
+        let doc = Document::parse(&wrapped);
+        assert!(doc.subtree_text(doc.body).starts_with("Guide"), "{}", doc.subtree_text(doc.body));
+        // A hidden menu beside visible content stays hidden, however long the menu is.
+        let menu = "<li>menu entry</li>".repeat(200);
+        let beside = format!("<body><ul style='display:none'>{menu}</ul><p>{prose}</p></body>");
+        let doc = Document::parse(&beside);
+        assert!(!doc.subtree_text(doc.body).contains("menu entry"));
+        // Little hidden text keeps its hiding even on a page with no visible text.
+        let small = Document::parse("<body><div style='display:none'>a short note</div></body>");
+        assert_eq!(small.subtree_text(small.body), "");
     }
 
     #[test]

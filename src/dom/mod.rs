@@ -266,6 +266,10 @@ impl Document {
     fn build(tree: tree::Tree, limits: DomLimits) -> Document {
         let mut b = Builder::new(limits);
         b.build_tree(&tree);
+        if b.hid_the_page(&tree) {
+            b = Builder::without_style_hiding(limits);
+            b.build_tree(&tree);
+        }
         drop(tree);
         b.finish()
     }

@@ -62,6 +62,33 @@ impl Tree {
         t
     }
 
+    /// Bytes of text (each text node trimmed) in the subtree of `root`, template contents aside.
+    /// Iterative, so depth costs no stack.
+    pub(super) fn text_len(&self, root: Id) -> usize {
+        let mut total = 0;
+        let mut id = root;
+        while id != NIL {
+            let n = &self.nodes[id as usize];
+            if let Data::Text(s) = &n.data {
+                total += s.trim().len();
+            }
+            id = if n.first_child != NIL { n.first_child } else { self.next_after(id, root) };
+        }
+        total
+    }
+
+    /// The node after `id`'s subtree in preorder, staying inside `root`'s subtree (`NIL` past its end).
+    fn next_after(&self, mut id: Id, root: Id) -> Id {
+        while id != root && id != NIL {
+            let n = &self.nodes[id as usize];
+            if n.next_sibling != NIL {
+                return n.next_sibling;
+            }
+            id = n.parent;
+        }
+        NIL
+    }
+
     fn push(&mut self, data: Data) -> Id {
         let id = self.nodes.len() as Id;
         self.nodes.push(TreeNode {

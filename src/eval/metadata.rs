@@ -5,8 +5,9 @@
 //! Normalising: Unicode NFKC, lower case, typographic quotes and dashes to ASCII, and every run of
 //! characters that are not letters or digits to one space. So `Jane Roe` matches `jane roe` and
 //! `“Rice” – a guide` matches `"rice" - a guide`, but a missing or extra word never matches. Authors:
-//! the gold string against the found names joined in order (`Maria & Katerina` against
-//! `["Maria", "Katerina"]`). Dates: the calendar day (`2024-03-05`), time and offset aside.
+//! the gold string against the found names joined in order (`Maria & Katerina` or
+//! `Maria and Katerina` against `["Maria", "Katerina"]`: the word `and` is left out on both sides).
+//! Dates: the calendar day (`2024-03-05`), time and offset aside.
 
 use serde::{Deserialize, Serialize};
 use unicode_normalization::UnicodeNormalization;
@@ -128,21 +129,27 @@ pub fn normalise(s: &str) -> String {
     out
 }
 
+/// Authors normalised, and the word `and` dropped: a list of names is recorded as one string joined
+/// by `,`, `&` or `and` (`Jane Roe and John Doe`), and found as names, compared joined by spaces.
+fn author_key(s: &str) -> String {
+    normalise(s).split(' ').filter(|w| *w != "and").collect::<Vec<_>>().join(" ")
+}
+
 /// Score one page.
 pub fn score(found: &Metadata, gold: &MetaGold) -> MetaResult {
     // An empty recorded value is the same as none.
-    let field = |gold: &Option<String>, got: Option<String>| {
+    let field = |gold: &Option<String>, got: Option<String>, norm: fn(&str) -> String| {
         gold.as_ref().filter(|g| !g.trim().is_empty()).map(|g| FieldResult {
             found: got.is_some(),
-            exact: got.is_some_and(|v| !normalise(g).is_empty() && normalise(&v) == normalise(g)),
+            exact: got.is_some_and(|v| !norm(g).is_empty() && norm(&v) == norm(g)),
         })
     };
     let authors = (!found.authors.is_empty()).then(|| found.authors.join(" "));
     let day = |s: &str| s.get(..10).unwrap_or(s).to_string();
     MetaResult {
-        title: field(&gold.title, found.title.clone()),
-        author: field(&gold.author, authors),
-        date: field(&gold.publish_date.as_deref().map(day), found.published.as_ref().map(|d| day(&d.value))),
+        title: field(&gold.title, found.title.clone(), normalise),
+        author: field(&gold.author, authors, author_key),
+        date: field(&gold.publish_date.as_deref().map(day), found.published.as_ref().map(|d| day(&d.value)), normalise),
         found_title: found.title.clone(),
         found_authors: found.authors.clone(),
         found_date: found.published.as_ref().map(|d| d.value.clone()),
@@ -186,6 +193,9 @@ mod tests {
         assert_eq!(r.title, Some(FieldResult { found: true, exact: true }));
         assert_eq!(r.author, Some(FieldResult { found: true, exact: true }));
         assert_eq!(r.date, Some(FieldResult { found: true, exact: false }));
+        let and = MetaGold { author: Some("Jared Newman and Sam Singleton".into()), ..Default::default() };
+        let two = Metadata { authors: vec!["Jared Newman".into(), "Sam Singleton".into()], ..Default::default() };
+        assert_eq!(score(&two, &and).author, Some(FieldResult { found: true, exact: true }));
         let none = score(&Metadata::default(), &MetaGold { title: Some("x".into()), ..Default::default() });
         assert_eq!(none.title, Some(FieldResult { found: false, exact: false }));
         assert_eq!(none.author, None);

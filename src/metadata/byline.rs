@@ -91,8 +91,21 @@ fn name_after(rest: &str) -> Option<String> {
 }
 
 /// Words that introduce a byline: alone, they are a label waiting for its name.
-const BYLINE_LABELS: &[&str] =
-    &["written by", "posted by", "words by", "story by", "reviewed by", "by", "author", "authors", "posted", "written"];
+const BYLINE_LABELS: &[&str] = &[
+    "written by",
+    "posted by",
+    "words by",
+    "story by",
+    "reviewed by",
+    "authored by",
+    "article by",
+    "recipe by",
+    "by",
+    "author",
+    "authors",
+    "posted",
+    "written",
+];
 
 /// A byline label without a name (`By`, `Written By`, `Author:`).
 pub fn is_label(s: &str) -> bool {
@@ -117,7 +130,25 @@ pub fn clean_name(s: &str) -> String {
             t.truncate(k);
         }
     }
-    t.trim_matches(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | '|' | '-')).to_string()
+    let t = t.trim_matches(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | '|' | '-'));
+    let mut words: Vec<&str> = t.split(' ').collect();
+    // User cards follow the name with counts (`jane 1,655 12 gold badges`): names have no word
+    // that starts with a digit (a date is left whole, for the caller to reject).
+    if let Some(k) = words.iter().position(|w| w.starts_with(|c: char| c.is_ascii_digit()))
+        && k > 0
+        && dates::find_in_text(t).is_none()
+    {
+        words.truncate(k);
+    }
+    // ... or with the avatar's letter, the name's own initial (`jdoe J`).
+    if words.len() >= 2 {
+        let last = words[words.len() - 1];
+        let first = words[0].chars().next().map(|c| c.to_lowercase().to_string());
+        if last.chars().count() == 1 && last.chars().all(char::is_uppercase) && first == Some(last.to_lowercase()) {
+            words.pop();
+        }
+    }
+    words.join(" ").trim_end_matches([',', ';']).to_string()
 }
 
 /// Path segments of links that lead to a person's page: the link's text is that person's name.
@@ -347,6 +378,12 @@ mod tests {
         assert_eq!(read(&doc).authors, ["Jane Roe"]);
         assert_eq!(clean_name("By David Jackson - Editorial Team"), "David Jackson");
         assert_eq!(clean_name(", USA TODAY"), "USA TODAY");
+        // User cards: counts and the avatar's initial after the name.
+        assert_eq!(clean_name("jdoe 1,65511 gold badge1414 silver badges"), "jdoe");
+        assert_eq!(clean_name("JosephF J"), "JosephF");
+        assert_eq!(clean_name("Jane Roe"), "Jane Roe");
+        assert_eq!(clean_name("Mar 5, 2024"), "Mar 5, 2024");
+        assert!(is_label("Recipe by") && is_label("Article by:") && is_label("Authored by"));
         assert!(is_label("Written By") && is_label("Author:") && !is_label("Bye Felicia"));
         assert!(person_link("https://ex.test/user/julian") && !person_link("https://ex.test/user/"));
     }

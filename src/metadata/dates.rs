@@ -25,7 +25,8 @@ const MONTHS: &[(&str, u32)] = &[
     ("sept", 9),
 ];
 
-fn month_name(word: &str) -> Option<u32> {
+/// The month a name or abbreviation (`Mar`, `Sept.`, `march`) stands for.
+pub fn month_name(word: &str) -> Option<u32> {
     let w = word.trim_end_matches('.').to_ascii_lowercase();
     if w.len() < 3 {
         return None;
@@ -255,6 +256,25 @@ fn month_first_at(text: &str, i: usize) -> Option<(String, std::ops::Range<usize
     ymd(y, m, d).map(|date| (date, i..end))
 }
 
+/// Days since 1970-01-01 of the calendar day an ISO value starts with (`2024-03-05...`).
+fn day_number(iso: &str) -> Option<i64> {
+    let (y, m, d) = (num(iso.get(..4)?)?, num(iso.get(5..7)?)?, num(iso.get(8..10)?)?);
+    ymd(y, m, d)?;
+    // Days from civil: shift the year to start in March so the leap day falls last.
+    let (y, m, d) = (i64::from(y), i64::from(m), i64::from(d));
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let doy = (153 * (if m > 2 { m - 3 } else { m + 9 }) + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    Some(era * 146_097 + doe - 719_468)
+}
+
+/// Whole days between the calendar days two ISO values start with.
+pub fn days_apart(a: &str, b: &str) -> Option<i64> {
+    Some((day_number(a)? - day_number(b)?).abs())
+}
+
 /// A date in a URL path: `/2024/03/05/`, `/2024-03-05-`, `/20240305/`. Year and month alone
 /// (`/2024/03/`) are not a date.
 pub fn from_url(url: &str) -> Option<String> {
@@ -327,6 +347,15 @@ mod tests {
         assert_eq!(f("时间：2024-03-05 来源：新华网").as_deref(), Some("2024-03-05"));
         assert_eq!(f("version 2.3.1 costs $2024.50"), None);
         assert_eq!(f("may 2024"), None);
+    }
+
+    #[test]
+    fn days_between() {
+        assert_eq!(day_number("2000-03-01"), Some(11_017));
+        assert_eq!(days_apart("2024-03-01T01:00:00Z", "2024-02-29"), Some(1));
+        assert_eq!(days_apart("2025-01-01", "2024-12-31T23:00:00+00:00"), Some(1));
+        assert_eq!(days_apart("2024-03-05", "2024-03-05"), Some(0));
+        assert_eq!(days_apart("2024-02-30", "2024-03-01"), None);
     }
 
     #[test]

@@ -74,7 +74,7 @@ fn parse(raw: &str) -> Option<Value> {
 }
 
 /// The `@type` of an object: a string or an array of strings, with any `schema:` or URL prefix removed.
-fn types_of(v: &Value) -> Vec<String> {
+pub fn types_of(v: &Value) -> Vec<String> {
     let strip = |t: &str| t.rsplit(['/', ':']).next().unwrap_or(t).to_string();
     match v.get("@type") {
         Some(Value::String(t)) => vec![strip(t)],

@@ -110,8 +110,9 @@ const MODIFIED_META: &[&str] =
     &["datemodified", "last-modified", "dcterms.modified", "dc.date.modified", "article.updated"];
 
 /// Read the metadata: `scanned` from the decoded page ([`scan`]), `doc` the parsed page, `url` its
-/// address.
-pub fn extract(scanned: &Scanned, doc: &Document, url: Option<&str>) -> Metadata {
+/// address, `article` whether the extractor judged the page an article (its `<h1>` is then trusted as
+/// the headline).
+pub fn extract(scanned: &Scanned, doc: &Document, url: Option<&str>, article: bool) -> Metadata {
     let ents = jsonld::entities(&scanned.json_ld);
     let main = main_entity(&ents);
     let base = url.and_then(|u| url::Url::parse(u).ok());
@@ -159,9 +160,17 @@ pub fn extract(scanned: &Scanned, doc: &Document, url: Option<&str>) -> Metadata
     // A page that declares only when it was updated shows that date as its date: the best there is
     // (the source still says where it came from).
     let published = published.or_else(|| modified.clone());
+    // Timestamps are often written in UTC while the address carries the day the writer published on,
+    // in their own time zone: a timestamp one day from the address's date is that local day.
+    let published = published.map(|d| match url.and_then(dates::from_url) {
+        Some(day) if d.value.len() > 10 && dates::days_apart(&d.value, &day) == Some(1) => {
+            Dated { value: day, source: DateSource::Url }
+        }
+        _ => d,
+    });
 
     Metadata {
-        title: title(scanned, doc, main),
+        title: title(scanned, doc, main, article),
         authors: authors(scanned, &ents, main, &visible),
         published,
         modified,
@@ -235,7 +244,7 @@ fn time_date(s: &Scanned, marked: bool) -> Option<Dated> {
         .map(|value| Dated { value, source: DateSource::Time })
 }
 
-/// A name that is a URL, a handle, a bare label or empty is not a name.
+/// A name that is a URL, a handle, a bare label, a date or empty is not a name.
 fn is_name(s: &str) -> bool {
     let s = s.trim();
     !s.is_empty()
@@ -245,39 +254,71 @@ fn is_name(s: &str) -> bool {
         && !s.contains("://")
         && !s.starts_with("www.")
         && s.chars().any(char::is_alphabetic)
+        && dates::find_in_text(s).is_none()
+        // A month alone is a date split over elements (`<span>Mar</span> <span>5</span>`).
+        && (s.contains(' ') || dates::month_name(s).is_none())
+}
+
+/// Keys (see [`key`]) of the names that belong to the publisher rather than a writer: the site's
+/// name and the JSON-LD publisher, and every JSON-LD author typed as an organization. A JSON-LD
+/// author typed as a person is a person even when the site bears their name (a personal site).
+fn publisher_keys(s: &Scanned, ents: &[Entity], main: Option<&Entity>) -> Vec<String> {
+    let mut out: Vec<String> = s.meta_all("og:site_name").chain(s.meta_all("application-name")).map(key).collect();
+    out.extend(main.and_then(|e| e.value.get("publisher")).and_then(jsonld::text_of).map(|p| key(&p)));
+    let persons: Vec<String> =
+        ents.iter().filter(|e| e.is(&["Person"])).filter_map(|e| e.str("name")).map(|n| key(&n)).collect();
+    out.retain(|k| !persons.contains(k));
+    for e in ents {
+        if let Some(a) = e.value.get("author") {
+            let objs: Vec<&serde_json::Value> = match a {
+                serde_json::Value::Array(v) => v.iter().collect(),
+                other => vec![other],
+            };
+            for o in objs {
+                let org = jsonld::types_of(o).iter().any(|t| t.contains("Organization") || t == "Corporation");
+                if org && let Some(n) = jsonld::text_of(o) {
+                    out.push(key(&n));
+                }
+            }
+        }
+    }
+    out.retain(|k| !k.is_empty());
+    out
 }
 
 fn authors(s: &Scanned, ents: &[Entity], main: Option<&Entity>, visible: &byline::Byline) -> Vec<String> {
-    let mut out: Vec<String> = main
+    let mut declared: Vec<String> = main
         .and_then(|e| e.value.get("author").or_else(|| e.value.get("creator")))
         .map(jsonld::texts_of)
         .unwrap_or_default();
-    if out.is_empty() {
-        out = ents
+    if declared.is_empty() {
+        declared = ents
             .iter()
             .find_map(|e| e.value.get("author").map(jsonld::texts_of).filter(|a| !a.is_empty()))
             .unwrap_or_default();
     }
-    if out.iter().all(|a| !is_name(a)) {
-        out = AUTHOR_META
-            .iter()
-            .map(|k| s.meta_all(k).map(clean).collect::<Vec<_>>())
-            .find(|v| v.iter().any(|a| is_name(a)))
-            .unwrap_or_default();
-    }
-    if out.iter().all(|a| !is_name(a)) {
-        out = s.itemprop("author").or_else(|| s.itemprop("creator")).map(|a| vec![clean(a)]).unwrap_or_default();
-    }
-    if out.iter().all(|a| !is_name(a)) {
-        out = visible.authors.clone();
-    }
-    if out.iter().all(|a| !is_name(a)) {
-        out = s.rel_authors.iter().take(1).cloned().collect();
-    }
+    // The sources in order of trust, each a list of names.
+    let mut lists = vec![declared];
+    lists.extend(AUTHOR_META.iter().map(|k| s.meta_all(k).map(clean).collect::<Vec<_>>()));
+    lists.push(s.itemprop("author").or_else(|| s.itemprop("creator")).map(|a| vec![clean(a)]).unwrap_or_default());
+    lists.push(visible.authors.clone());
+    lists.push(s.rel_authors.iter().take(1).cloned().collect());
+    let lists: Vec<Vec<String>> = lists
+        .into_iter()
+        .map(|l| l.iter().filter(|a| is_name(a)).map(|a| byline::clean_name(a)).filter(|a| is_name(a)).collect())
+        .collect();
+    // Sites declare themselves as the author when a person wrote the page: a person named by a
+    // later source is the better answer, and the publisher's name is kept only when no source names
+    // anyone else.
+    let publishers = publisher_keys(s, ents, main);
+    let is_person = |a: &String| !publishers.contains(&key(a));
+    let chosen: Vec<String> = match lists.iter().find(|l| l.iter().any(is_person)) {
+        Some(l) => l.iter().filter(|a| is_person(a)).cloned().collect(),
+        None => lists.into_iter().find(|l| !l.is_empty()).unwrap_or_default(),
+    };
     let mut seen = Vec::new();
-    for a in out {
-        let a = byline::clean_name(&a);
-        if is_name(&a) && !seen.contains(&a) {
+    for a in chosen {
+        if !seen.contains(&a) {
             seen.push(a);
         }
     }
@@ -292,7 +333,7 @@ fn key(s: &str) -> String {
     s.chars().filter(|c| c.is_alphanumeric()).flat_map(char::to_lowercase).collect()
 }
 
-fn title(s: &Scanned, doc: &Document, main: Option<&Entity>) -> Option<String> {
+fn title(s: &Scanned, doc: &Document, main: Option<&Entity>, article: bool) -> Option<String> {
     let page_title = s.title.clone().or_else(|| doc.title.clone());
     let h1s: Vec<String> = (doc.body..doc.node(doc.body).end)
         .filter(|&i| doc.node(i).tag() == Some(Tag::H1))
@@ -303,29 +344,50 @@ fn title(s: &Scanned, doc: &Document, main: Option<&Entity>) -> Option<String> {
     let declared = main
         .and_then(|e| e.str("headline").or_else(|| e.str("name")))
         .or_else(|| s.meta(&["og:title", "twitter:title", "dc.title", "citation_title"]).map(clean));
+    let mut site = s.meta(&["og:site_name", "application-name"]).map(key);
     if let Some(t) = &page_title {
         let tk = key(t);
         // The article's own title: an `<h1>` that `<title>` repeats (sites put logos in `<h1>` too).
-        let contained: Vec<&String> = h1s.iter().filter(|h| key(h).len() >= 4 && tk.contains(&key(h))).collect();
-        if let Some(h) = contained.first() {
+        let mut contained: Vec<&String> = h1s.iter().filter(|h| key(h).len() >= 4 && tk.contains(&key(h))).collect();
+        // Several repeated: one that is the site's name is its logo.
+        if contained.len() > 1
+            && let Some(sk) = site.as_deref()
+            && contained.iter().any(|h| key(h) != sk)
+        {
+            contained.retain(|h| key(h) != sk);
+        }
+        // An `<h1>` equal to the last part of `<title>` (`Page - Site`) is the site's logo, and names
+        // the part to strip when no `og:site_name` does.
+        if let Some(last) = last_part(t)
+            && contained.iter().any(|h| key(h) == last)
+        {
+            contained.retain(|h| key(h) != last);
+            site.get_or_insert(last);
+        }
+        // Of the rest, the longest: a logo or section name is shorter than the headline.
+        if let Some(h) = contained.iter().copied().reduce(|a, b| if key(b).len() > key(a).len() { b } else { a }) {
             // The title's own spelling when a part of it is the heading (headings split into styled
             // spans lose the spaces between words).
             let hk = key(h);
             let part = TITLE_SEPARATORS.iter().flat_map(|sep| t.split(sep)).map(str::trim).find(|p| key(p) == hk);
-            return Some(part.map_or_else(|| (*h).clone(), str::to_string));
+            return Some(part.map_or_else(|| h.clone(), str::to_string));
+        }
+        // An article's single `<h1>` is its headline even when `<title>` words it otherwise (titles are
+        // often rewritten for search engines), provided the two share words: an `<h1>` sharing none is
+        // more likely a section label or the site's name.
+        if article && h1s.len() == 1 && word_overlap(&h1s[0], &strip_site(t, site.as_deref())) >= 0.2 {
+            return Some(h1s[0].clone());
         }
         if let Some(d) = &declared
             && key(d).len() >= 4
             && tk.contains(&key(d))
         {
-            let site = s.meta(&["og:site_name", "application-name"]).map(key);
             return Some(strip_site(d, site.as_deref()));
         }
     }
     if h1s.len() == 1 && declared.as_ref().is_some_and(|d| key(d) == key(&h1s[0])) {
         return Some(h1s[0].clone());
     }
-    let site = s.meta(&["og:site_name", "application-name"]).map(key);
     // A `<title>` that is only the site's name says nothing of the page: the declared headline or the
     // single heading does.
     let generic = |t: &str| site.as_deref().is_some_and(|s| key(t) == s) || !t.contains(' ');
@@ -343,6 +405,24 @@ fn title(s: &Scanned, doc: &Document, main: Option<&Entity>) -> Option<String> {
         .map(|t| strip_site(&t, site.as_deref()))
         .or_else(|| declared.map(|d| strip_site(&d, site.as_deref())))
         .or_else(|| h1s.first().cloned())
+}
+
+/// The key of the last of two or more parts of a title (`Page - Site`), where sites put their name.
+fn last_part(title: &str) -> Option<String> {
+    TITLE_SEPARATORS.iter().find_map(|sep| {
+        let parts: Vec<&str> = title.split(sep).map(str::trim).filter(|p| !p.is_empty()).collect();
+        (parts.len() >= 2).then(|| key(parts[parts.len() - 1]))
+    })
+}
+
+/// Shared words over all words (Jaccard) of two texts, lower-cased, split at non-alphanumerics.
+fn word_overlap(a: &str, b: &str) -> f64 {
+    let words = |s: &str| -> std::collections::HashSet<String> {
+        s.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_lowercase).collect()
+    };
+    let (a, b) = (words(a), words(b));
+    let union = a.union(&b).count();
+    if union == 0 { 0.0 } else { a.intersection(&b).count() as f64 / union as f64 }
 }
 
 /// `<title>` without its site's name: the longest part between separators, unless the site name
@@ -413,7 +493,7 @@ mod tests {
     use super::*;
 
     fn meta(html: &str, url: Option<&str>) -> Metadata {
-        extract(&scan(html), &Document::parse(html), url)
+        extract(&scan(html), &Document::parse(html), url, false)
     }
 
     #[test]
@@ -439,6 +519,73 @@ mod tests {
         assert_eq!(m.tags, ["rice"]);
         assert_eq!(m.categories, ["Crops"]);
         assert_eq!(m.lang.as_deref(), Some("en"));
+    }
+
+    fn title_of(html: &str, article: bool) -> Option<String> {
+        extract(&scan(html), &Document::parse(html), None, article).title
+    }
+
+    #[test]
+    fn title_prefers_the_headline_over_logo_headings() {
+        // Of two `<h1>`s that `<title>` repeats, the one naming the site is its logo.
+        let site = r#"<title>Farm News Daily: Rice</title><meta property="og:site_name" content="Farm News Daily">
+            <body><h1>Farm News Daily</h1><h1>Rice</h1></body>"#;
+        assert_eq!(title_of(site, false).as_deref(), Some("Rice"));
+        // Otherwise the longest: a section label is shorter than the headline.
+        let longest = "<title>How to grow rice in dry years - Farm Guide</title>\
+            <body><h1>Rice</h1><h1>How to grow rice in dry years</h1></body>";
+        assert_eq!(title_of(longest, false).as_deref(), Some("How to grow rice in dry years"));
+        // An `<h1>` that is the last part of `<title>` is the site's name, the part to strip.
+        let logo = "<title>What is tillage? - The Farming Book</title><body><h1>The Farming Book</h1><p>x</p></body>";
+        assert_eq!(title_of(logo, false).as_deref(), Some("What is tillage?"));
+    }
+
+    #[test]
+    fn an_articles_single_heading_is_its_headline() {
+        let page = "<title>Rice yields: what farmers should know | Farm News</title>\
+            <body><h1>What farmers should know about rice yields this year</h1><p>x</p></body>";
+        assert_eq!(title_of(page, true).as_deref(), Some("What farmers should know about rice yields this year"));
+        // Not on other pages, and not when the heading shares no word with the title.
+        assert_eq!(title_of(page, false).as_deref(), Some("Rice yields: what farmers should know"));
+        let label = "<title>Rice yields: what farmers should know | Farm News</title><body><h1>Latest</h1></body>";
+        assert_eq!(title_of(label, true).as_deref(), Some("Rice yields: what farmers should know"));
+    }
+
+    #[test]
+    fn a_person_is_preferred_to_the_publisher_as_author() {
+        // The site declares itself (an organization) as the author; the byline names the writer.
+        let org = r#"<title>T</title><meta property="og:site_name" content="Farm News">
+            <script type="application/ld+json">{"@type":"NewsArticle","headline":"T",
+              "author":{"@type":"Organization","name":"Farm Media Group"}}</script>
+            <body><h1>T</h1><div class=byline>By Jane Roe</div><p>x</p></body>"#;
+        assert_eq!(meta(org, None).authors, ["Jane Roe"]);
+        // The site's name as the meta author.
+        let site = r#"<title>T</title><meta property="og:site_name" content="Farm News">
+            <meta name="author" content="Farm News"><body><h1>T</h1><div class=byline>By Jane Roe</div></body>"#;
+        assert_eq!(meta(site, None).authors, ["Jane Roe"]);
+        // No one else named: the publisher stays; a person typed as such stays on a site of their name.
+        let alone = r#"<title>T</title><meta property="og:site_name" content="Farm News">
+            <meta name="author" content="Farm News"><body><h1>T</h1><p>x</p></body>"#;
+        assert_eq!(meta(alone, None).authors, ["Farm News"]);
+        let personal = r#"<title>T</title><meta property="og:site_name" content="Jane Roe">
+            <script type="application/ld+json">{"@type":"BlogPosting","author":{"@type":"Person","name":"Jane Roe"}}</script>
+            <body><h1>T</h1><div class=byline>By John Doe</div></body>"#;
+        assert_eq!(meta(personal, None).authors, ["Jane Roe"]);
+        // Dates and months split over elements are not names.
+        assert!(!is_name("Mar 5, 2024") && !is_name("Jul") && is_name("Jane Roe"));
+    }
+
+    #[test]
+    fn a_utc_timestamp_a_day_from_the_address_date_is_the_local_day() {
+        let page = r#"<meta property="article:published_time" content="2025-12-19T02:41:41+00:00"><p>x</p>"#;
+        let m = meta(page, Some("https://ex.test/2025/12/18/story"));
+        assert_eq!(m.published, Some(Dated { value: "2025-12-18".into(), source: DateSource::Url }));
+        // Further apart, the declaration wins; so does a date without a time.
+        let far = meta(page, Some("https://ex.test/2025/12/10/story"));
+        assert_eq!(far.published.map(|d| d.source), Some(DateSource::Opengraph));
+        let day = r#"<meta property="article:published_time" content="2025-12-19"><p>x</p>"#;
+        let m = meta(day, Some("https://ex.test/2025/12/18/story"));
+        assert_eq!(m.published.map(|d| d.value).as_deref(), Some("2025-12-19"));
     }
 
     #[test]

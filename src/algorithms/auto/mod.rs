@@ -117,7 +117,7 @@ pub fn run(ctx: &Context<'_>, models: &Models<'_>) -> Outcome {
     let p = if models.blocks.is_trained() { models.blocks.predict(doc, &m) } else { Vec::new() };
     let drop_comments = !ctx.params.auto.include_comments;
     let (roots, block_p) = if models.blocks.is_trained() {
-        let chosen = select::choose(ctx, &m, &p, drop_comments);
+        let chosen = select::choose(ctx, &m, &p, ctx.params.auto.block_threshold, drop_comments);
         let probs = m.blocks.list.iter().zip(&p).map(|(b, &pr)| (b.owner, pr)).collect::<Vec<_>>();
         let roots = roots_of(doc, &chosen);
         // Nothing passed (a page of one short paragraph, say): fall back to the heuristic region, and
@@ -148,13 +148,17 @@ pub fn run(ctx: &Context<'_>, models: &Models<'_>) -> Outcome {
     };
     let is_article = probability >= ctx.params.pvalue.article_threshold;
     let non_article = models.page_type.odds(&signals);
-    // A forum thread's replies are its content, not comments on it: keep the threads the comment rule
-    // left out. (The signals above were measured without them, as the models were trained.)
-    let is_forum = !is_article && non_article.is_some_and(|o| NON_ARTICLE_TYPES[o.argmax()] == "forum");
-    let roots = if is_forum && drop_comments && models.blocks.is_trained() {
-        let chosen = select::choose(ctx, &m, &p, false);
-        let all = roots_of(doc, &chosen);
-        if all.is_empty() { roots } else { all }
+    // The page's type may ask for another threshold (`params.auto.type_thresholds`), and a forum
+    // thread's replies are its content, not comments on it: choose again for such pages. (The signals
+    // above were measured with the default choice, as the models were trained.)
+    let label = (!is_article).then(|| non_article.map(|o| NON_ARTICLE_TYPES[o.argmax()])).flatten();
+    let is_forum = label == Some("forum");
+    let threshold = label.and_then(|t| ctx.params.auto.type_thresholds.get(t));
+    let roots = if models.blocks.is_trained() && ((is_forum && drop_comments) || threshold.is_some()) {
+        let t = threshold.unwrap_or(ctx.params.auto.block_threshold);
+        let chosen = select::choose(ctx, &m, &p, t, drop_comments && !is_forum);
+        let again = roots_of(doc, &chosen);
+        if again.is_empty() { roots } else { again }
     } else {
         roots
     };
@@ -199,7 +203,11 @@ pub fn explain(ctx: &Context<'_>, models: &Models<'_>) -> String {
     let nf = feature_names().len();
     let trained = models.blocks.is_trained();
     let p = models.blocks.predict(ctx.doc, &m);
-    let chosen = if trained { select::choose(ctx, &m, &p, !ctx.params.auto.include_comments) } else { Vec::new() };
+    let chosen = if trained {
+        select::choose(ctx, &m, &p, ctx.params.auto.block_threshold, !ctx.params.auto.include_comments)
+    } else {
+        Vec::new()
+    };
     let region_keep = feature_index("region_keep").unwrap_or(0);
     let mut out = String::new();
     for (k, b) in m.blocks.list.iter().enumerate() {

@@ -7,13 +7,13 @@ use super::segment::block_owners;
 use crate::contract::Context;
 use crate::dom::{Document, NONE, NodeId};
 
-/// The text nodes `auto` keeps: those of blocks at or above the threshold, less comment threads
+/// The text nodes `auto` keeps: those of blocks at or above `threshold`, less comment threads
 /// when `drop_comments`.
-pub(super) fn choose(ctx: &Context<'_>, m: &Measured, p: &[f64], drop_comments: bool) -> Vec<bool> {
+pub(super) fn choose(ctx: &Context<'_>, m: &Measured, p: &[f64], threshold: f64, drop_comments: bool) -> Vec<bool> {
     let doc = ctx.doc;
     let mut chosen = vec![false; doc.len()];
     for (b, &pr) in m.blocks.list.iter().zip(p) {
-        if pr >= ctx.params.auto.block_threshold {
+        if pr >= threshold {
             for &t in m.blocks.texts_of(b) {
                 chosen[t as usize] = true;
             }
