@@ -231,10 +231,18 @@ fn cross_validation_scores_every_page_with_models_that_did_not_see_it() {
     assert!(used.len() > 1, "{fold_of_site:?}");
     for folds in [pith::eval::Folds::Sites(3), pith::eval::Folds::Datasets] {
         let mut seen = 0;
-        let report = pith::eval::cross_validate(&base, &dirs, &[pith::Algorithm::Auto], 2, folds, &learn, |_| {
-            seen += 1;
-            Ok(())
-        })
+        let report = pith::eval::cross_validate(
+            &base,
+            &dirs,
+            &[pith::Algorithm::Auto],
+            2,
+            (folds, &learn),
+            &Default::default(),
+            |_| {
+                seen += 1;
+                Ok(())
+            },
+        )
         .unwrap();
         assert_eq!(seen, 48, "{folds:?}");
         let m = &report.algorithms[0].micro;

@@ -48,6 +48,11 @@ pub struct EvalArgs {
     /// the other datasets only (sources never seen in training).
     #[arg(long, conflicts_with = "cv")]
     pub cv_datasets: bool,
+    /// Extract every page that has a URL a second time without it, and report how often the
+    /// has-article verdict, the page type and the text stay the same (per-page rows gain
+    /// `url_ablation`).
+    #[arg(long)]
+    pub url_ablation: bool,
     /// At most N pages of each dataset, spread evenly over it (for the visual methods, which render
     /// every page in a headless browser: ~0.1–1 s a page).
     #[arg(long, value_name = "N")]
@@ -141,12 +146,13 @@ pub fn run(a: EvalArgs) -> Result<ExitCode, pith::Error> {
         (Some(r), Some(rt)) => rt.block_on(r.layout(engine, bytes, None, algorithm, &[])).map_err(|e| e.to_string()),
         _ => Err("no renderer".to_string()),
     };
-    let opts = pith::eval::Options { max_pages: a.max_pages, layout: visual.then_some(&layout) };
+    let opts =
+        pith::eval::Options { max_pages: a.max_pages, layout: visual.then_some(&layout), url_ablation: a.url_ablation };
     let bar = super::progress::observe_library();
     let report = match folds {
         Some(folds) => {
             let params = a.learn.params();
-            pith::eval::cross_validate(&engine, &a.datasets, &algorithms, jobs, folds, &params, write_page)?
+            pith::eval::cross_validate(&engine, &a.datasets, &algorithms, jobs, (folds, &params), &opts, write_page)?
         }
         None => pith::eval::run_opts(&engine, &a.datasets, &algorithms, jobs, &opts, write_page)?,
     };

@@ -651,6 +651,7 @@ mod tests {
             signals: Default::default(),
             metadata: None,
             render_ms: None,
+            url_ablation: None,
         }
     }
 

@@ -8,6 +8,7 @@
 //! [`report`] renders the summaries as aligned text, markdown or JSON; [`html`] as a page with charts
 //! beside the peers' figures ([`anchors`]).
 
+pub mod ablation;
 pub mod anchors;
 pub mod html;
 pub mod lcs;
@@ -44,6 +45,8 @@ pub struct Options<'a> {
     pub max_pages: Option<usize>,
     /// The renderer for algorithms that need a layout (without one they report an error per page).
     pub layout: Option<LayoutFn<'a>>,
+    /// Extract every page that has a URL a second time without it, and compare ([`ablation`]).
+    pub url_ablation: bool,
 }
 
 /// The indexes of at most `max` of `n` pages, evenly spread.
@@ -92,6 +95,9 @@ pub struct PageResult {
     /// Milliseconds the browser took to lay the page out (visual methods only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub render_ms: Option<f64>,
+    /// The page extracted again without its URL (`--url-ablation`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub url_ablation: Option<ablation::UrlAblation>,
 }
 
 /// Aggregate figures for one set of pages. Every figure that can be undefined (no gold pages, no
@@ -155,6 +161,9 @@ pub struct Summary {
     pub render_ms_median: Option<f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub render_ms_p95: Option<f64>,
+    /// Agreement with and without the URL (`--url-ablation`), over the pages that have one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url_ablation: Option<ablation::AblationScores>,
 }
 
 /// Everything one algorithm produced.
@@ -312,6 +321,33 @@ fn run_page<'e>(
             Err(panic) => (String::new(), 0.0, false, None, Some(format!("panic: {}", panic_message(&*panic)))),
         },
     };
+    let url_ablation = match (opts.url_ablation, &error, page.url.as_deref()) {
+        (true, None, Some(_)) => {
+            let without = Request { url: None, ..req };
+            let again = std::panic::catch_unwind(AssertUnwindSafe(|| match &layout {
+                Some(Ok(l)) => engine.extract_rendered(&without, l),
+                _ => engine.extract(&without),
+            }));
+            let with = ablation::Answer { text: &text, is_article, probability, page_type: predicted_type.as_deref() };
+            Some(match again {
+                Ok(Ok(x)) => ablation::compare(
+                    &with,
+                    &ablation::Answer {
+                        text: &x.content.text,
+                        is_article: x.has_article.is_article,
+                        probability: x.has_article.probability,
+                        page_type: x.page_type.as_ref().map(|t| t.label.as_str()),
+                    },
+                ),
+                // An error without the URL that the page did not have with it: nothing agrees.
+                _ => ablation::compare(
+                    &with,
+                    &ablation::Answer { text: "", is_article: !is_article, probability: 0.0, page_type: None },
+                ),
+            })
+        }
+        _ => None,
+    };
     let scores = ds.gold[k].as_ref().map(|g| metrics::score(&g.predicted(&text), &g.words));
     let lower = if page.with.is_empty() && page.without.is_empty() { String::new() } else { text.to_lowercase() };
     PageResult {
@@ -332,6 +368,7 @@ fn run_page<'e>(
         signals,
         metadata: (!gold_meta.is_empty()).then(|| metadata::score(&found_meta, &gold_meta)),
         render_ms,
+        url_ablation,
     }
 }
 
@@ -405,6 +442,7 @@ pub fn summarize(dataset: &str, algorithm: &str, pages: &[PageResult], wall_s: f
         metadata: metadata::summarize(pages.iter().filter_map(|p| p.metadata.as_ref())),
         render_ms_median,
         render_ms_p95,
+        url_ablation: ablation::AblationScores::summarize(pages.iter().filter_map(|p| p.url_ablation.as_ref())),
     }
 }
 
@@ -496,6 +534,10 @@ pub fn macro_average(algorithm: &str, sets: &[Summary]) -> Summary {
         }),
         render_ms_median: m(&|s| s.render_ms_median),
         render_ms_p95: m(&|s| s.render_ms_p95),
+        // Pooled over pages, as metadata.
+        url_ablation: sets.iter().filter_map(|s| s.url_ablation.as_ref()).fold(None, |acc, u| {
+            Some(acc.map_or(*u, |a: ablation::AblationScores| ablation::AblationScores::merge(&a, u)))
+        }),
     }
 }
 
@@ -548,8 +590,8 @@ pub fn cross_validate(
     datasets: &[PathBuf],
     algorithms: &[Algorithm],
     jobs: usize,
-    folds: Folds,
-    learn: &crate::train::Learn,
+    (folds, learn): (Folds, &crate::train::Learn),
+    opts: &Options<'_>,
     on_page: impl FnMut(&PageResult) -> Result<(), Error>,
 ) -> Result<Report, Error> {
     let t0 = Instant::now();
@@ -570,8 +612,7 @@ pub fn cross_validate(
         let keep = |ds: &Dataset, p: &Page| fold(&ds.name, &p.id) != f;
         engines.push(crate::train::train_all(base, &sets, &keep, learn)?);
     }
-    let mut report =
-        run_with(&|ds, p| &engines[fold(ds, &p.id)], datasets, algorithms, jobs, &Options::default(), on_page)?;
+    let mut report = run_with(&|ds, p| &engines[fold(ds, &p.id)], datasets, algorithms, jobs, opts, on_page)?;
     // The wall clock covers the training of every fold, not only the extraction.
     report.wall_s = t0.elapsed().as_secs_f64();
     Ok(report)
@@ -662,6 +703,7 @@ mod tests {
             signals: Default::default(),
             metadata: None,
             render_ms: None,
+            url_ablation: None,
         }
     }
 

@@ -269,8 +269,40 @@ fn tables(r: &Report) -> Vec<Table> {
             out.push(render_table(a));
         }
         out.extend(metadata_table(a));
+        out.extend(ablation_table(a));
     }
     out
+}
+
+fn ablation_table(a: &AlgorithmReport) -> Option<Table> {
+    let header =
+        strings(&["dataset", "pages with url", "verdict same", "type same", "text same", "all same", "text F1 mean"]);
+    let rows: Vec<Vec<String>> = a
+        .datasets
+        .iter()
+        .chain([&a.micro])
+        .filter_map(|s| {
+            let u = s.url_ablation.as_ref()?;
+            Some(vec![
+                s.dataset.clone(),
+                u.pages.to_string(),
+                f3(Some(u.verdict_agreement)),
+                f3(Some(u.type_agreement)),
+                f3(Some(u.text_agreement)),
+                f3(Some(u.all_agreement)),
+                f3(Some(u.mean_text_f1)),
+            ])
+        })
+        .collect();
+    (!rows.is_empty()).then(|| Table {
+        title: format!(
+            "{}: the URL withheld (agreement with the answer given with it; text same = word F1 >= {})",
+            a.algorithm,
+            crate::eval::ablation::SAME_TEXT_F1
+        ),
+        header,
+        rows,
+    })
 }
 
 /// For each dataset that labels page types: the bag-of-words F1 of every algorithm by type, with the
@@ -469,6 +501,7 @@ mod tests {
             signals: Default::default(),
             render_ms: None,
             metadata: None,
+            url_ablation: None,
         };
         let s = summarize("set", "auto", std::slice::from_ref(&page), 0.1);
         let forum = PageResult {
