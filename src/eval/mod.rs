@@ -297,9 +297,9 @@ fn run_page<'e>(
         (Some(Err(e)), None) => Some(format!("render: {e}")),
         _ => None,
     };
-    let extract = || match &layout {
-        Some(Ok(l)) => engine.extract_rendered(&req, l),
-        _ => engine.extract(&req),
+    let extract = |req: &Request<'_>| match &layout {
+        Some(Ok(l)) => engine.extract_rendered(req, l),
+        _ => engine.extract(req),
     };
     let gold_meta = metadata::MetaGold {
         title: page.title.clone(),
@@ -310,7 +310,7 @@ fn run_page<'e>(
     let (text, probability, is_article, ms, error) = match read_error {
         Some(e) => (String::new(), 0.0, false, None, Some(e)),
         // A panic in one algorithm on one page is a finding to report, not a reason to lose the run.
-        None => match std::panic::catch_unwind(AssertUnwindSafe(extract)) {
+        None => match std::panic::catch_unwind(AssertUnwindSafe(|| extract(&req))) {
             Ok(Ok(x)) => {
                 signals = x.has_article.signals;
                 predicted_type = x.page_type.map(|t| t.label);
@@ -323,11 +323,7 @@ fn run_page<'e>(
     };
     let url_ablation = match (opts.url_ablation, &error, page.url.as_deref()) {
         (true, None, Some(_)) => {
-            let without = Request { url: None, ..req };
-            let again = std::panic::catch_unwind(AssertUnwindSafe(|| match &layout {
-                Some(Ok(l)) => engine.extract_rendered(&without, l),
-                _ => engine.extract(&without),
-            }));
+            let again = std::panic::catch_unwind(AssertUnwindSafe(|| extract(&Request { url: None, ..req })));
             let with = ablation::Answer { text: &text, is_article, probability, page_type: predicted_type.as_deref() };
             Some(match again {
                 Ok(Ok(x)) => ablation::compare(
