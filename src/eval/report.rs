@@ -215,10 +215,27 @@ fn speed_table(a: &AlgorithmReport) -> Table {
     Table { title: format!("{}: speed", a.algorithm), header, rows }
 }
 
+/// A table of the datasets that have the figures `cells` reads, then all pages pooled (`micro`); none
+/// when no dataset has them. Each row starts with the dataset's name.
+fn pooled_table(
+    a: &AlgorithmReport,
+    title: String,
+    header: &[&str],
+    cells: impl Fn(&Summary) -> Option<Vec<String>>,
+) -> Option<Table> {
+    let rows: Vec<Vec<String>> = a
+        .datasets
+        .iter()
+        .chain([&a.micro])
+        .filter_map(|s| cells(s).map(|c| [vec![s.dataset.clone()], c].concat()))
+        .collect();
+    (!rows.is_empty()).then(|| Table { title, header: strings(header), rows })
+}
+
 /// Metadata against the recorded title, author and date: exact share and coverage per field, for the
 /// datasets that record them.
 fn metadata_table(a: &AlgorithmReport) -> Option<Table> {
-    let header = strings(&[
+    let header = [
         "dataset",
         "title exact",
         "title found",
@@ -227,29 +244,41 @@ fn metadata_table(a: &AlgorithmReport) -> Option<Table> {
         "date exact",
         "date found",
         "pages (title/author/date)",
-    ]);
-    let rows: Vec<Vec<String>> = a
-        .datasets
-        .iter()
-        .chain([&a.micro])
-        .filter_map(|s| {
-            let m = s.metadata.as_ref()?;
-            Some(vec![
-                s.dataset.clone(),
-                f3(m.title.exact_rate),
-                f3(m.title.coverage),
-                f3(m.author.exact_rate),
-                f3(m.author.coverage),
-                f3(m.date.exact_rate),
-                f3(m.date.coverage),
-                format!("{}/{}/{}", m.title.gold, m.author.gold, m.date.gold),
-            ])
-        })
-        .collect();
-    (!rows.is_empty()).then(|| Table {
-        title: format!("{}: metadata (exact after normalising; found = coverage)", a.algorithm),
-        header,
-        rows,
+    ];
+    let title = format!("{}: metadata (exact after normalising; found = coverage)", a.algorithm);
+    pooled_table(a, title, &header, |s| {
+        let m = s.metadata.as_ref()?;
+        Some(vec![
+            f3(m.title.exact_rate),
+            f3(m.title.coverage),
+            f3(m.author.exact_rate),
+            f3(m.author.coverage),
+            f3(m.date.exact_rate),
+            f3(m.date.coverage),
+            format!("{}/{}/{}", m.title.gold, m.author.gold, m.date.gold),
+        ])
+    })
+}
+
+/// The URL withheld (`--url-ablation`): how often each answer stayed the same, for the datasets whose
+/// pages have URLs.
+fn ablation_table(a: &AlgorithmReport) -> Option<Table> {
+    let header = ["dataset", "pages with url", "verdict same", "type same", "text same", "all same", "text F1 mean"];
+    let title = format!(
+        "{}: the URL withheld (agreement with the answer given with it; text same = word F1 >= {})",
+        a.algorithm,
+        crate::eval::ablation::SAME_TEXT_F1
+    );
+    pooled_table(a, title, &header, |s| {
+        let u = s.url_ablation.as_ref()?;
+        Some(vec![
+            u.pages.to_string(),
+            f3(Some(u.verdict_agreement)),
+            f3(Some(u.type_agreement)),
+            f3(Some(u.text_agreement)),
+            f3(Some(u.all_agreement)),
+            f3(Some(u.mean_text_f1)),
+        ])
     })
 }
 
@@ -272,37 +301,6 @@ fn tables(r: &Report) -> Vec<Table> {
         out.extend(ablation_table(a));
     }
     out
-}
-
-fn ablation_table(a: &AlgorithmReport) -> Option<Table> {
-    let header =
-        strings(&["dataset", "pages with url", "verdict same", "type same", "text same", "all same", "text F1 mean"]);
-    let rows: Vec<Vec<String>> = a
-        .datasets
-        .iter()
-        .chain([&a.micro])
-        .filter_map(|s| {
-            let u = s.url_ablation.as_ref()?;
-            Some(vec![
-                s.dataset.clone(),
-                u.pages.to_string(),
-                f3(Some(u.verdict_agreement)),
-                f3(Some(u.type_agreement)),
-                f3(Some(u.text_agreement)),
-                f3(Some(u.all_agreement)),
-                f3(Some(u.mean_text_f1)),
-            ])
-        })
-        .collect();
-    (!rows.is_empty()).then(|| Table {
-        title: format!(
-            "{}: the URL withheld (agreement with the answer given with it; text same = word F1 >= {})",
-            a.algorithm,
-            crate::eval::ablation::SAME_TEXT_F1
-        ),
-        header,
-        rows,
-    })
 }
 
 /// For each dataset that labels page types: the bag-of-words F1 of every algorithm by type, with the
