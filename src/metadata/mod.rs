@@ -18,7 +18,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::dom::{Document, Tag};
 use jsonld::Entity;
-pub use scan::{Found, Handlers, Scanned, handlers, scan};
+pub use scan::{Found, Scanned, handlers, scan};
 
 /// Where a date was found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -10,11 +10,12 @@
 //! browsers do, which byte searches would not. Everything collected is bounded ([`MAX_TEXT`],
 //! [`MAX_JSON_LD`], [`MAX_ITEMS`]).
 
-use std::borrow::Cow;
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use lol_html::{ElementContentHandlers, HtmlRewriter, RewriteStrSettings, Selector, Settings, element, text};
+use lol_html::{HtmlRewriter, RewriteStrSettings, Settings, element, text};
+
+use crate::prestrip::Observers;
 
 /// Bytes kept of any one text (a title, a microdata value).
 const MAX_TEXT: usize = 1024;
@@ -205,9 +206,6 @@ pub fn scan(html: &str) -> Scanned {
     found.finish()
 }
 
-/// lol_html element handlers, each with its selector: what [`handlers`] gives a pass to run.
-pub type Handlers = Vec<(Cow<'static, Selector>, ElementContentHandlers<'static>)>;
-
 /// What the handlers of one [`handlers`] call collect, read once their pass is over.
 pub struct Found(Rc<RefCell<Scanned>>);
 
@@ -223,7 +221,7 @@ impl Found {
 /// when that pass runs, so that the page is tokenized once. Handlers see every element and text
 /// whatever other handlers of the pass remove (removal only changes the pass's output), so both give
 /// the same [`Scanned`].
-pub fn handlers(html: &str) -> (Handlers, Found) {
+pub fn handlers(html: &str) -> (Observers, Found) {
     let out = Rc::new(RefCell::new(Scanned::default()));
     // Text of the element a text handler is collecting for, per kind.
     let title_buf = Rc::new(RefCell::new(String::new()));
@@ -257,7 +255,7 @@ pub fn handlers(html: &str) -> (Handlers, Found) {
     // value are compared as written, ASCII case aside). On 15 l3s-gn1 pages (none with microdata)
     // the pass went from 71.8 M to 57.0 M instructions.
     let [microdata, rel_author] = contains_letters_ci(html.as_bytes(), [b"itemprop", b"author"]);
-    let mut handlers: Handlers = vec![
+    let mut handlers: Observers = vec![
         element!("html", move |el| {
             if let Some(l) = el.get_attribute("lang") {
                 o1.borrow_mut().lang.get_or_insert(l);
