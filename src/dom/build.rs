@@ -185,24 +185,12 @@ impl Builder {
                 id = n.first_child;
                 continue;
             }
-            // Next in preorder: the next sibling, or the next sibling of the nearest ancestor that has
-            // one, closing every element climbed out of.
-            let mut cur = id;
-            id = tree::NIL;
-            while cur != tree::NIL {
-                let c = &t.nodes[cur as usize];
-                if c.next_sibling != tree::NIL {
-                    id = c.next_sibling;
-                    break;
-                }
-                cur = c.parent;
-                if cur == tree::DOCUMENT || cur == tree::NIL {
-                    break;
-                }
+            // Next in preorder, closing every element climbed out of.
+            id = t.next_after(id, tree::DOCUMENT, || {
                 if open.pop() == Some(Action::Pushed) {
                     self.close_element();
                 }
-            }
+            });
         }
         while !self.stack.is_empty() {
             self.close_element();

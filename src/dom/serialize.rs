@@ -179,18 +179,7 @@ fn write(t: &Tree, stamps: &[NodeId], head: &str) -> String {
             continue;
         }
         // Next in preorder, closing every element climbed out of.
-        let mut cur = id;
-        id = tree::NIL;
-        while cur != tree::NIL {
-            let c = &t.nodes[cur as usize];
-            if c.next_sibling != tree::NIL {
-                id = c.next_sibling;
-                break;
-            }
-            cur = c.parent;
-            if cur == tree::DOCUMENT || cur == tree::NIL {
-                break;
-            }
+        id = t.next_after(id, tree::DOCUMENT, || {
             if let Some((open_id, true)) = open.pop()
                 && let Data::Element { name, .. } = &t.nodes[open_id as usize].data
             {
@@ -198,7 +187,7 @@ fn write(t: &Tree, stamps: &[NodeId], head: &str) -> String {
                 out.push_str(&name.local);
                 out.push('>');
             }
-        }
+        });
     }
     while let Some((open_id, _)) = open.pop() {
         if let Data::Element { name, .. } = &t.nodes[open_id as usize].data {

@@ -72,19 +72,26 @@ impl Tree {
             if let Data::Text(s) = &n.data {
                 total += s.trim().len();
             }
-            id = if n.first_child != NIL { n.first_child } else { self.next_after(id, root) };
+            id = if n.first_child != NIL { n.first_child } else { self.next_after(id, root, || {}) };
         }
         total
     }
 
-    /// The node after `id`'s subtree in preorder, staying inside `root`'s subtree (`NIL` past its end).
-    fn next_after(&self, mut id: Id, root: Id) -> Id {
+    /// The node after `id`'s subtree in preorder, staying inside `root`'s subtree (`NIL` past its end):
+    /// `id`'s next sibling, else that of the nearest ancestor below `root` that has one. `leave` is
+    /// called once per ancestor climbed out of (below `root`), innermost first, so that a walk can close
+    /// the elements it opened. Every preorder walk over this tree climbs here; parent links, not
+    /// recursion, so depth costs no stack.
+    pub(super) fn next_after(&self, mut id: Id, root: Id, mut leave: impl FnMut()) -> Id {
         while id != root && id != NIL {
             let n = &self.nodes[id as usize];
             if n.next_sibling != NIL {
                 return n.next_sibling;
             }
             id = n.parent;
+            if id != root && id != NIL {
+                leave();
+            }
         }
         NIL
     }
@@ -395,6 +402,33 @@ mod tests {
         assert_eq!(names(&t, body), ["b", "p", "'x'", "table"]);
         let p = find(&t, "p");
         assert_eq!(names(&t, p), ["b", "'3'"]);
+    }
+
+    #[test]
+    fn the_climb_leaves_ancestors_innermost_first_and_stays_inside_its_root() {
+        let t = parse(StrTendril::from("<div><p><b>x</b></p></div><span>y</span>"), usize::MAX).unwrap();
+        let (div, b, span) = (find(&t, "div"), find(&t, "b"), find(&t, "span"));
+        let x = t.nodes[b as usize].first_child;
+        // From the text inside <b>: out of <b>, <p> and <div>, to the <span> after it.
+        let mut left = 0;
+        assert_eq!(t.next_after(x, DOCUMENT, || left += 1), span);
+        assert_eq!(left, 3);
+        // Inside <div>'s subtree the walk ends at <div>: climbed out of <b> and <p> only.
+        left = 0;
+        assert_eq!(t.next_after(x, div, || left += 1), NIL);
+        assert_eq!(left, 2);
+        assert_eq!(t.next_after(div, div, || left += 1), NIL);
+        assert_eq!(left, 2);
+        // The last node of the page: out of everything but the document.
+        let y = t.nodes[span as usize].first_child;
+        left = 0;
+        assert_eq!(t.next_after(y, DOCUMENT, || left += 1), NIL);
+        assert_eq!(left, 3);
+        // Deep nesting climbs without recursion, and the text length walk uses the same climb.
+        let n = 100_000;
+        let deep = format!("<body>{}x{}<i>yz</i>", "<span>".repeat(n), "</span>".repeat(n));
+        let t = parse(StrTendril::from(deep.as_str()), usize::MAX).unwrap();
+        assert_eq!(t.text_len(DOCUMENT), 3);
     }
 
     #[test]
