@@ -7,8 +7,10 @@
 //! 60 is met by one real paragraph in either).
 
 use crate::contract::{Block, Content, Context, Outcome, coverage};
+use crate::dom::decode_char_refs;
 
-/// Replace tags by nothing, keeping line breaks, and decode the common entities.
+/// Replace tags by nothing, keeping line breaks, and decode character references
+/// ([`decode_char_refs`]).
 pub fn strip_tags(html: &str) -> String {
     let body = html.find("<body").or_else(|| html.find("<BODY")).map_or(html, |i| &html[i..]);
     let mut out = String::with_capacity(body.len() / 2);
@@ -22,55 +24,7 @@ pub fn strip_tags(html: &str) -> String {
             _ => {}
         }
     }
-    decode_entities(&out)
-}
-
-/// Decode named entities that matter for text length and numeric references.
-pub fn decode_entities(s: &str) -> String {
-    if !s.contains('&') {
-        return s.to_string();
-    }
-    let mut out = String::with_capacity(s.len());
-    let mut rest = s;
-    while let Some(i) = rest.find('&') {
-        out.push_str(&rest[..i]);
-        rest = &rest[i..];
-        // Entity names are short; look for the `;` among the next few characters (not bytes).
-        let end = rest.char_indices().take(12).find(|&(_, c)| c == ';').map(|(i, _)| i);
-        let decoded = end.and_then(|e| {
-            let name = &rest[1..e];
-            let c = match name {
-                "amp" => Some('&'),
-                "lt" => Some('<'),
-                "gt" => Some('>'),
-                "quot" => Some('"'),
-                "apos" => Some('\''),
-                "nbsp" => Some(' '),
-                "mdash" => Some('—'),
-                "ndash" => Some('–'),
-                "hellip" => Some('…'),
-                "copy" => Some('©'),
-                _ if name.starts_with("#x") || name.starts_with("#X") => {
-                    u32::from_str_radix(&name[2..], 16).ok().and_then(char::from_u32)
-                }
-                _ if name.starts_with('#') => name[1..].parse::<u32>().ok().and_then(char::from_u32),
-                _ => None,
-            };
-            c.map(|c| (c, e))
-        });
-        match decoded {
-            Some((c, e)) => {
-                out.push(c);
-                rest = &rest[e + 1..];
-            }
-            None => {
-                out.push('&');
-                rest = &rest[1..];
-            }
-        }
-    }
-    out.push_str(rest);
-    out
+    decode_char_refs(&out)
 }
 
 /// Split stripped text into blocks of lines.
@@ -144,9 +98,10 @@ mod tests {
     }
 
     #[test]
-    fn entities() {
-        assert_eq!(decode_entities("a&amp;b&nbsp;&#20013;&#x6587;&bogus;"), "a&b 中文&bogus;");
-        assert_eq!(decode_entities("&quot; [xorís"), "\" [xorís");
-        assert_eq!(decode_entities("&é;"), "&é;");
+    fn references_are_decoded_after_the_tags_are_gone() {
+        // An encoded `<` is text, not the start of a tag; a no-break space is a space to the blocks.
+        let t = strip_tags("<body><p>a &lt;b&gt; &amp;&nbsp;&#20013;&#x6587;&bogus;</p>");
+        assert_eq!(t, "a <b> &\u{a0}中文&bogus;");
+        assert_eq!(line_blocks(&t, 2), vec![vec!["a <b> & 中文&bogus;".to_string()]]);
     }
 }

@@ -6,6 +6,7 @@
 //! 100,000 nested `<div>`s cannot overflow the stack. Every algorithm reads these numbers; none re-parses.
 
 mod build;
+mod charref;
 mod serialize;
 mod tag;
 mod text;
@@ -16,6 +17,7 @@ use html5ever::tendril::StrTendril;
 use scraper::Html;
 
 use build::Builder;
+pub use charref::decode_char_refs;
 pub use serialize::{STAMP, fingerprint, parse_stamped, parse_without};
 pub use tag::Tag;
 pub use text::{fold_ws, is_punct};

@@ -126,7 +126,7 @@ pub fn text_of(v: &Value) -> Option<String> {
         Value::Array(a) => return a.iter().find_map(text_of),
         _ => return None,
     };
-    let s = crate::dom::fold_ws(&super::scan::decode_refs(&s));
+    let s = crate::dom::fold_ws(&crate::dom::decode_char_refs(&s));
     (!s.is_empty()).then_some(s)
 }
 

@@ -15,6 +15,7 @@ use std::rc::Rc;
 
 use lol_html::{HtmlRewriter, RewriteStrSettings, Settings, element, text};
 
+use crate::dom::decode_char_refs;
 use crate::prestrip::Observers;
 
 /// Bytes kept of any one text (a title, a microdata value).
@@ -75,68 +76,6 @@ impl Scanned {
     pub fn itemprop(&self, name: &str) -> Option<&str> {
         self.itemprops.iter().find(|(k, v)| k == name && !v.trim().is_empty()).map(|(_, v)| v.trim())
     }
-}
-
-/// Decode character references in raw attribute values and text (lol_html hands both over as written):
-/// numeric ones and the named ones titles and descriptions use.
-pub fn decode_refs(s: &str) -> String {
-    if !s.contains('&') {
-        return s.to_string();
-    }
-    const NAMED: &[(&str, char)] = &[
-        ("amp", '&'),
-        ("lt", '<'),
-        ("gt", '>'),
-        ("quot", '"'),
-        ("apos", '\''),
-        ("nbsp", '\u{a0}'),
-        ("hellip", '…'),
-        ("mdash", '—'),
-        ("ndash", '–'),
-        ("rsquo", '’'),
-        ("lsquo", '‘'),
-        ("rdquo", '”'),
-        ("ldquo", '“'),
-        ("laquo", '«'),
-        ("raquo", '»'),
-        ("middot", '·'),
-        ("bull", '•'),
-        ("copy", '©'),
-        ("reg", '®'),
-        ("trade", '™'),
-    ];
-    let mut out = String::with_capacity(s.len());
-    let mut rest = s;
-    while let Some(k) = rest.find('&') {
-        out.push_str(&rest[..k]);
-        rest = &rest[k..];
-        let end = rest[1..].find(';').map(|e| e + 1).filter(|&e| e <= 10);
-        let decoded = end.and_then(|e| {
-            let name = &rest[1..e];
-            if let Some(num) = name.strip_prefix('#') {
-                let n = match num.strip_prefix(['x', 'X']) {
-                    Some(hex) => u32::from_str_radix(hex, 16).ok(),
-                    None => num.parse().ok(),
-                };
-                n.and_then(char::from_u32)
-            } else {
-                NAMED.iter().find(|(n, _)| *n == name).map(|&(_, c)| c)
-            }
-            .map(|c| (c, e))
-        });
-        match decoded {
-            Some((c, e)) => {
-                out.push(c);
-                rest = &rest[e + 1..];
-            }
-            None => {
-                out.push('&');
-                rest = &rest[1..];
-            }
-        }
-    }
-    out.push_str(rest);
-    out
 }
 
 fn push_bounded(buf: &mut String, s: &str, max: usize) {
@@ -271,7 +210,7 @@ pub fn handlers(html: &str) -> (Observers, Found) {
                 let mut o = o2.borrow_mut();
                 if o.meta.len() < MAX_ITEMS {
                     let mut v2 = String::new();
-                    push_bounded(&mut v2, &decode_refs(&v), MAX_TEXT);
+                    push_bounded(&mut v2, &decode_char_refs(&v), MAX_TEXT);
                     o.meta.push((k.trim().to_ascii_lowercase(), v2));
                 }
             }
@@ -291,7 +230,7 @@ pub fn handlers(html: &str) -> (Observers, Found) {
             let (tb, o) = (tb1.clone(), o4.clone());
             if let Some(h) = el.end_tag_handlers() {
                 h.push(on_end(move |_| {
-                    let t = crate::dom::fold_ws(&decode_refs(&tb.borrow()));
+                    let t = crate::dom::fold_ws(&decode_char_refs(&tb.borrow()));
                     if !t.is_empty() {
                         o.borrow_mut().title.get_or_insert(t);
                     }
@@ -370,7 +309,7 @@ pub fn handlers(html: &str) -> (Observers, Found) {
                 if let Some(v) = el.get_attribute("content").or_else(|| el.get_attribute("datetime")) {
                     let mut o = o7.borrow_mut();
                     if o.itemprops.len() < MAX_ITEMS {
-                        o.itemprops.push((prop, decode_refs(&v)));
+                        o.itemprops.push((prop, decode_char_refs(&v)));
                     }
                     return Ok(());
                 }
@@ -383,7 +322,7 @@ pub fn handlers(html: &str) -> (Observers, Found) {
                 if let Some(h) = el.end_tag_handlers() {
                     h.push(on_end(move |_| {
                         if let Some((k, v)) = pt.borrow_mut().take() {
-                            let v = crate::dom::fold_ws(&decode_refs(&v));
+                            let v = crate::dom::fold_ws(&decode_char_refs(&v));
                             let mut o = o.borrow_mut();
                             if !v.is_empty() && o.itemprops.len() < MAX_ITEMS {
                                 o.itemprops.push((k, v));
@@ -412,7 +351,7 @@ pub fn handlers(html: &str) -> (Observers, Found) {
                 if let Some(h) = el.end_tag_handlers() {
                     h.push(on_end(move |_| {
                         if let Some(v) = at.borrow_mut().take() {
-                            let v = crate::dom::fold_ws(&decode_refs(&v));
+                            let v = crate::dom::fold_ws(&decode_char_refs(&v));
                             let mut o = o.borrow_mut();
                             if !v.is_empty() && o.rel_authors.len() < MAX_ITEMS {
                                 o.rel_authors.push(v);
@@ -457,7 +396,6 @@ mod tests {
         assert!(s.times[0].published);
         assert_eq!(s.itemprop("author"), Some("Jane Roe"));
         assert_eq!(s.rel_authors, vec!["J. Roe".to_string()]);
-        assert_eq!(decode_refs("A &amp; B &#039;s &#x2019; &bogus; & x"), "A & B 's ’ &bogus; & x");
     }
 
     #[test]
