@@ -43,7 +43,9 @@ pub struct PageMeta {
 /// How many `@type` occurrences are read at most (pages with huge JSON-LD catalogues exist).
 const MAX_TYPES: usize = 64;
 
-const ARTICLE_TYPES: &[&str] = &[
+/// The schema.org types of the article family: the has-article signal `ld_article` here, and the
+/// first candidates for the main entity of the `metadata` object (`metadata::jsonld`).
+pub const ARTICLE_TYPES: &[&str] = &[
     "Article",
     "NewsArticle",
     "BlogPosting",

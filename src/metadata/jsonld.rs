@@ -12,26 +12,13 @@ const MAX_DEPTH: usize = 16;
 /// Typed objects kept per page.
 const MAX_OBJECTS: usize = 256;
 
-/// Types of the article family: the page's main entity when present.
-pub const ARTICLE_TYPES: &[&str] = &[
-    "Article",
-    "NewsArticle",
-    "BlogPosting",
-    "ScholarlyArticle",
-    "TechArticle",
-    "Report",
-    "AnalysisNewsArticle",
-    "OpinionNewsArticle",
-    "ReportageNewsArticle",
-    "ReviewNewsArticle",
-    "BackgroundNewsArticle",
-    "LiveBlogPosting",
-    "SocialMediaPosting",
+/// Types whose object, besides those of the article family ([`crate::meta::ARTICLE_TYPES`]), is the
+/// page's main content when present: threads and questions, reviews, videos, events, products,
+/// courses, job postings.
+const OTHER_MAIN_TYPES: &[&str] = &[
     "DiscussionForumPosting",
     "QAPage",
     "Question",
-    "Recipe",
-    "HowTo",
     "Review",
     "VideoObject",
     "Event",
@@ -50,6 +37,12 @@ pub struct Entity {
 impl Entity {
     pub fn is(&self, names: &[&str]) -> bool {
         self.types.iter().any(|t| names.contains(&t.as_str()))
+    }
+
+    /// A type of the article family or another that describes a page's main content
+    /// ([`OTHER_MAIN_TYPES`]).
+    pub fn is_main_type(&self) -> bool {
+        self.is(crate::meta::ARTICLE_TYPES) || self.is(OTHER_MAIN_TYPES)
     }
 
     pub fn str(&self, key: &str) -> Option<String> {
@@ -168,6 +161,9 @@ mod tests {
         assert_eq!(article.str("headline").as_deref(), Some("H & co"));
         assert_eq!(texts_of(&article.value["author"]), ["A", "B"]);
         assert_eq!(image_of(&e[3].value["image"]).as_deref(), Some("i.png"));
+        // The article, and the product, can be the page's main content; the page, person and image not.
+        let main: Vec<bool> = e.iter().map(Entity::is_main_type).collect();
+        assert_eq!(main, [false, true, false, true, false]);
     }
 
     #[test]

@@ -208,10 +208,10 @@ fn clean(s: &str) -> String {
     crate::dom::fold_ws(s)
 }
 
-/// The entity that describes the page's content: the first of the article family (news, posts,
-/// forum threads, products...), else a `WebPage` with a headline.
+/// The entity that describes the page's content: the first of a main-content type (the article
+/// family, forum threads, products...: [`Entity::is_main_type`]), else a `WebPage` with a headline.
 fn main_entity(ents: &[Entity]) -> Option<&Entity> {
-    ents.iter().find(|e| e.is(jsonld::ARTICLE_TYPES)).or_else(|| {
+    ents.iter().find(|e| e.is_main_type()).or_else(|| {
         ents.iter().find(|e| e.types.iter().any(|t| t.ends_with("Page")) && e.value.get("headline").is_some())
     })
 }
@@ -219,9 +219,7 @@ fn main_entity(ents: &[Entity]) -> Option<&Entity> {
 fn date_from_entities(ents: &[Entity], main: Option<&Entity>, keys: &[&str]) -> Option<String> {
     let from = |e: &Entity| keys.iter().find_map(|k| e.str(k).and_then(|v| dates::parse_machine(&v)));
     main.and_then(from).or_else(|| {
-        ents.iter()
-            .filter(|e| e.is(jsonld::ARTICLE_TYPES) || e.types.iter().any(|t| t.ends_with("Page")))
-            .find_map(from)
+        ents.iter().filter(|e| e.is_main_type() || e.types.iter().any(|t| t.ends_with("Page"))).find_map(from)
     })
 }
 
