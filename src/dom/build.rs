@@ -55,8 +55,19 @@ enum Action {
     Pushed,
     /// Not copied, nor anything inside it.
     Skipped,
+    /// Skipped for its inline style. The parser-tree walk records these, to read the page again
+    /// without style hiding when they hid nearly all of it ([`Builder::hid_the_page`]); the scraper
+    /// walk (site rules) has no second reading and skips them like any other.
+    StyleHidden,
     /// Past a limit: the tag is dropped, its content goes to the nearest kept ancestor.
     Flattened,
+}
+
+impl Action {
+    /// The element is left out with its subtree.
+    fn skips(self) -> bool {
+        matches!(self, Action::Skipped | Action::StyleHidden)
+    }
 }
 
 pub(super) struct Builder {
@@ -89,8 +100,6 @@ pub(super) struct Builder {
     /// Whether an inline `display:none` / `visibility:hidden` hides an element (see
     /// [`Builder::hid_the_page`] for when it does not).
     honour_style: bool,
-    /// Set by `open` when it skipped an element for its inline style.
-    style_skipped: bool,
     /// The working-tree elements skipped for their inline style.
     style_hidden: Vec<tree::Id>,
 }
@@ -115,7 +124,6 @@ impl Builder {
             preformatted: Vec::new(),
             pre_pending: String::new(),
             honour_style: true,
-            style_skipped: false,
             style_hidden: Vec::new(),
         }
     }
@@ -164,10 +172,10 @@ impl Builder {
                     {
                         s[id as usize] = self.nodes.len() as NodeId - 1;
                     }
-                    if action == Action::Skipped {
-                        if std::mem::take(&mut self.style_skipped) {
-                            self.style_hidden.push(id);
-                        }
+                    if action == Action::StyleHidden {
+                        self.style_hidden.push(id);
+                    }
+                    if action.skips() {
                         if &*name.local == "head" {
                             self.read_head_tree(t, id);
                         }
@@ -260,12 +268,12 @@ impl Builder {
                             if a == Action::Pushed && watch.contains(&node.id()) {
                                 watched.push(next);
                             }
-                            if a == Action::Skipped && el.name() == "head" {
+                            if a.skips() && el.name() == "head" {
                                 self.read_head_scraper(node);
                             }
                             a
                         };
-                        if action == Action::Skipped {
+                        if action.skips() {
                             skip_depth += 1;
                         }
                         actions.push(action);
@@ -277,7 +285,7 @@ impl Builder {
                     if let scraper::Node::Element(_) = node.value() {
                         match actions.pop() {
                             Some(Action::Pushed) => self.close_element(),
-                            Some(Action::Skipped) => skip_depth -= 1,
+                            Some(Action::Skipped | Action::StyleHidden) => skip_depth -= 1,
                             Some(Action::Flattened) | None => {}
                         }
                     }
@@ -345,8 +353,7 @@ impl Builder {
                 }
                 "style" => {
                     if self.honour_style && style_hides(v) {
-                        self.style_skipped = true;
-                        return Action::Skipped;
+                        return Action::StyleHidden;
                     }
                     continue;
                 }
