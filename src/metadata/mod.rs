@@ -337,7 +337,7 @@ fn title(s: &Scanned, doc: &Document, main: Option<&Entity>, article: bool) -> O
     let page_title = s.title.clone().or_else(|| doc.title.clone());
     let h1s: Vec<String> = (doc.body..doc.node(doc.body).end)
         .filter(|&i| doc.node(i).tag() == Some(Tag::H1))
-        .map(|i| doc.subtree_text(i))
+        .map(|i| heading_text(doc, i))
         .filter(|t| !t.is_empty())
         .take(8)
         .collect();
@@ -405,6 +405,38 @@ fn title(s: &Scanned, doc: &Document, main: Option<&Entity>, article: bool) -> O
         .map(|t| strip_site(&t, site.as_deref()))
         .or_else(|| declared.map(|d| strip_site(&d, site.as_deref())))
         .or_else(|| h1s.first().cloned())
+}
+
+/// A heading's text as the reader sees it: a line break is a space between words (`Packaging<br>Design`
+/// reads `Packaging Design`), and soft hyphens and zero-width characters, which only tell the browser
+/// where it may break a line, are dropped (`Assis&shy;tance` reads `Assistance`).
+fn heading_text(doc: &Document, id: crate::dom::NodeId) -> String {
+    let mut out = String::new();
+    for i in id..doc.node(id).end {
+        let (before, after) = match doc.node(i).data {
+            crate::dom::NodeData::Text { space_before, space_after, .. } => (space_before, space_after),
+            crate::dom::NodeData::Element(ref e) => {
+                if e.tag == Tag::Br && !out.is_empty() && !out.ends_with(' ') {
+                    out.push(' ');
+                }
+                continue;
+            }
+        };
+        if before && !out.is_empty() && !out.ends_with(' ') {
+            out.push(' ');
+        }
+        out.extend(doc.text(i).chars().filter(|c| !is_invisible(*c)));
+        if after {
+            out.push(' ');
+        }
+    }
+    out.trim_end().to_string()
+}
+
+/// Characters that take no room on the page: the soft hyphen, zero-width spaces and joiners, the
+/// word joiner and the byte-order mark.
+fn is_invisible(c: char) -> bool {
+    matches!(c, '\u{ad}' | '\u{200b}'..='\u{200d}' | '\u{2060}' | '\u{feff}')
 }
 
 /// The key of the last of two or more parts of a title (`Page - Site`), where sites put their name.
@@ -538,6 +570,15 @@ mod tests {
         // An `<h1>` that is the last part of `<title>` is the site's name, the part to strip.
         let logo = "<title>What is tillage? - The Farming Book</title><body><h1>The Farming Book</h1><p>x</p></body>";
         assert_eq!(title_of(logo, false).as_deref(), Some("What is tillage?"));
+    }
+
+    #[test]
+    fn heading_text_reads_as_displayed() {
+        // A line break separates words; a soft hyphen and a zero-width space are not shown.
+        let page = "<title>x</title><body><h1>Cosmetic Packaging<br/><span>Design</span></h1><p>x</p></body>";
+        assert_eq!(title_of(page, true).as_deref(), Some("Cosmetic Packaging Design"));
+        let page = "<title>y</title><body><h1>Home Repair Assis&shy;tance\u{200b} Program</h1></body>";
+        assert_eq!(title_of(page, true).as_deref(), Some("Home Repair Assistance Program"));
     }
 
     #[test]
