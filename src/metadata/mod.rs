@@ -345,6 +345,13 @@ fn title(s: &Scanned, doc: &Document, main: Option<&Entity>, article: bool) -> O
         .and_then(|e| e.str("headline").or_else(|| e.str("name")))
         .or_else(|| s.meta(&["og:title", "twitter:title", "dc.title", "citation_title"]).map(clean));
     let mut site = s.meta(&["og:site_name", "application-name"]).map(key);
+    let declarations: Vec<String> = main
+        .into_iter()
+        .flat_map(|e| [e.str("headline"), e.str("name")])
+        .chain(["og:title", "twitter:title"].iter().map(|k| s.meta(&[k]).map(clean)))
+        .flatten()
+        .map(|d| strip_site(&d, site.as_deref()))
+        .collect();
     if let Some(t) = &page_title {
         let tk = key(t);
         // The article's own title: an `<h1>` that `<title>` repeats (sites put logos in `<h1>` too).
@@ -371,6 +378,12 @@ fn title(s: &Scanned, doc: &Document, main: Option<&Entity>, article: bool) -> O
             let hk = key(h);
             let part = TITLE_SEPARATORS.iter().flat_map(|sep| t.split(sep)).map(str::trim).find(|p| key(p) == hk);
             return Some(part.map_or_else(|| h.clone(), str::to_string));
+        }
+        // An `<h1>` that the page's own declarations repeat (JSON-LD headline or name, `og:title`,
+        // `twitter:title`, each without a site suffix) is its title, even where `<title>` words it
+        // otherwise: two sources written for readers agree against the one written for search engines.
+        if let Some(h) = h1s.iter().find(|h| key(h).len() >= 4 && declarations.iter().any(|d| key(d) == key(h))) {
+            return Some(h.clone());
         }
         // An article's single `<h1>` is its headline even when `<title>` words it otherwise (titles are
         // often rewritten for search engines), provided the two share words: an `<h1>` sharing none is
@@ -579,6 +592,22 @@ mod tests {
         assert_eq!(title_of(page, true).as_deref(), Some("Cosmetic Packaging Design"));
         let page = "<title>y</title><body><h1>Home Repair Assis&shy;tance\u{200b} Program</h1></body>";
         assert_eq!(title_of(page, true).as_deref(), Some("Home Repair Assistance Program"));
+    }
+
+    #[test]
+    fn a_heading_the_declarations_repeat_is_the_title() {
+        // `<title>` words it for search engines; `og:title` (without its site suffix) repeats the `<h1>`.
+        let page = r#"<title>Sustainable Sneakers for Men | Allbirds</title>
+            <meta property="og:title" content="Men's Sneakers | Allbirds"><meta property="og:site_name" content="Allbirds">
+            <body><h1>Men's Sneakers</h1><h1>Table of Contents</h1></body>"#;
+        assert_eq!(title_of(page, false).as_deref(), Some("Men's Sneakers"));
+        // The JSON-LD headline counts too; without any declaration `<title>` stays.
+        let ld = r#"<title>Cleaning costs in San Diego — Cleaning Co.</title>
+            <script type="application/ld+json">{"@type":"Article","headline":"What cleaning costs in San Diego"}</script>
+            <body><h1>Cleaning Co.</h1><h1>What cleaning costs in San Diego</h1></body>"#;
+        assert_eq!(title_of(ld, false).as_deref(), Some("What cleaning costs in San Diego"));
+        let bare = "<title>Sustainable Sneakers for Men | Allbirds</title><body><h1>Men's Sneakers</h1></body>";
+        assert_eq!(title_of(bare, false).as_deref(), Some("Sustainable Sneakers for Men"));
     }
 
     #[test]
