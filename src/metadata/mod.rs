@@ -333,7 +333,18 @@ fn key(s: &str) -> String {
     s.chars().filter(|c| c.is_alphanumeric()).flat_map(char::to_lowercase).collect()
 }
 
+/// The page's title ([`choose_title`]); when that is an `<h1>`, without what follows a separator in
+/// it: headings carry suffixes as titles do (`Tips for a first visit - Japan Forum`, `Catering Tips |
+/// Cookshack`, `Best movers in 2025 | Top 19 companies`), and the part kept is the one `<title>`'s
+/// would be.
 fn title(s: &Scanned, doc: &Document, main: Option<&Entity>, article: bool) -> Option<String> {
+    let (chosen, h1s) = choose_title(s, doc, main, article);
+    let site = s.meta(&["og:site_name", "application-name"]).map(key);
+    chosen.map(|t| if h1s.contains(&t) { strip_site(&t, site.as_deref()) } else { t })
+}
+
+/// The title among `<title>`, its parts, the `<h1>`s and the declared headlines; and the `<h1>`s read.
+fn choose_title(s: &Scanned, doc: &Document, main: Option<&Entity>, article: bool) -> (Option<String>, Vec<String>) {
     let page_title = s.title.clone().or_else(|| doc.title.clone());
     let h1s: Vec<String> = (doc.body..doc.node(doc.body).end)
         .filter(|&i| doc.node(i).tag() == Some(Tag::H1))
@@ -377,29 +388,29 @@ fn title(s: &Scanned, doc: &Document, main: Option<&Entity>, article: bool) -> O
             // spans lose the spaces between words).
             let hk = key(h);
             let part = TITLE_SEPARATORS.iter().flat_map(|sep| t.split(sep)).map(str::trim).find(|p| key(p) == hk);
-            return Some(part.map_or_else(|| h.clone(), str::to_string));
+            return (Some(part.map_or_else(|| h.clone(), str::to_string)), h1s);
         }
         // An `<h1>` that the page's own declarations repeat (JSON-LD headline or name, `og:title`,
         // `twitter:title`, each without a site suffix) is its title, even where `<title>` words it
         // otherwise: two sources written for readers agree against the one written for search engines.
         if let Some(h) = h1s.iter().find(|h| key(h).len() >= 4 && declarations.iter().any(|d| key(d) == key(h))) {
-            return Some(h.clone());
+            return (Some(h.clone()), h1s);
         }
         // An article's single `<h1>` is its headline even when `<title>` words it otherwise (titles are
         // often rewritten for search engines), provided the two share words: an `<h1>` sharing none is
         // more likely a section label or the site's name.
         if article && h1s.len() == 1 && word_overlap(&h1s[0], &strip_site(t, site.as_deref())) >= 0.2 {
-            return Some(h1s[0].clone());
+            return (Some(h1s[0].clone()), h1s);
         }
         if let Some(d) = &declared
             && key(d).len() >= 4
             && tk.contains(&key(d))
         {
-            return Some(strip_site(d, site.as_deref()));
+            return (Some(strip_site(d, site.as_deref())), h1s);
         }
     }
     if h1s.len() == 1 && declared.as_ref().is_some_and(|d| key(d) == key(&h1s[0])) {
-        return Some(h1s[0].clone());
+        return (Some(h1s[0].clone()), h1s);
     }
     // A `<title>` that is only the site's name says nothing of the page: the declared headline or the
     // single heading does.
@@ -408,16 +419,17 @@ fn title(s: &Scanned, doc: &Document, main: Option<&Entity>, article: bool) -> O
         && generic(&t)
     {
         if let Some(d) = declared.as_deref().filter(|d| !generic(d)) {
-            return Some(strip_site(d, site.as_deref()));
+            return (Some(strip_site(d, site.as_deref())), h1s);
         }
         if h1s.len() == 1 {
-            return Some(h1s[0].clone());
+            return (Some(h1s[0].clone()), h1s);
         }
     }
-    page_title
+    let chosen = page_title
         .map(|t| strip_site(&t, site.as_deref()))
         .or_else(|| declared.map(|d| strip_site(&d, site.as_deref())))
-        .or_else(|| h1s.first().cloned())
+        .or_else(|| h1s.first().cloned());
+    (chosen, h1s)
 }
 
 /// A heading's text as the reader sees it: a line break is a space between words (`Packaging<br>Design`
@@ -608,6 +620,19 @@ mod tests {
         assert_eq!(title_of(ld, false).as_deref(), Some("What cleaning costs in San Diego"));
         let bare = "<title>Sustainable Sneakers for Men | Allbirds</title><body><h1>Men's Sneakers</h1></body>";
         assert_eq!(title_of(bare, false).as_deref(), Some("Sustainable Sneakers for Men"));
+    }
+
+    #[test]
+    fn a_heading_chosen_as_title_loses_its_suffix() {
+        let page = "<title>Tips from a first visitor - Japan Forum - Travel Site</title>\
+            <body><h1>Tips from a first visitor - Japan Forum</h1><p>x</p></body>";
+        assert_eq!(title_of(page, false).as_deref(), Some("Tips from a first visitor"));
+        // The suffix named as the site goes whatever its length; a heading without separators stays.
+        let site = r#"<title>x</title><meta property="og:site_name" content="Cookshack">
+            <body><h1>Catering Tips | Cookshack</h1></body>"#;
+        assert_eq!(title_of(site, true).as_deref(), Some("Catering Tips"));
+        let plain = "<title>Rice: a guide | Farm</title><body><h1>Rice: a guide</h1></body>";
+        assert_eq!(title_of(plain, false).as_deref(), Some("Rice: a guide"));
     }
 
     #[test]
