@@ -170,7 +170,7 @@ pub fn extract(scanned: &Scanned, doc: &Document, url: Option<&str>, article: bo
     });
 
     Metadata {
-        title: title(scanned, doc, main, article),
+        title: title(scanned, doc, main, url, article),
         authors: authors(scanned, &ents, main, &visible),
         published,
         modified,
@@ -337,14 +337,20 @@ fn key(s: &str) -> String {
 /// it: headings carry suffixes as titles do (`Tips for a first visit - Japan Forum`, `Catering Tips |
 /// Cookshack`, `Best movers in 2025 | Top 19 companies`), and the part kept is the one `<title>`'s
 /// would be.
-fn title(s: &Scanned, doc: &Document, main: Option<&Entity>, article: bool) -> Option<String> {
-    let (chosen, h1s) = choose_title(s, doc, main, article);
+fn title(s: &Scanned, doc: &Document, main: Option<&Entity>, url: Option<&str>, article: bool) -> Option<String> {
+    let (chosen, h1s) = choose_title(s, doc, main, url, article);
     let site = s.meta(&["og:site_name", "application-name"]).map(key);
     chosen.map(|t| if h1s.contains(&t) { strip_site(&t, site.as_deref()) } else { t })
 }
 
 /// The title among `<title>`, its parts, the `<h1>`s and the declared headlines; and the `<h1>`s read.
-fn choose_title(s: &Scanned, doc: &Document, main: Option<&Entity>, article: bool) -> (Option<String>, Vec<String>) {
+fn choose_title(
+    s: &Scanned,
+    doc: &Document,
+    main: Option<&Entity>,
+    url: Option<&str>,
+    article: bool,
+) -> (Option<String>, Vec<String>) {
     let page_title = s.title.clone().or_else(|| doc.title.clone());
     let h1s: Vec<String> = (doc.body..doc.node(doc.body).end)
         .filter(|&i| doc.node(i).tag() == Some(Tag::H1))
@@ -367,13 +373,13 @@ fn choose_title(s: &Scanned, doc: &Document, main: Option<&Entity>, article: boo
         let tk = key(t);
         // The article's own title: an `<h1>` that `<title>` repeats (sites put logos in `<h1>` too).
         let mut contained: Vec<&String> = h1s.iter().filter(|h| key(h).len() >= 4 && tk.contains(&key(h))).collect();
-        // Several repeated: one that is the site's name is its logo.
-        if contained.len() > 1
-            && let Some(sk) = site.as_deref()
-            && contained.iter().any(|h| key(h) != sk)
-        {
-            contained.retain(|h| key(h) != sk);
-        }
+        // One that names the site (its `og:site_name`, or the name its address is registered under) is
+        // its logo, even when it is the only one: the title is then found among the other sources.
+        let host = url.and_then(registered_name);
+        contained.retain(|h| {
+            let k = key(h);
+            site.as_deref() != Some(k.as_str()) && host.as_deref() != Some(k.as_str())
+        });
         // An `<h1>` equal to the last part of `<title>` (`Page - Site`) is the site's logo, and names
         // the part to strip when no `og:site_name` does.
         if let Some(last) = last_part(t)
@@ -462,6 +468,16 @@ fn heading_text(doc: &Document, id: crate::dom::NodeId) -> String {
 /// word joiner and the byte-order mark.
 fn is_invisible(c: char) -> bool {
     matches!(c, '\u{ad}' | '\u{200b}'..='\u{200d}' | '\u{2060}' | '\u{feff}')
+}
+
+/// The key of the name a site's address is registered under: `archlinux` for `bbs.archlinux.org`,
+/// `bbc` for `news.bbc.co.uk` (by the public suffix list).
+fn registered_name(url: &str) -> Option<String> {
+    let parsed = url::Url::parse(url.trim()).ok()?;
+    let host = parsed.host_str()?.trim_end_matches('.');
+    let domain = psl::domain_str(host)?;
+    let name = domain.strip_suffix(psl::suffix_str(host)?)?.trim_end_matches('.');
+    Some(key(name)).filter(|k| !k.is_empty())
 }
 
 /// The key of the last of two or more parts of a title (`Page - Site`), where sites put their name.
@@ -633,6 +649,21 @@ mod tests {
         assert_eq!(title_of(site, true).as_deref(), Some("Catering Tips"));
         let plain = "<title>Rice: a guide | Farm</title><body><h1>Rice: a guide</h1></body>";
         assert_eq!(title_of(plain, false).as_deref(), Some("Rice: a guide"));
+    }
+
+    #[test]
+    fn a_heading_naming_the_site_is_its_logo() {
+        // The only `<h1>` that `<title>` repeats is the name of the site's address: the title is the rest.
+        let page = "<title>What happened with the ISO / Discussion / Arch Linux Forums</title>\
+            <body><h1>Arch Linux</h1><p>x</p></body>";
+        let m =
+            extract(&scan(page), &Document::parse(page), Some("https://bbs.archlinux.org/viewtopic.php?id=1"), false);
+        assert_eq!(m.title.as_deref(), Some("What happened with the ISO"));
+        assert_eq!(registered_name("https://news.bbc.co.uk/a").as_deref(), Some("bbc"));
+        // Named by `og:site_name`: the declared title, which `<title>` repeats, is the page's.
+        let blog = r#"<title>Roger's Blog: Advent of Code week 2</title><meta property="og:site_name" content="Roger's Blog">
+            <meta property="og:title" content="Advent of Code week 2"><body><h1>Roger's Blog</h1><h1>Day 7</h1></body>"#;
+        assert_eq!(title_of(blog, true).as_deref(), Some("Advent of Code week 2"));
     }
 
     #[test]
