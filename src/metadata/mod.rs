@@ -51,8 +51,9 @@ pub struct Types {
 /// The page's metadata.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Metadata {
-    /// The article's own title: a single `<h1>` that `<title>` contains, else the declared headline
-    /// or `<title>` without its site suffix.
+    /// The page's own title: an `<h1>` that `<title>` repeats (not the site's logo) or that the
+    /// declarations repeat, else an article's single `<h1>`, the declared headline or `<title>`
+    /// without its site suffix; a heading chosen loses its own suffix.
     pub title: Option<String>,
     pub authors: Vec<String>,
     pub published: Option<Dated>,
