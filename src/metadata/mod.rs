@@ -51,8 +51,9 @@ pub struct Types {
 /// The page's metadata.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Metadata {
-    /// The article's own title: a single `<h1>` that `<title>` contains, else the declared headline
-    /// or `<title>` without its site suffix.
+    /// The page's own title: an `<h1>` that `<title>` repeats (not the site's logo) or that the
+    /// declarations repeat, else an article's single `<h1>`, the declared headline or `<title>`
+    /// without its site suffix; a heading chosen loses its own suffix.
     pub title: Option<String>,
     pub authors: Vec<String>,
     pub published: Option<Dated>,
@@ -170,7 +171,7 @@ pub fn extract(scanned: &Scanned, doc: &Document, url: Option<&str>, article: bo
     });
 
     Metadata {
-        title: title(scanned, doc, main, article),
+        title: title(scanned, doc, main, url, article),
         authors: authors(scanned, &ents, main, &visible),
         published,
         modified,
@@ -331,11 +332,28 @@ fn key(s: &str) -> String {
     s.chars().filter(|c| c.is_alphanumeric()).flat_map(char::to_lowercase).collect()
 }
 
-fn title(s: &Scanned, doc: &Document, main: Option<&Entity>, article: bool) -> Option<String> {
+/// The page's title ([`choose_title`]); when that is an `<h1>`, without what follows a separator in
+/// it: headings carry suffixes as titles do (`Tips for a first visit - Japan Forum`, `Catering Tips |
+/// Cookshack`, `Best movers in 2025 | Top 19 companies`), and the part kept is the one `<title>`'s
+/// would be.
+fn title(s: &Scanned, doc: &Document, main: Option<&Entity>, url: Option<&str>, article: bool) -> Option<String> {
+    let (chosen, h1s) = choose_title(s, doc, main, url, article);
+    let site = s.meta(&["og:site_name", "application-name"]).map(key);
+    chosen.map(|t| if h1s.contains(&t) { strip_site(&t, site.as_deref()) } else { t })
+}
+
+/// The title among `<title>`, its parts, the `<h1>`s and the declared headlines; and the `<h1>`s read.
+fn choose_title(
+    s: &Scanned,
+    doc: &Document,
+    main: Option<&Entity>,
+    url: Option<&str>,
+    article: bool,
+) -> (Option<String>, Vec<String>) {
     let page_title = s.title.clone().or_else(|| doc.title.clone());
     let h1s: Vec<String> = (doc.body..doc.node(doc.body).end)
         .filter(|&i| doc.node(i).tag() == Some(Tag::H1))
-        .map(|i| doc.subtree_text(i))
+        .map(|i| heading_text(doc, i))
         .filter(|t| !t.is_empty())
         .take(8)
         .collect();
@@ -343,17 +361,24 @@ fn title(s: &Scanned, doc: &Document, main: Option<&Entity>, article: bool) -> O
         .and_then(|e| e.str("headline").or_else(|| e.str("name")))
         .or_else(|| s.meta(&["og:title", "twitter:title", "dc.title", "citation_title"]).map(clean));
     let mut site = s.meta(&["og:site_name", "application-name"]).map(key);
+    let declarations: Vec<String> = main
+        .into_iter()
+        .flat_map(|e| [e.str("headline"), e.str("name")])
+        .chain(["og:title", "twitter:title"].iter().map(|k| s.meta(&[k]).map(clean)))
+        .flatten()
+        .map(|d| strip_site(&d, site.as_deref()))
+        .collect();
     if let Some(t) = &page_title {
         let tk = key(t);
         // The article's own title: an `<h1>` that `<title>` repeats (sites put logos in `<h1>` too).
         let mut contained: Vec<&String> = h1s.iter().filter(|h| key(h).len() >= 4 && tk.contains(&key(h))).collect();
-        // Several repeated: one that is the site's name is its logo.
-        if contained.len() > 1
-            && let Some(sk) = site.as_deref()
-            && contained.iter().any(|h| key(h) != sk)
-        {
-            contained.retain(|h| key(h) != sk);
-        }
+        // One that names the site (its `og:site_name`, or the name its address is registered under) is
+        // its logo, even when it is the only one: the title is then found among the other sources.
+        let host = url.and_then(registered_name);
+        contained.retain(|h| {
+            let k = key(h);
+            site.as_deref() != Some(k.as_str()) && host.as_deref() != Some(k.as_str())
+        });
         // An `<h1>` equal to the last part of `<title>` (`Page - Site`) is the site's logo, and names
         // the part to strip when no `og:site_name` does.
         if let Some(last) = last_part(t)
@@ -368,23 +393,29 @@ fn title(s: &Scanned, doc: &Document, main: Option<&Entity>, article: bool) -> O
             // spans lose the spaces between words).
             let hk = key(h);
             let part = TITLE_SEPARATORS.iter().flat_map(|sep| t.split(sep)).map(str::trim).find(|p| key(p) == hk);
-            return Some(part.map_or_else(|| h.clone(), str::to_string));
+            return (Some(part.map_or_else(|| h.clone(), str::to_string)), h1s);
+        }
+        // An `<h1>` that the page's own declarations repeat (JSON-LD headline or name, `og:title`,
+        // `twitter:title`, each without a site suffix) is its title, even where `<title>` words it
+        // otherwise: two sources written for readers agree against the one written for search engines.
+        if let Some(h) = h1s.iter().find(|h| key(h).len() >= 4 && declarations.iter().any(|d| key(d) == key(h))) {
+            return (Some(h.clone()), h1s);
         }
         // An article's single `<h1>` is its headline even when `<title>` words it otherwise (titles are
         // often rewritten for search engines), provided the two share words: an `<h1>` sharing none is
         // more likely a section label or the site's name.
         if article && h1s.len() == 1 && word_overlap(&h1s[0], &strip_site(t, site.as_deref())) >= 0.2 {
-            return Some(h1s[0].clone());
+            return (Some(h1s[0].clone()), h1s);
         }
         if let Some(d) = &declared
             && key(d).len() >= 4
             && tk.contains(&key(d))
         {
-            return Some(strip_site(d, site.as_deref()));
+            return (Some(strip_site(d, site.as_deref())), h1s);
         }
     }
     if h1s.len() == 1 && declared.as_ref().is_some_and(|d| key(d) == key(&h1s[0])) {
-        return Some(h1s[0].clone());
+        return (Some(h1s[0].clone()), h1s);
     }
     // A `<title>` that is only the site's name says nothing of the page: the declared headline or the
     // single heading does.
@@ -393,16 +424,59 @@ fn title(s: &Scanned, doc: &Document, main: Option<&Entity>, article: bool) -> O
         && generic(&t)
     {
         if let Some(d) = declared.as_deref().filter(|d| !generic(d)) {
-            return Some(strip_site(d, site.as_deref()));
+            return (Some(strip_site(d, site.as_deref())), h1s);
         }
         if h1s.len() == 1 {
-            return Some(h1s[0].clone());
+            return (Some(h1s[0].clone()), h1s);
         }
     }
-    page_title
+    let chosen = page_title
         .map(|t| strip_site(&t, site.as_deref()))
         .or_else(|| declared.map(|d| strip_site(&d, site.as_deref())))
-        .or_else(|| h1s.first().cloned())
+        .or_else(|| h1s.first().cloned());
+    (chosen, h1s)
+}
+
+/// A heading's text as the reader sees it: a line break is a space between words (`Packaging<br>Design`
+/// reads `Packaging Design`), and soft hyphens and zero-width characters, which only tell the browser
+/// where it may break a line, are dropped (`Assis&shy;tance` reads `Assistance`).
+fn heading_text(doc: &Document, id: crate::dom::NodeId) -> String {
+    let mut out = String::new();
+    for i in id..doc.node(id).end {
+        let (before, after) = match doc.node(i).data {
+            crate::dom::NodeData::Text { space_before, space_after, .. } => (space_before, space_after),
+            crate::dom::NodeData::Element(ref e) => {
+                if e.tag == Tag::Br && !out.is_empty() && !out.ends_with(' ') {
+                    out.push(' ');
+                }
+                continue;
+            }
+        };
+        if before && !out.is_empty() && !out.ends_with(' ') {
+            out.push(' ');
+        }
+        out.extend(doc.text(i).chars().filter(|c| !is_invisible(*c)));
+        if after {
+            out.push(' ');
+        }
+    }
+    out.trim_end().to_string()
+}
+
+/// Characters that take no room on the page: the soft hyphen, zero-width spaces and joiners, the
+/// word joiner and the byte-order mark.
+fn is_invisible(c: char) -> bool {
+    matches!(c, '\u{ad}' | '\u{200b}'..='\u{200d}' | '\u{2060}' | '\u{feff}')
+}
+
+/// The key of the name a site's address is registered under: `archlinux` for `bbs.archlinux.org`,
+/// `bbc` for `news.bbc.co.uk` (by the public suffix list).
+fn registered_name(url: &str) -> Option<String> {
+    let parsed = url::Url::parse(url.trim()).ok()?;
+    let host = parsed.host_str()?.trim_end_matches('.');
+    let domain = psl::domain_str(host)?;
+    let name = domain.strip_suffix(psl::suffix_str(host)?)?.trim_end_matches('.');
+    Some(key(name)).filter(|k| !k.is_empty())
 }
 
 /// The key of the last of two or more parts of a title (`Page - Site`), where sites put their name.
@@ -536,6 +610,59 @@ mod tests {
         // An `<h1>` that is the last part of `<title>` is the site's name, the part to strip.
         let logo = "<title>What is tillage? - The Farming Book</title><body><h1>The Farming Book</h1><p>x</p></body>";
         assert_eq!(title_of(logo, false).as_deref(), Some("What is tillage?"));
+    }
+
+    #[test]
+    fn heading_text_reads_as_displayed() {
+        // A line break separates words; a soft hyphen and a zero-width space are not shown.
+        let page = "<title>x</title><body><h1>Cosmetic Packaging<br/><span>Design</span></h1><p>x</p></body>";
+        assert_eq!(title_of(page, true).as_deref(), Some("Cosmetic Packaging Design"));
+        let page = "<title>y</title><body><h1>Home Repair Assis&shy;tance\u{200b} Program</h1></body>";
+        assert_eq!(title_of(page, true).as_deref(), Some("Home Repair Assistance Program"));
+    }
+
+    #[test]
+    fn a_heading_the_declarations_repeat_is_the_title() {
+        // `<title>` words it for search engines; `og:title` (without its site suffix) repeats the `<h1>`.
+        let page = r#"<title>Sustainable Sneakers for Men | Allbirds</title>
+            <meta property="og:title" content="Men's Sneakers | Allbirds"><meta property="og:site_name" content="Allbirds">
+            <body><h1>Men's Sneakers</h1><h1>Table of Contents</h1></body>"#;
+        assert_eq!(title_of(page, false).as_deref(), Some("Men's Sneakers"));
+        // The JSON-LD headline counts too; without any declaration `<title>` stays.
+        let ld = r#"<title>Cleaning costs in San Diego — Cleaning Co.</title>
+            <script type="application/ld+json">{"@type":"Article","headline":"What cleaning costs in San Diego"}</script>
+            <body><h1>Cleaning Co.</h1><h1>What cleaning costs in San Diego</h1></body>"#;
+        assert_eq!(title_of(ld, false).as_deref(), Some("What cleaning costs in San Diego"));
+        let bare = "<title>Sustainable Sneakers for Men | Allbirds</title><body><h1>Men's Sneakers</h1></body>";
+        assert_eq!(title_of(bare, false).as_deref(), Some("Sustainable Sneakers for Men"));
+    }
+
+    #[test]
+    fn a_heading_chosen_as_title_loses_its_suffix() {
+        let page = "<title>Tips from a first visitor - Japan Forum - Travel Site</title>\
+            <body><h1>Tips from a first visitor - Japan Forum</h1><p>x</p></body>";
+        assert_eq!(title_of(page, false).as_deref(), Some("Tips from a first visitor"));
+        // The suffix named as the site goes whatever its length; a heading without separators stays.
+        let site = r#"<title>x</title><meta property="og:site_name" content="Cookshack">
+            <body><h1>Catering Tips | Cookshack</h1></body>"#;
+        assert_eq!(title_of(site, true).as_deref(), Some("Catering Tips"));
+        let plain = "<title>Rice: a guide | Farm</title><body><h1>Rice: a guide</h1></body>";
+        assert_eq!(title_of(plain, false).as_deref(), Some("Rice: a guide"));
+    }
+
+    #[test]
+    fn a_heading_naming_the_site_is_its_logo() {
+        // The only `<h1>` that `<title>` repeats is the name of the site's address: the title is the rest.
+        let page = "<title>What happened with the ISO / Discussion / Arch Linux Forums</title>\
+            <body><h1>Arch Linux</h1><p>x</p></body>";
+        let m =
+            extract(&scan(page), &Document::parse(page), Some("https://bbs.archlinux.org/viewtopic.php?id=1"), false);
+        assert_eq!(m.title.as_deref(), Some("What happened with the ISO"));
+        assert_eq!(registered_name("https://news.bbc.co.uk/a").as_deref(), Some("bbc"));
+        // Named by `og:site_name`: the declared title, which `<title>` repeats, is the page's.
+        let blog = r#"<title>Roger's Blog: Advent of Code week 2</title><meta property="og:site_name" content="Roger's Blog">
+            <meta property="og:title" content="Advent of Code week 2"><body><h1>Roger's Blog</h1><h1>Day 7</h1></body>"#;
+        assert_eq!(title_of(blog, true).as_deref(), Some("Advent of Code week 2"));
     }
 
     #[test]
