@@ -82,6 +82,21 @@ impl Models {
         Ok(())
     }
 
+    /// Write the four models into `dir` (created if missing) under the names [`Models::load_dir`]
+    /// reads.
+    pub fn save_dir(&self, dir: &Path) -> Result<(), Error> {
+        std::fs::create_dir_all(dir).map_err(|e| Error::Config(format!("{}: {e}", dir.display())))?;
+        let write = |name: &str, text: Result<String, serde_json::Error>| -> Result<(), Error> {
+            let p = dir.join(name);
+            let text = text.map_err(|e| Error::Config(format!("{}: {e}", p.display())))?;
+            std::fs::write(&p, text).map_err(|e| Error::Config(format!("{}: {e}", p.display())))
+        };
+        write(BAYES_FILE, serde_json::to_string(&self.bayes))?;
+        write(BLOCKS_FILE, serde_json::to_string(&self.blocks))?;
+        write(ARTICLE_FILE, serde_json::to_string(&self.article))?;
+        write(PAGE_TYPE_FILE, serde_json::to_string(&self.page_type))
+    }
+
     /// What `auto` reads.
     pub fn auto(&self) -> auto::Models<'_> {
         auto::Models { bayes: &self.bayes, blocks: &self.blocks, article: &self.article, page_type: &self.page_type }

@@ -31,6 +31,32 @@ pub fn is_cjk(c: char) -> bool {
         | 0x4E00..=0x9FFF | 0xAC00..=0xD7AF | 0xF900..=0xFAFF | 0x20000..=0x2FA1F | 0x0E00..=0x0E7F)
 }
 
+/// Separators between the parts of a page's `<title>` (`Headline | Section | Site`).
+pub const TITLE_SEPARATORS: &[&str] = &[" | ", " - ", " – ", " — ", " :: ", " · ", " • ", " » ", "｜", "_", " / "];
+
+/// The non-empty parts of a title split at every [`TITLE_SEPARATORS`] separator, trimmed.
+pub fn title_parts(title: &str) -> Vec<&str> {
+    let mut parts = vec![title];
+    for sep in TITLE_SEPARATORS {
+        parts = parts.into_iter().flat_map(|p| p.split(sep)).collect();
+    }
+    parts.into_iter().map(str::trim).filter(|p| !p.is_empty()).collect()
+}
+
+/// Words of `s` as [`words`] splits them, a CJK character counting half a word (two characters make
+/// about one word of a spaced language), so the count means the same in both.
+pub fn word_weight(s: &str) -> f64 {
+    let (mut spaced, mut cjk) = (0u32, 0u32);
+    for_each_word(s, |w| {
+        if w.chars().next().is_some_and(is_cjk) {
+            cjk += 1;
+        } else {
+            spaced += 1;
+        }
+    });
+    f64::from(spaced) + f64::from(cjk) / 2.0
+}
+
 /// `\w`: letters, marks, digits and connector punctuation.
 fn is_word(c: char) -> bool {
     c.is_alphanumeric() || c == '_' || unicode_general_mark(c)
@@ -101,5 +127,24 @@ mod tests {
         assert_eq!(words("农民培训 is good, 2026年"), vec!["农", "民", "培", "训", "is", "good", "2026", "年"]);
         assert_eq!(words("don't stop_me"), vec!["don", "t", "stop_me"]);
         assert_eq!(words("Café ÉTÉ x2Y"), vec!["café", "été", "x2y"]);
+    }
+
+    #[test]
+    fn title_parts_split_at_every_separator() {
+        assert_eq!(
+            title_parts("Rice yields rise | Farming - Example News"),
+            ["Rice yields rise", "Farming", "Example News"]
+        );
+        assert_eq!(title_parts("水稻增产｜农业新闻_示例网"), ["水稻增产", "农业新闻", "示例网"]);
+        assert_eq!(title_parts("Well-known, non-split"), ["Well-known, non-split"]);
+        assert!(title_parts("  | ").is_empty());
+    }
+
+    #[test]
+    fn word_weight_counts_cjk_characters_as_half_words() {
+        assert_eq!(word_weight("Rice yields rise in 2026"), 5.0);
+        assert_eq!(word_weight("水稻增产"), 2.0);
+        assert_eq!(word_weight("iPhone 17 发布"), 3.0);
+        assert_eq!(word_weight(""), 0.0);
     }
 }

@@ -253,3 +253,55 @@ fn cross_validation_scores_every_page_with_models_that_did_not_see_it() {
     }
     std::fs::remove_dir_all(&root).ok();
 }
+
+#[test]
+fn cross_validation_keeps_fold_models_and_reads_them_back() {
+    let root = std::env::temp_dir().join(format!("pith-cv-models-test-{}", std::process::id()));
+    let (a, b) = (root.join("set-a"), root.join("set-b"));
+    let mut g = Gen(0x5eed);
+    write_dataset(&a, &mut g, 18);
+    write_dataset(&b, &mut g, 18);
+    let mut base = Engine::untrained().unwrap();
+    base.params.auto.no_article_text = pith::algorithms::auto::NoArticleText::Full;
+    let learn = small_learn(30);
+    let dirs = vec![a.clone(), b.clone()];
+    let saved = root.join("folds");
+    let run = |dirs: &[std::path::PathBuf], page_models: bool| {
+        let opts = pith::eval::Options {
+            fold_models: Some(pith::eval::FoldModels { dir: &saved, page_models }),
+            ..Default::default()
+        };
+        let mut rows = Vec::new();
+        let report = pith::eval::cross_validate(
+            &base,
+            dirs,
+            &[pith::Algorithm::Auto],
+            2,
+            (pith::eval::Folds::Sites(2), &learn),
+            &opts,
+            |p| {
+                rows.push((p.id.clone(), p.probability, p.scores.as_ref().map(|s| s.shingle.f1)));
+                Ok(())
+            },
+        );
+        report.map(|_| rows)
+    };
+    let first = run(&dirs, false).unwrap();
+    for f in 0..2 {
+        let fold = saved.join(format!("fold-{f}-of-2"));
+        for file in ["bayes-model.json", "block-model.json", "article-model.json", "page-type-model.json", "cv.json"] {
+            assert!(fold.join(file).is_file(), "{}", fold.join(file).display());
+        }
+    }
+    // Read back: the same models give the same answers, page for page.
+    let block_model = std::fs::read(saved.join("fold-0-of-2/block-model.json")).unwrap();
+    assert_eq!(run(&dirs, false).unwrap(), first);
+    // Page models retrained over the saved block models: the same training, so the same answers, and
+    // the saved block model is left as it was.
+    assert_eq!(run(&dirs, true).unwrap(), first);
+    assert_eq!(std::fs::read(saved.join("fold-0-of-2/block-model.json")).unwrap(), block_model);
+    // Another set of datasets makes other folds: the saved models are refused, not misused.
+    let err = run(&dirs[..1], false).unwrap_err().to_string();
+    assert!(err.contains("another cross-validation"), "{err}");
+    std::fs::remove_dir_all(&root).ok();
+}

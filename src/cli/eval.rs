@@ -53,6 +53,16 @@ pub struct EvalArgs {
     /// `url_ablation`).
     #[arg(long)]
     pub url_ablation: bool,
+    /// With `--cv` or `--cv-datasets`: keep each fold's trained models in DIR and read them back on the
+    /// next run over the same datasets and folds, instead of training again (to compare extraction
+    /// settings on the same held-out models). Valid while the block features are unchanged.
+    #[arg(long, value_name = "DIR")]
+    pub cv_models: Option<PathBuf>,
+    /// With `--cv-models`: retrain each fold's page models (has-article, page type) over its saved
+    /// block models, for a change to the page signals (a minute instead of the block classifier's half
+    /// hour per fold).
+    #[arg(long, requires = "cv_models")]
+    pub cv_page_models: bool,
     /// At most N pages of each dataset, spread evenly over it (for the visual methods, which render
     /// every page in a headless browser: ~0.1–1 s a page).
     #[arg(long, value_name = "N")]
@@ -146,8 +156,15 @@ pub fn run(a: EvalArgs) -> Result<ExitCode, pith::Error> {
         (Some(r), Some(rt)) => rt.block_on(r.layout(engine, bytes, None, algorithm, &[])).map_err(|e| e.to_string()),
         _ => Err("no renderer".to_string()),
     };
-    let opts =
-        pith::eval::Options { max_pages: a.max_pages, layout: visual.then_some(&layout), url_ablation: a.url_ablation };
+    if a.cv_models.is_some() && folds.is_none() {
+        return Err(pith::Error::Config("--cv-models needs --cv K or --cv-datasets".into()));
+    }
+    let opts = pith::eval::Options {
+        max_pages: a.max_pages,
+        layout: visual.then_some(&layout),
+        url_ablation: a.url_ablation,
+        fold_models: a.cv_models.as_deref().map(|dir| pith::eval::FoldModels { dir, page_models: a.cv_page_models }),
+    };
     let bar = super::progress::observe_library();
     let report = match folds {
         Some(folds) => {

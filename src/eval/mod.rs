@@ -47,6 +47,20 @@ pub struct Options<'a> {
     pub layout: Option<LayoutFn<'a>>,
     /// Extract every page that has a URL a second time without it, and compare ([`ablation`]).
     pub url_ablation: bool,
+    /// Cross-validation only: where each fold's models are kept ([`FoldModels`]).
+    pub fold_models: Option<FoldModels<'a>>,
+}
+
+/// Each fold's trained models kept in a directory (`fold-F-of-K/`, with a `cv.json` saying which
+/// datasets, folds and training settings they came from), so that a second cross-validation with other
+/// extraction settings (thresholds, say) skips the half hour of training: a fold's directory is read
+/// when its `cv.json` matches the run, trained and written when absent, and refused when it differs.
+/// They stay valid only while the block features are unchanged; `page_models` retrains each fold's
+/// page models (has-article, page type) over its saved block models, for changes to the page signals.
+#[derive(Clone, Copy)]
+pub struct FoldModels<'a> {
+    pub dir: &'a Path,
+    pub page_models: bool,
 }
 
 /// The indexes of at most `max` of `n` pages, evenly spread.
@@ -606,7 +620,44 @@ pub fn cross_validate(
     let mut engines = Vec::with_capacity(k);
     for f in 0..k {
         let keep = |ds: &Dataset, p: &Page| fold(&ds.name, &p.id) != f;
-        engines.push(crate::train::train_all(base, &sets, &keep, learn)?);
+        let Some(saved) = opts.fold_models else {
+            engines.push(crate::train::train_all(base, &sets, &keep, learn)?);
+            continue;
+        };
+        let dir = saved.dir.join(format!("fold-{f}-of-{k}"));
+        let manifest = serde_json::json!({
+            "datasets": names,
+            "folds": match folds { Folds::Sites(_) => format!("sites {k}"), Folds::Datasets => "datasets".into() },
+            "fold": f,
+            "learn": format!("{learn:?}"),
+        });
+        let manifest_path = dir.join("cv.json");
+        match std::fs::read_to_string(&manifest_path) {
+            Ok(text) => {
+                let found: serde_json::Value = serde_json::from_str(&text)
+                    .map_err(|e| Error::Config(format!("{}: {e}", manifest_path.display())))?;
+                if found != manifest {
+                    return Err(Error::Config(format!(
+                        "{} holds models of another cross-validation ({found}); this one is {manifest}: use another directory",
+                        dir.display()
+                    )));
+                }
+                let mut engine = base.clone();
+                engine.models.load_dir(&dir)?;
+                if saved.page_models {
+                    crate::train::train_page_models(&mut engine, &sets, &keep)?;
+                }
+                engines.push(engine);
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                let engine = crate::train::train_all(base, &sets, &keep, learn)?;
+                engine.models.save_dir(&dir)?;
+                std::fs::write(&manifest_path, manifest.to_string())
+                    .map_err(|e| Error::Config(format!("{}: {e}", manifest_path.display())))?;
+                engines.push(engine);
+            }
+            Err(e) => return Err(Error::Config(format!("{}: {e}", manifest_path.display()))),
+        }
     }
     let mut report = run_with(&|ds, p| &engines[fold(ds, &p.id)], datasets, algorithms, jobs, opts, on_page)?;
     // The wall clock covers the training of every fold, not only the extraction.

@@ -17,6 +17,7 @@ mod scan;
 use serde::{Deserialize, Serialize};
 
 use crate::dom::{Document, Tag};
+use crate::tokens::TITLE_SEPARATORS;
 use jsonld::Entity;
 pub use scan::{Found, Scanned, handlers, scan};
 
@@ -323,9 +324,6 @@ fn authors(s: &Scanned, ents: &[Entity], main: Option<&Entity>, visible: &byline
     }
     seen
 }
-
-/// Separators between a title and its site's name.
-const TITLE_SEPARATORS: &[&str] = &[" | ", " - ", " – ", " — ", " :: ", " · ", " • ", " » ", "｜", "_", " / "];
 
 /// Normalised for containment tests: lower case, letters and digits only.
 fn key(s: &str) -> String {

@@ -192,9 +192,65 @@ pub(super) fn signals(
         ("time_elements", ln(times as f64)),
         ("price_marks", ln(prices as f64)),
     ]);
+    out.extend(headline_signals(doc));
     out.extend(url_signals(url));
     out.extend(block_signals(judged));
     out
+}
+
+/// How many `<h1>`s [`headline_signals`] reads the text of.
+const MAX_H1_READ: u32 = 8;
+
+/// The shape of the page's headline: an article's `<title>` names one story at length (a dozen words,
+/// often with a number: "15 indoor plants that handle low light"), a home, listing or service page's
+/// names a site or a section in two or three; an article has one `<h1>` that repeats its `<title>`.
+/// Word counts treat a CJK character as half a word ([`crate::tokens::word_weight`]), so the signals
+/// mean the same in Chinese as in English.
+fn headline_signals(doc: &Document) -> [(&'static str, f64); 7] {
+    let title = doc.title.as_deref().unwrap_or("");
+    let parts = crate::tokens::title_parts(title);
+    let longest = parts
+        .iter()
+        .map(|p| (crate::tokens::word_weight(p), *p))
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .unwrap_or((0.0, ""));
+    let title_words = word_set(title);
+    let (mut h1s, mut first_words, mut overlap) = (0u32, 0.0f64, 0.0f64);
+    for i in doc.body..doc.node(doc.body).end {
+        if doc.node(i).tag() != Some(Tag::H1) {
+            continue;
+        }
+        h1s += 1;
+        // Only the first few are read: `<h1>`s may nest (through a `<div>`), and reading each one's
+        // subtree would then cost the page's size once per level.
+        if h1s > MAX_H1_READ {
+            continue;
+        }
+        let text = doc.subtree_text(i);
+        if h1s == 1 {
+            first_words = crate::tokens::word_weight(&text);
+        }
+        let words = word_set(&text);
+        let union = words.union(&title_words).count();
+        if union > 0 {
+            overlap = overlap.max(words.intersection(&title_words).count() as f64 / union as f64);
+        }
+    }
+    let ln = |x: f64| (1.0 + x).ln();
+    [
+        ("title_words", ln(crate::tokens::word_weight(title))),
+        ("title_part_words", ln(longest.0)),
+        ("title_parts", ln(parts.len() as f64)),
+        ("title_digit", f64::from(u8::from(longest.1.chars().any(|c| c.is_ascii_digit())))),
+        ("h1_count", ln(f64::from(h1s))),
+        ("h1_words", ln(first_words)),
+        ("h1_title_overlap", overlap),
+    ]
+}
+
+/// The distinct words of a text ([`crate::tokens::words`]).
+fn word_set(text: &str) -> std::collections::HashSet<String> {
+    crate::tokens::words(text).into_iter().collect()
 }
 
 /// Currency signs followed by a digit: prices, which shop listings show by the dozen.
@@ -345,5 +401,40 @@ mod tests {
         assert_eq!(value(&s, "paragraphs"), (2.0f64).ln());
         assert_eq!(value(&s, "url_dated"), 1.0);
         assert_eq!(value(&s, "url_slug_words"), (6.0f64).ln());
+    }
+
+    #[test]
+    fn headline_signals_measure_title_and_h1() {
+        let page = "<html><head><title>15 Indoor Plants That Can Handle Low Light | Green Home</title></head>\
+            <body><h1>15 Indoor Plants That Can Handle Low Light</h1><p>Text.</p></body></html>";
+        let doc = Document::parse(page);
+        let s = headline_signals(&doc);
+        let v = |n: &str| s.iter().find(|x| x.0 == n).map(|x| x.1).unwrap_or(f64::NAN);
+        assert_eq!(v("title_words"), 11f64.ln());
+        assert_eq!(v("title_part_words"), 9f64.ln());
+        assert_eq!(v("title_parts"), 3f64.ln());
+        assert_eq!(v("title_digit"), 1.0);
+        assert_eq!(v("h1_count"), 2f64.ln());
+        assert_eq!(v("h1_words"), 9f64.ln());
+        assert!((v("h1_title_overlap") - 8.0 / 10.0).abs() < 1e-9, "{}", v("h1_title_overlap"));
+
+        // A Chinese title: two characters make a word; a home page's short title, no <h1>.
+        let doc = Document::parse("<html><head><title>农业培训网</title></head><body><p>首页</p></body></html>");
+        let s = headline_signals(&doc);
+        let v = |n: &str| s.iter().find(|x| x.0 == n).map(|x| x.1).unwrap_or(f64::NAN);
+        assert_eq!(v("title_words"), 3.5f64.ln());
+        assert_eq!(v("title_digit"), 0.0);
+        assert_eq!(v("h1_count"), 0.0);
+        assert_eq!(v("h1_title_overlap"), 0.0);
+    }
+
+    #[test]
+    fn nested_headings_are_read_a_bounded_number_of_times() {
+        let depth = 2000;
+        let page = format!("<body>{}x{}</body>", "<h1><div>".repeat(depth), "</div></h1>".repeat(depth));
+        let doc = Document::parse(&page);
+        let s = headline_signals(&doc);
+        let h1s = s.iter().find(|x| x.0 == "h1_count").map(|x| x.1).unwrap_or(0.0);
+        assert!(h1s > 1.0, "{h1s}");
     }
 }
