@@ -110,6 +110,14 @@ pub fn measure(ctx: &Context<'_>, bayes_model: &BayesModel) -> Measured {
 /// The highest has-article probability of a page whose kept text has no paragraph.
 const NO_PROSE_CAP: f64 = 0.1;
 
+/// `p` with `shift` added to its log-odds (probabilities of exactly 0 or 1 stay where they are).
+fn shift_log_odds(p: f64, shift: f64) -> f64 {
+    if shift == 0.0 || !(p > 0.0 && p < 1.0) {
+        return p;
+    }
+    1.0 / (1.0 + (-((p / (1.0 - p)).ln() + shift)).exp())
+}
+
 /// `auto`.
 pub fn run(ctx: &Context<'_>, models: &Models<'_>) -> Outcome {
     let doc = ctx.doc;
@@ -134,7 +142,7 @@ pub fn run(ctx: &Context<'_>, models: &Models<'_>) -> Outcome {
     let mut signals = has_article::signals(doc, &roots, m.p.page(), judged, ctx.meta, ctx.url);
     signals.extend(page_type::signals(doc, ctx.meta, ctx.url));
     let probability = if models.article.is_trained() {
-        let p = models.article.probability(&signals);
+        let p = shift_log_odds(models.article.probability(&signals), ctx.params.auto.article_log_odds_shift);
         // An article is prose: kept text without one paragraph-like block (25 characters or more with
         // a sentence mark) is not one, however much of it there is. The learned model sees few such
         // pages and cannot extrapolate to, say, a megabyte of unpunctuated words; among the labelled
@@ -229,4 +237,22 @@ pub fn explain(ctx: &Context<'_>, models: &Models<'_>) -> String {
         );
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::shift_log_odds;
+
+    #[test]
+    fn the_log_odds_shift_moves_the_default_boundary_and_keeps_the_order() {
+        let shift = crate::contract::params::ARTICLE_LOG_ODDS_SHIFT;
+        assert!((shift_log_odds(0.4, shift) - 0.5).abs() < 1e-12);
+        assert_eq!(shift_log_odds(0.3, 0.0), 0.3);
+        assert_eq!((shift_log_odds(0.0, shift), shift_log_odds(1.0, shift)), (0.0, 1.0));
+        assert!(shift_log_odds(f64::NAN, shift).is_nan());
+        let ps = [0.01, 0.2, 0.39, 0.41, 0.7, 0.99];
+        let shifted: Vec<f64> = ps.iter().map(|&p| shift_log_odds(p, shift)).collect();
+        assert!(shifted.windows(2).all(|w| w[0] < w[1]), "{shifted:?}");
+        assert!(ps.iter().zip(&shifted).all(|(p, q)| q > p && *q < 1.0));
+    }
 }
