@@ -2,7 +2,7 @@
 //! they did not see, and the same pages must always give the same models.
 
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use pith::{Engine, Request};
 
@@ -205,17 +205,24 @@ fn trained_models_extract_unseen_pages_and_training_is_deterministic() {
     assert_eq!(r.page_type.map(|t| t.label).as_deref(), Some("listing"));
 }
 
-#[test]
-fn cross_validation_scores_every_page_with_models_that_did_not_see_it() {
-    let root = std::env::temp_dir().join(format!("pith-cv-test-{}", std::process::id()));
-    let (a, b) = (root.join("set-a"), root.join("set-b"));
-    let mut g = Gen(0xabcdef);
-    write_dataset(&a, &mut g, 24);
-    write_dataset(&b, &mut g, 24);
+/// Two generated datasets (`set-a`, `set-b`) of `pages` pages each under a fresh temporary `root`, and
+/// an untrained engine that keeps every page's text: what the cross-validation tests run on.
+fn cv_datasets(name: &str, seed: u64, pages: usize) -> (PathBuf, Vec<PathBuf>, Engine) {
+    let root = std::env::temp_dir().join(format!("{name}-{}", std::process::id()));
+    let dirs = vec![root.join("set-a"), root.join("set-b")];
+    let mut g = Gen(seed);
+    for d in &dirs {
+        write_dataset(d, &mut g, pages);
+    }
     let mut base = Engine::untrained().unwrap();
     base.params.auto.no_article_text = pith::algorithms::auto::NoArticleText::Full;
+    (root, dirs, base)
+}
+
+#[test]
+fn cross_validation_scores_every_page_with_models_that_did_not_see_it() {
+    let (root, dirs, base) = cv_datasets("pith-cv-test", 0xabcdef, 24);
     let learn = small_learn(30);
-    let dirs = vec![a.clone(), b.clone()];
     // Site folds: every page of a site in one fold, whichever dataset it is in; and more than one fold.
     let sets: Vec<_> = dirs.iter().map(|d| pith::dataset::Dataset::open(d).unwrap()).collect();
     let site_folds = pith::train::SiteFolds::new(&sets, 3).unwrap();
@@ -256,17 +263,10 @@ fn cross_validation_scores_every_page_with_models_that_did_not_see_it() {
 
 #[test]
 fn cross_validation_keeps_fold_models_and_reads_them_back() {
-    let root = std::env::temp_dir().join(format!("pith-cv-models-test-{}", std::process::id()));
-    let (a, b) = (root.join("set-a"), root.join("set-b"));
-    let mut g = Gen(0x5eed);
-    write_dataset(&a, &mut g, 18);
-    write_dataset(&b, &mut g, 18);
-    let mut base = Engine::untrained().unwrap();
-    base.params.auto.no_article_text = pith::algorithms::auto::NoArticleText::Full;
+    let (root, dirs, base) = cv_datasets("pith-cv-models-test", 0x5eed, 18);
     let learn = small_learn(30);
-    let dirs = vec![a.clone(), b.clone()];
     let saved = root.join("folds");
-    let run = |dirs: &[std::path::PathBuf], page_models: bool| {
+    let run = |dirs: &[PathBuf], page_models: bool| {
         let opts = pith::eval::Options {
             fold_models: Some(pith::eval::FoldModels { dir: &saved, page_models }),
             ..Default::default()
