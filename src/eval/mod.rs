@@ -620,49 +620,64 @@ pub fn cross_validate(
     let mut engines = Vec::with_capacity(k);
     for f in 0..k {
         let keep = |ds: &Dataset, p: &Page| fold(&ds.name, &p.id) != f;
-        let Some(saved) = opts.fold_models else {
-            engines.push(crate::train::train_all(base, &sets, &keep, learn)?);
-            continue;
+        let engine = match opts.fold_models {
+            None => crate::train::train_all(base, &sets, &keep, learn)?,
+            Some(saved) => {
+                let split = match folds {
+                    Folds::Sites(_) => format!("sites {k}"),
+                    Folds::Datasets => "datasets".into(),
+                };
+                let manifest =
+                    serde_json::json!({ "datasets": names, "folds": split, "fold": f, "learn": format!("{learn:?}") });
+                saved_fold(base, &sets, &keep, learn, saved, &saved.dir.join(format!("fold-{f}-of-{k}")), manifest)?
+            }
         };
-        let dir = saved.dir.join(format!("fold-{f}-of-{k}"));
-        let manifest = serde_json::json!({
-            "datasets": names,
-            "folds": match folds { Folds::Sites(_) => format!("sites {k}"), Folds::Datasets => "datasets".into() },
-            "fold": f,
-            "learn": format!("{learn:?}"),
-        });
-        let manifest_path = dir.join("cv.json");
-        match std::fs::read_to_string(&manifest_path) {
-            Ok(text) => {
-                let found: serde_json::Value = serde_json::from_str(&text)
-                    .map_err(|e| Error::Config(format!("{}: {e}", manifest_path.display())))?;
-                if found != manifest {
-                    return Err(Error::Config(format!(
-                        "{} holds models of another cross-validation ({found}); this one is {manifest}: use another directory",
-                        dir.display()
-                    )));
-                }
-                let mut engine = base.clone();
-                engine.models.load_dir(&dir)?;
-                if saved.page_models {
-                    crate::train::train_page_models(&mut engine, &sets, &keep)?;
-                }
-                engines.push(engine);
-            }
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                let engine = crate::train::train_all(base, &sets, &keep, learn)?;
-                engine.models.save_dir(&dir)?;
-                std::fs::write(&manifest_path, manifest.to_string())
-                    .map_err(|e| Error::Config(format!("{}: {e}", manifest_path.display())))?;
-                engines.push(engine);
-            }
-            Err(e) => return Err(Error::Config(format!("{}: {e}", manifest_path.display()))),
-        }
+        engines.push(engine);
     }
     let mut report = run_with(&|ds, p| &engines[fold(ds, &p.id)], datasets, algorithms, jobs, opts, on_page)?;
     // The wall clock covers the training of every fold, not only the extraction.
     report.wall_s = t0.elapsed().as_secs_f64();
     Ok(report)
+}
+
+/// One fold's engine from its saved models in `dir` when `dir/cv.json` is `manifest` (the page models
+/// retrained over them when [`FoldModels::page_models`] asks), trained and saved there when `dir` holds
+/// none, refused when it holds another cross-validation's.
+fn saved_fold(
+    base: &Engine,
+    sets: &[Dataset],
+    keep: crate::train::PageFilter<'_>,
+    learn: &crate::train::Learn,
+    saved: FoldModels<'_>,
+    dir: &Path,
+    manifest: serde_json::Value,
+) -> Result<Engine, Error> {
+    let manifest_path = dir.join("cv.json");
+    let config_error = |e: &dyn std::fmt::Display| Error::Config(format!("{}: {e}", manifest_path.display()));
+    match std::fs::read_to_string(&manifest_path) {
+        Ok(text) => {
+            let found: serde_json::Value = serde_json::from_str(&text).map_err(|e| config_error(&e))?;
+            if found != manifest {
+                return Err(Error::Config(format!(
+                    "{} holds models of another cross-validation ({found}); this one is {manifest}: use another directory",
+                    dir.display()
+                )));
+            }
+            let mut engine = base.clone();
+            engine.models.load_dir(dir)?;
+            if saved.page_models {
+                crate::train::train_page_models(&mut engine, sets, keep)?;
+            }
+            Ok(engine)
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            let engine = crate::train::train_all(base, sets, keep, learn)?;
+            engine.models.save_dir(dir)?;
+            std::fs::write(&manifest_path, manifest.to_string()).map_err(|e| config_error(&e))?;
+            Ok(engine)
+        }
+        Err(e) => Err(config_error(&e)),
+    }
 }
 
 /// [`run`] with an engine chosen per page.
