@@ -186,7 +186,15 @@ pub struct AutoParams {
     /// on new pages: under site-grouped cross-validation, pages it gave 0.4–0.5 were articles 88% of
     /// the time, 0.2–0.4 55%. The default, ln(0.6/0.4), moves its 0.4 to 0.5.
     pub article_log_odds_shift: f64,
+    /// A kept block whose text (whitespace aside) repeats an earlier kept block's is left out when it
+    /// has at least this many characters (0: keep repeats). Pages carry hidden copies of their own
+    /// text (one description per product variant, a mobile and a desktop layout of one article), and
+    /// a reader sees it once. Short repeats ("Reply", a spec line in two tables) stay.
+    pub repeat_min_chars: u32,
 }
+
+/// The default of [`AutoParams::repeat_min_chars`].
+pub const REPEAT_MIN_CHARS: u32 = 40;
 
 /// ln(0.6 / 0.4): the has-article calibration chosen by site-grouped cross-validation
 /// ([`AutoParams::article_log_odds_shift`]).
@@ -240,6 +248,7 @@ impl Default for AutoParams {
             no_article_text: NoArticleText::Full,
             lead_chars: 300,
             block_threshold: 0.5,
+            repeat_min_chars: REPEAT_MIN_CHARS,
             include_comments: false,
             type_thresholds: TypeThresholds::CROSS_VALIDATED,
             article_log_odds_shift: ARTICLE_LOG_ODDS_SHIFT,

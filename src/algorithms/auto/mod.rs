@@ -124,13 +124,19 @@ pub fn run(ctx: &Context<'_>, models: &Models<'_>) -> Outcome {
     let m = measure(ctx, models.bayes);
     let p = if models.blocks.is_trained() { models.blocks.predict(doc, &m) } else { Vec::new() };
     let drop_comments = !ctx.params.auto.include_comments;
+    let mut chosen = Vec::new();
     let (roots, block_p) = if models.blocks.is_trained() {
-        let chosen = select::choose(ctx, &m, &p, ctx.params.auto.block_threshold, drop_comments);
+        chosen = select::choose(ctx, &m, &p, ctx.params.auto.block_threshold, drop_comments);
         let probs = m.blocks.list.iter().zip(&p).map(|(b, &pr)| (b.owner, pr)).collect::<Vec<_>>();
         let roots = roots_of(doc, &chosen);
         // Nothing passed (a page of one short paragraph, say): fall back to the heuristic region, and
         // leave the verdict on whether that is an article to the has-article model.
-        (if roots.is_empty() { m.keep.clone() } else { roots }, probs)
+        if roots.is_empty() {
+            chosen.clear();
+            (m.keep.clone(), probs)
+        } else {
+            (roots, probs)
+        }
     } else {
         (m.keep.clone(), Vec::new())
     };
@@ -164,12 +170,26 @@ pub fn run(ctx: &Context<'_>, models: &Models<'_>) -> Outcome {
     let threshold = label.and_then(|t| ctx.params.auto.type_thresholds.get(t));
     let roots = if models.blocks.is_trained() && ((is_forum && drop_comments) || threshold.is_some()) {
         let t = threshold.unwrap_or(ctx.params.auto.block_threshold);
-        let chosen = select::choose(ctx, &m, &p, t, drop_comments && !is_forum);
-        let again = roots_of(doc, &chosen);
-        if again.is_empty() { roots } else { again }
+        let again_chosen = select::choose(ctx, &m, &p, t, drop_comments && !is_forum);
+        let again = roots_of(doc, &again_chosen);
+        if again.is_empty() {
+            roots
+        } else {
+            chosen = again_chosen;
+            again
+        }
     } else {
         roots
     };
+    // Repeated text is dropped last, so that the page signals above are read as the models were
+    // trained.
+    let roots =
+        if !chosen.is_empty() && select::drop_repeats(doc, &m.blocks, &mut chosen, ctx.params.auto.repeat_min_chars) {
+            let kept = roots_of(doc, &chosen);
+            if kept.is_empty() { roots } else { kept }
+        } else {
+            roots
+        };
     // Per-block scores only when asked for: building them is a walk over every element.
     let blocks = if ctx.want_blocks { block_report(ctx, &m, block_p, &roots) } else { Vec::new() };
     let roots = if is_article || ctx.params.auto.no_article_text == NoArticleText::Full {

@@ -1,9 +1,12 @@
 //! What `auto` keeps once every block is judged: the blocks at or above the threshold, less comment
-//! threads, as maximal clean subtrees; and, for a page that is no article, only its short lead.
+//! threads and second copies of the same text, as maximal clean subtrees; and, for a page that is no article, only its short lead.
+
+use std::collections::HashMap;
+use std::collections::hash_map::Entry;
 
 use super::Measured;
 use super::lexicon;
-use super::segment::block_owners;
+use super::segment::{Blocks, block_owners};
 use crate::contract::Context;
 use crate::dom::{Document, NONE, NodeId};
 
@@ -30,6 +33,44 @@ pub(super) fn choose(ctx: &Context<'_>, m: &Measured, p: &[f64], threshold: f64,
         drop_comment_threads(doc, &mut chosen, surest.0);
     }
     chosen
+}
+
+/// Unchoose every chosen block whose text, whitespace aside, repeats an earlier chosen block's under
+/// another parent, and has at least `min_chars` characters (0: none). Returns whether any was
+/// unchosen.
+///
+/// A copy elsewhere on the page is a second rendering of the same content (a description per
+/// product variant, a post quoted in a reply, a mobile layout beside the desktop one) that a reader
+/// sees once; a paragraph repeated among its own siblings is the text as written, and stays.
+pub(super) fn drop_repeats(doc: &Document, blocks: &Blocks, chosen: &mut [bool], min_chars: u32) -> bool {
+    if min_chars == 0 {
+        return false;
+    }
+    // Text without whitespace → the parent of its first chosen block's owner.
+    let mut seen: HashMap<String, NodeId> = HashMap::new();
+    let mut dropped = false;
+    for b in &blocks.list {
+        let texts = blocks.texts_of(b);
+        if b.chars < min_chars || !texts.iter().all(|&t| chosen[t as usize]) {
+            continue;
+        }
+        let key: String = texts.iter().flat_map(|&t| doc.text(t).chars()).filter(|c| !c.is_whitespace()).collect();
+        let parent = doc.node(b.owner).parent;
+        let repeat = match seen.entry(key) {
+            Entry::Vacant(v) => {
+                v.insert(parent);
+                false
+            }
+            Entry::Occupied(o) => *o.get() != parent,
+        };
+        if repeat {
+            for &t in texts {
+                chosen[t as usize] = false;
+            }
+            dropped = true;
+        }
+    }
+    dropped
 }
 
 /// Whether an element's class/id names a reader-comment thread ([`lexicon::COMMENT_THREADS`]).
@@ -134,6 +175,40 @@ mod tests {
             .map(|i| doc.text(i).trim())
             .collect::<Vec<_>>()
             .join("|")
+    }
+
+    /// Choose every text node, drop repeats of at least `min_chars`, and return the text still chosen.
+    fn kept_after_repeat_drop(html: &str, min_chars: u32) -> String {
+        let doc = Document::parse(html);
+        let blocks = super::super::segment::segment(&doc, &block_owners(&doc));
+        let mut chosen: Vec<bool> = (0..doc.len()).map(|i| doc.node(i as NodeId).is_text()).collect();
+        drop_repeats(&doc, &blocks, &mut chosen, min_chars);
+        (0..doc.len() as NodeId)
+            .filter(|&i| chosen[i as usize] && !doc.text(i).trim().is_empty())
+            .map(|i| doc.text(i).trim())
+            .collect::<Vec<_>>()
+            .join("|")
+    }
+
+    #[test]
+    fn a_copy_under_another_parent_is_dropped_and_a_repeat_among_siblings_kept() {
+        let desc = "A sturdy mug thrown by hand from local clay, glazed in earthy tones.";
+        // One description per product variant: the reader sees one.
+        let variants = format!(
+            "<body><h1>Mug</h1><div class=v1><p>{desc}</p><p>Blue variant</p></div>\
+             <div class=v2><p>{}</p><p>Green variant</p></div></body>",
+            desc.replace(' ', "\n  ")
+        );
+        assert_eq!(kept_after_repeat_drop(&variants, 40), format!("Mug|{desc}|Blue variant|Green variant"));
+        // 0 keeps every copy; so does a threshold above the copy's length.
+        assert_eq!(kept_after_repeat_drop(&variants, 0).matches("sturdy").count(), 2);
+        assert_eq!(kept_after_repeat_drop(&variants, 400).matches("sturdy").count(), 2);
+        // The same paragraph twice in one container is the text as written.
+        let refrain = format!("<body><div><p>{desc}</p><p>Chorus</p><p>{desc}</p></div></body>");
+        assert_eq!(kept_after_repeat_drop(&refrain, 40).matches("sturdy").count(), 2);
+        // Short repeats stay: a spec line in two tables.
+        let specs = "<body><div><p>Colour: green</p></div><div><p>Colour: green</p></div></body>";
+        assert_eq!(kept_after_repeat_drop(specs, 40), "Colour: green|Colour: green");
     }
 
     #[test]
