@@ -215,16 +215,16 @@ pub struct TypeThresholds {
 impl TypeThresholds {
     /// The defaults, chosen by site-grouped 3-fold cross-validation over the ten developer sets
     /// (docs/EVALUATION.md): for each type, the threshold with the highest held-out word F1 over the
-    /// pages given that type, kept only when both halves of the sites agree. Listings, collections
-    /// and documentation keep their short item, card and reference blocks at 0.2; service pages'
-    /// sections at 0.3; a forum thread's short replies at 0.3; a product page drops its reviews and
+    /// pages given that type, kept only when both halves of the sites agree. Listings and
+    /// collections keep their short item and card blocks at 0.2, documentation its reference blocks
+    /// at 0.3; service pages' sections at 0.3; a forum thread's short replies at 0.3; a product page drops its reviews and
     /// rails at 0.65.
     pub const CROSS_VALIDATED: TypeThresholds = TypeThresholds {
         forum: Some(0.3),
         product: Some(0.65),
         collection: Some(0.2),
         listing: Some(0.2),
-        documentation: Some(0.2),
+        documentation: Some(0.3),
         service: Some(0.3),
     };
 
