@@ -281,7 +281,7 @@ pub fn read(doc: &Document) -> Byline {
             }
             pending_author_label = false;
         }
-        if is_label(text) && out.authors.is_empty() {
+        if out.authors.is_empty() && is_label(text) {
             pending_author_label = true;
             continue;
         }
@@ -314,16 +314,16 @@ pub fn read(doc: &Document) -> Byline {
                 }
             }
         }
-        if out.authors.is_empty() && !doc.node(t).in_link || named_ancestor(doc, t, names_author, 4) {
-            if out.authors.is_empty()
-                && let Some(n) = english_byline(text)
-            {
-                out.authors = n;
-            } else if out.authors.is_empty()
-                && named_ancestor(doc, t, names_author, 4)
-                && let Some(n) = names(text)
-            {
-                out.authors = n;
+        // Only while no author is known: the element-name test below costs a dozen substring searches
+        // per ancestor, and the window is walked to its end on most pages (few name a source).
+        if out.authors.is_empty() {
+            let named = named_ancestor(doc, t, names_author, 4);
+            if !doc.node(t).in_link || named {
+                if let Some(n) = english_byline(text) {
+                    out.authors = n;
+                } else if named && let Some(n) = names(text) {
+                    out.authors = n;
+                }
             }
         }
         if labels && out.source.is_none() {
