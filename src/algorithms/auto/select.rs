@@ -1,14 +1,12 @@
 //! What `auto` keeps once every block is judged: the blocks at or above the threshold, less comment
 //! threads and second copies of the same text, as maximal clean subtrees; and, for a page that is no article, only its short lead.
 
-use std::collections::HashMap;
-use std::collections::hash_map::Entry;
-
 use super::Measured;
 use super::lexicon;
-use super::segment::{Blocks, block_owners};
+use super::segment::{Block, Blocks, block_owners};
 use crate::contract::Context;
 use crate::dom::{Document, NONE, NodeId};
+use crate::hash::{Fnv1a, IdMap};
 
 /// The text nodes `auto` keeps: those of blocks at or above `threshold`, less comment threads
 /// when `drop_comments`.
@@ -46,24 +44,24 @@ pub(super) fn drop_repeats(doc: &Document, blocks: &Blocks, chosen: &mut [bool],
     if min_chars == 0 {
         return false;
     }
-    // Text without whitespace → the parent of its first chosen block's owner.
-    let mut seen: HashMap<String, NodeId> = HashMap::new();
+    // A block's text without whitespace, as characters.
+    let chars = |b: &Block| blocks.texts_of(b).iter().flat_map(|&t| doc.text(t).chars()).filter(|c| !c.is_whitespace());
+    // Hash of that text → the first chosen block with it. Texts are hashed rather than copied (this
+    // runs on every page), and a hash match is confirmed on the texts themselves.
+    let mut seen: IdMap<u64, &Block> = IdMap::default();
     let mut dropped = false;
     for b in &blocks.list {
         let texts = blocks.texts_of(b);
         if b.chars < min_chars || !texts.iter().all(|&t| chosen[t as usize]) {
             continue;
         }
-        let key: String = texts.iter().flat_map(|&t| doc.text(t).chars()).filter(|c| !c.is_whitespace()).collect();
-        let parent = doc.node(b.owner).parent;
-        let repeat = match seen.entry(key) {
-            Entry::Vacant(v) => {
-                v.insert(parent);
-                false
-            }
-            Entry::Occupied(o) => *o.get() != parent,
-        };
-        if repeat {
+        let mut h = Fnv1a::new();
+        for &t in texts {
+            hash_non_whitespace(&mut h, doc.text(t));
+        }
+        let first = *seen.entry(h.finish()).or_insert(b);
+        let parent = |b: &Block| doc.node(b.owner).parent;
+        if !std::ptr::eq(first, b) && parent(first) != parent(b) && chars(first).eq(chars(b)) {
             for &t in texts {
                 chosen[t as usize] = false;
             }
@@ -71,6 +69,31 @@ pub(super) fn drop_repeats(doc: &Document, blocks: &Blocks, chosen: &mut [bool],
         }
     }
     dropped
+}
+
+/// Mix the UTF-8 bytes of the characters of `s` that are not whitespace ([`char::is_whitespace`])
+/// into `h`, byte by byte for ASCII: most text is, and decoding every character cost as much as the
+/// rest of the repeat search.
+fn hash_non_whitespace(h: &mut Fnv1a, s: &str) {
+    let bytes = s.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if b.is_ascii() {
+            // The ASCII characters `char::is_whitespace` accepts: U+0009..U+000D and the space.
+            if !matches!(b, b'\t'..=b'\r' | b' ') {
+                h.byte(b);
+            }
+            i += 1;
+        } else {
+            let Some(c) = s[i..].chars().next() else { break };
+            let len = c.len_utf8();
+            if !c.is_whitespace() {
+                h.bytes(bytes[i..i + len].iter().copied());
+            }
+            i += len;
+        }
+    }
 }
 
 /// Whether an element's class/id names a reader-comment thread ([`lexicon::COMMENT_THREADS`]).
@@ -188,6 +211,26 @@ mod tests {
             .map(|i| doc.text(i).trim())
             .collect::<Vec<_>>()
             .join("|")
+    }
+
+    #[test]
+    fn the_repeat_hash_skips_exactly_the_whitespace_chars_skip() {
+        let hash = |s: &str| {
+            let mut h = Fnv1a::new();
+            hash_non_whitespace(&mut h, s);
+            h.finish()
+        };
+        let by_chars = |s: &str| {
+            let mut h = Fnv1a::new();
+            let kept: String = s.chars().filter(|c| !c.is_whitespace()).collect();
+            h.bytes(kept.bytes());
+            h.finish()
+        };
+        for s in ["a b\tc\u{0B}d\r\ne", "農業\u{3000}培訓\u{00A0}x", "\u{2028}é\u{1F600} \u{85}z", ""] {
+            assert_eq!(hash(s), by_chars(s), "{s:?}");
+        }
+        assert_eq!(hash("a b"), hash("ab"));
+        assert_ne!(hash("ab"), hash("ba"));
     }
 
     #[test]
