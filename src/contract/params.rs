@@ -186,10 +186,11 @@ pub struct AutoParams {
     /// on new pages: under site-grouped cross-validation, pages it gave 0.4–0.5 were articles 88% of
     /// the time, 0.2–0.4 55%. The default, ln(0.6/0.4), moves its 0.4 to 0.5.
     pub article_log_odds_shift: f64,
-    /// A kept block whose text (whitespace aside) repeats an earlier kept block's is left out when it
-    /// has at least this many characters (0: keep repeats). Pages carry hidden copies of their own
-    /// text (one description per product variant, a mobile and a desktop layout of one article), and
-    /// a reader sees it once. Short repeats ("Reply", a spec line in two tables) stay.
+    /// A kept block whose text (whitespace aside) repeats an earlier kept block's under another parent
+    /// is left out when it has at least this many characters (0: keep repeats). Pages carry hidden
+    /// copies of their own text (one description per product variant, a mobile and a desktop layout
+    /// of one article), and a reader sees it once. Short repeats ("Reply", a spec line in two tables)
+    /// and a paragraph repeated among its own siblings stay.
     pub repeat_min_chars: u32,
 }
 
@@ -217,8 +218,8 @@ impl TypeThresholds {
     /// (docs/EVALUATION.md): for each type, the threshold with the highest held-out word F1 over the
     /// pages given that type, kept only when both halves of the sites agree. Listings and
     /// collections keep their short item and card blocks at 0.2, documentation its reference blocks
-    /// at 0.3; service pages' sections at 0.3; a forum thread's short replies at 0.3; a product page drops its reviews and
-    /// rails at 0.65.
+    /// at 0.3; service pages' sections at 0.3; a forum thread's short replies at 0.3; a product page
+    /// drops its reviews and rails at 0.65.
     pub const CROSS_VALIDATED: TypeThresholds = TypeThresholds {
         forum: Some(0.3),
         product: Some(0.65),

@@ -1,5 +1,6 @@
 //! What `auto` keeps once every block is judged: the blocks at or above the threshold, less comment
-//! threads and second copies of the same text, as maximal clean subtrees; and, for a page that is no article, only its short lead.
+//! threads and second copies of the same text, as maximal clean subtrees; and, for a page that is no
+//! article, only its short lead.
 
 use super::Measured;
 use super::lexicon;
@@ -46,6 +47,7 @@ pub(super) fn drop_repeats(doc: &Document, blocks: &Blocks, chosen: &mut [bool],
     }
     // A block's text without whitespace, as characters.
     let chars = |b: &Block| blocks.texts_of(b).iter().flat_map(|&t| doc.text(t).chars()).filter(|c| !c.is_whitespace());
+    let parent = |b: &Block| doc.node(b.owner).parent;
     // Hash of that text → the first chosen block with it. Texts are hashed rather than copied (this
     // runs on every page), and a hash match is confirmed on the texts themselves.
     let mut seen: IdMap<u64, &Block> = IdMap::default();
@@ -60,7 +62,6 @@ pub(super) fn drop_repeats(doc: &Document, blocks: &Blocks, chosen: &mut [bool],
             hash_non_whitespace(&mut h, doc.text(t));
         }
         let first = *seen.entry(h.finish()).or_insert(b);
-        let parent = |b: &Block| doc.node(b.owner).parent;
         if !std::ptr::eq(first, b) && parent(first) != parent(b) && chars(first).eq(chars(b)) {
             for &t in texts {
                 chosen[t as usize] = false;
