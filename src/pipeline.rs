@@ -118,7 +118,7 @@ pub struct Page<'e> {
     /// What the page declares about itself, scanned only when the algorithm reads it.
     pub meta: PageMeta,
     /// The declarations `metadata` is read from (scanned only when [`Preparation::metadata`] asks).
-    pub declared: Option<crate::metadata::Scanned>,
+    pub declared: Option<crate::dom::Declarations>,
     /// Milliseconds spent scanning them in a pass of their own (none when pre-strip's pass collected
     /// them: that time is pre-strip's).
     pub metadata_ms: f64,
@@ -242,22 +242,27 @@ impl Engine {
         let node_budget = |len: usize| self.limits.dom.node_budget(len);
         let admitted = prestrip::admit(&decoded.text, &node_budget).map_err(|o| too_complex(o.elements, o.budget))?;
         let t_admit = Instant::now();
-        // The declarations `metadata` reads live in `<head>` and in scripts, which pre-strip drops: they
-        // are collected from the decoded page, in pre-strip's own lol_html pass when it runs over the
-        // same bytes (the page tokenized once, the scan's time counted in pre-strip's), else in a pass
-        // of their own.
-        let together = prep.metadata && admitted.is_unchanged() && admitted.runs_pass(needs.source);
+        // The declarations `metadata` reads live in `<head>` and in scripts. A page pre-strip passes
+        // through whole gives them from the parse's own tree (stage 3). Pre-strip's pass drops the
+        // scripts, so when it runs over the decoded page the scan's handlers run in it (the page
+        // tokenized once, the scan's time counted in pre-strip's); a page pre-strip rewrote before its
+        // pass (attributes capped) is scanned as decoded, in a pass of its own.
+        let passed_through = admitted.is_unchanged() && !admitted.runs_pass(needs.source);
+        let together = prep.metadata && admitted.is_unchanged() && !passed_through;
         let (found, observers) = if together {
             let (handlers, found) = crate::metadata::handlers(&decoded.text);
             (Some(found), handlers)
         } else {
             (None, Vec::new())
         };
-        let scanned = (prep.metadata && !together).then(|| crate::metadata::scan(&decoded.text));
+        let scanned = (prep.metadata && !together && !passed_through).then(|| crate::metadata::scan(&decoded.text));
         let metadata_ms = ms(t_admit, Instant::now());
         // Stage 2.
         let mut stripped = admitted.prestrip_observed(needs.source, observers);
-        let declared = found.map(crate::metadata::Found::finish).or(scanned);
+        let mut declared = found.map(crate::metadata::Found::finish).or(scanned);
+        // Read from the tree in stage 3 when the parse below is the plain one; the other parses
+        // (site rules, rendered layouts) scan the page, which pre-strip left as decoded.
+        let from_tree = prep.metadata && passed_through;
         drop(decoded.text);
         check_start_tags(&self.limits.dom, &stripped)?;
         let t_prestrip = Instant::now();
@@ -266,6 +271,9 @@ impl Engine {
             if prep.site_rules && prep.layout.is_none() { prep.url.and_then(|u| self.templates.find(u)) } else { None };
         if needs.site_rule == SiteRuleUse::Require && rule.is_none() {
             return Err(Error::NoTemplate(prep.url.unwrap_or("a page without a URL").to_string()));
+        }
+        if from_tree && (rule.is_some() || prep.layout.is_some()) {
+            declared = Some(crate::metadata::scan(&stripped.html));
         }
         let (doc, rule) = match rule {
             // Site rules are CSS selectors, which run on scraper's tree; then that tree is copied.
@@ -295,6 +303,11 @@ impl Engine {
                         if !l.fits(&doc) {
                             return Err(Error::LayoutMismatch);
                         }
+                        doc
+                    }
+                    None if from_tree => {
+                        let (doc, found) = Document::parse_declared(html, self.limits.dom)?;
+                        declared = Some(found);
                         doc
                     }
                     None => Document::parse_tendril(html, self.limits.dom)?,

@@ -7,6 +7,7 @@
 
 mod build;
 mod charref;
+pub mod declarations;
 mod serialize;
 mod tag;
 mod text;
@@ -18,6 +19,7 @@ use scraper::Html;
 
 use build::Builder;
 pub use charref::decode_char_refs;
+pub use declarations::{Declarations, TimeEl};
 pub use serialize::{STAMP, fingerprint, parse_stamped, parse_without};
 pub use tag::Tag;
 pub use text::{fold_ws, is_punct};
@@ -248,6 +250,15 @@ impl Document {
     pub fn parse_tendril(html: StrTendril, limits: DomLimits) -> Result<Document, crate::Error> {
         let (tree, limits) = Self::parse_tree(html, limits)?;
         Ok(Self::build(tree, limits))
+    }
+
+    /// [`Document::parse_tendril`], with the page's [`Declarations`] read from the parser's tree before
+    /// the arena copy (the arena keeps neither `<head>` nor scripts). Only for a page pre-strip passed
+    /// through whole: its pass removes the scripts that carry JSON-LD.
+    pub fn parse_declared(html: StrTendril, limits: DomLimits) -> Result<(Document, Declarations), crate::Error> {
+        let (tree, limits) = Self::parse_tree(html, limits)?;
+        let declared = declarations::collect(&tree);
+        Ok((Self::build(tree, limits), declared))
     }
 
     /// The parser's tree within the work budget, and the limits its arena copy is cut at: shared by

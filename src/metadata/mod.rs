@@ -16,10 +16,10 @@ mod scan;
 
 use serde::{Deserialize, Serialize};
 
-use crate::dom::{Document, Tag};
+use crate::dom::{Declarations, Document, Tag};
 use crate::tokens::TITLE_SEPARATORS;
 use jsonld::Entity;
-pub use scan::{Found, Scanned, handlers, scan};
+pub use scan::{Found, handlers, scan};
 
 /// Where a date was found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -114,7 +114,7 @@ const MODIFIED_META: &[&str] =
 /// Read the metadata: `scanned` from the decoded page ([`scan`]), `doc` the parsed page, `url` its
 /// address, `article` whether the extractor judged the page an article (its `<h1>` is then trusted as
 /// the headline).
-pub fn extract(scanned: &Scanned, doc: &Document, url: Option<&str>, article: bool) -> Metadata {
+pub fn extract(scanned: &Declarations, doc: &Document, url: Option<&str>, article: bool) -> Metadata {
     let ents = jsonld::entities(&scanned.json_ld);
     let main = main_entity(&ents);
     let base = url.and_then(|u| url::Url::parse(u).ok());
@@ -225,13 +225,13 @@ fn date_from_entities(ents: &[Entity], main: Option<&Entity>, keys: &[&str]) -> 
     })
 }
 
-fn meta_date(s: &Scanned, keys: &[&str], source: DateSource) -> Option<Dated> {
+fn meta_date(s: &Declarations, keys: &[&str], source: DateSource) -> Option<Dated> {
     keys.iter().find_map(|k| s.meta_all(k).find_map(dates::parse_machine)).map(|value| Dated { value, source })
 }
 
 /// A `<time>` element's date: `marked` asks for one marked as the publication date; otherwise the
 /// first with a readable date.
-fn time_date(s: &Scanned, marked: bool) -> Option<Dated> {
+fn time_date(s: &Declarations, marked: bool) -> Option<Dated> {
     s.times
         .iter()
         .filter(|t| if marked { t.published } else { !t.modified })
@@ -262,7 +262,7 @@ fn is_name(s: &str) -> bool {
 /// Keys (see [`key`]) of the names that belong to the publisher rather than a writer: the site's
 /// name and the JSON-LD publisher, and every JSON-LD author typed as an organization. A JSON-LD
 /// author typed as a person is a person even when the site bears their name (a personal site).
-fn publisher_keys(s: &Scanned, ents: &[Entity], main: Option<&Entity>) -> Vec<String> {
+fn publisher_keys(s: &Declarations, ents: &[Entity], main: Option<&Entity>) -> Vec<String> {
     let mut out: Vec<String> = s.meta_all("og:site_name").chain(s.meta_all("application-name")).map(key).collect();
     out.extend(main.and_then(|e| e.value.get("publisher")).and_then(jsonld::text_of).map(|p| key(&p)));
     let persons: Vec<String> =
@@ -286,7 +286,7 @@ fn publisher_keys(s: &Scanned, ents: &[Entity], main: Option<&Entity>) -> Vec<St
     out
 }
 
-fn authors(s: &Scanned, ents: &[Entity], main: Option<&Entity>, visible: &byline::Byline) -> Vec<String> {
+fn authors(s: &Declarations, ents: &[Entity], main: Option<&Entity>, visible: &byline::Byline) -> Vec<String> {
     let mut declared: Vec<String> = main
         .and_then(|e| e.value.get("author").or_else(|| e.value.get("creator")))
         .map(jsonld::texts_of)
@@ -334,7 +334,7 @@ fn key(s: &str) -> String {
 /// it: headings carry suffixes as titles do (`Tips for a first visit - Japan Forum`, `Catering Tips |
 /// Cookshack`, `Best movers in 2025 | Top 19 companies`), and the part kept is the one `<title>`'s
 /// would be.
-fn title(s: &Scanned, doc: &Document, main: Option<&Entity>, url: Option<&str>, article: bool) -> Option<String> {
+fn title(s: &Declarations, doc: &Document, main: Option<&Entity>, url: Option<&str>, article: bool) -> Option<String> {
     let (chosen, h1s) = choose_title(s, doc, main, url, article);
     let site = s.meta(&["og:site_name", "application-name"]).map(key);
     chosen.map(|t| if h1s.contains(&t) { strip_site(&t, site.as_deref()) } else { t })
@@ -342,7 +342,7 @@ fn title(s: &Scanned, doc: &Document, main: Option<&Entity>, url: Option<&str>, 
 
 /// The title among `<title>`, its parts, the `<h1>`s and the declared headlines; and the `<h1>`s read.
 fn choose_title(
-    s: &Scanned,
+    s: &Declarations,
     doc: &Document,
     main: Option<&Entity>,
     url: Option<&str>,
@@ -520,7 +520,7 @@ fn strip_site(title: &str, site: Option<&str>) -> String {
     title.to_string()
 }
 
-fn tags(s: &Scanned, main: Option<&Entity>) -> Vec<String> {
+fn tags(s: &Declarations, main: Option<&Entity>) -> Vec<String> {
     let mut out: Vec<String> = s.meta_all("article:tag").map(clean).collect();
     if out.is_empty()
         && let Some(k) = main.and_then(|e| e.value.get("keywords"))
@@ -538,7 +538,7 @@ fn tags(s: &Scanned, main: Option<&Entity>) -> Vec<String> {
     dedup(out)
 }
 
-fn categories(s: &Scanned, main: Option<&Entity>) -> Vec<String> {
+fn categories(s: &Declarations, main: Option<&Entity>) -> Vec<String> {
     let mut out: Vec<String> = s.meta_all("article:section").map(clean).collect();
     if out.is_empty()
         && let Some(sec) = main.and_then(|e| e.value.get("articleSection"))

@@ -1,102 +1,23 @@
-//! One streaming lol_html pass over the decoded page that collects what the page declares about
-//! itself: `<meta>` names and properties, `<link rel>`, JSON-LD scripts, `<title>`, `<html lang>`,
-//! `<time>` elements and microdata (`itemprop`) values.
+//! A streaming lol_html pass that collects a page's [`Declarations`] (`<meta>` names and properties,
+//! `<link rel>`, JSON-LD scripts, `<title>`, `<html lang>`, `<time>` elements and microdata values)
+//! from its text, for the pages whose parse tree cannot give them.
 //!
-//! Why a lol_html pass before pre-strip's output is parsed: pre-strip removes the `<script>` elements
-//! that carry JSON-LD, and the DOM stage skips `<head>` and keeps only `href`/`src`/`alt` of
-//! attributes. When pre-strip's own pass runs over the same bytes, the scan's [`handlers`] run in it;
-//! otherwise [`scan`] runs them in a pass of their own. A tokenizer pass is cheap next to the parse
-//! (lol_html reads a page at hundreds of MB/s) and parses attributes, quoting and comments the way
-//! browsers do, which byte searches would not. Everything collected is bounded ([`MAX_TEXT`],
-//! [`MAX_JSON_LD`], [`MAX_ITEMS`]).
+//! Pre-strip removes the `<script>` elements that carry JSON-LD before the parse, so when its own
+//! lol_html pass runs, the scan's [`handlers`] run inside that pass, over the page as decoded. Where
+//! pre-strip passes the page through, the parse's own tree gives the same declarations for less
+//! (`Document::parse_declared`); [`scan`] runs the handlers in a pass of their own on the remaining
+//! paths (site rules, rendered layouts, pages pre-strip had to rewrite). lol_html parses attributes,
+//! quoting and comments the way browsers do, which byte searches would not. Everything collected is
+//! bounded ([`MAX_TEXT`], [`MAX_JSON_LD`], [`MAX_ITEMS`]).
 
 use std::cell::RefCell;
 use std::rc::Rc;
 
 use lol_html::{HtmlRewriter, RewriteStrSettings, Settings, element, text};
 
-use crate::dom::decode_char_refs;
+use crate::dom::declarations::{MAX_ITEMS, MAX_JSON_LD, MAX_TEXT, class_kind, push_bounded};
+use crate::dom::{Declarations, TimeEl, decode_char_refs};
 use crate::prestrip::Observers;
-
-/// Bytes kept of any one text (a title, a microdata value).
-const MAX_TEXT: usize = 1024;
-/// Bytes of JSON-LD kept in all.
-const MAX_JSON_LD: usize = 2 * 1024 * 1024;
-/// Meta tags, times and microdata values kept, each.
-const MAX_ITEMS: usize = 512;
-
-/// A `<time>` element.
-#[derive(Debug, Clone, Default)]
-pub struct TimeEl {
-    pub datetime: Option<String>,
-    pub text: String,
-    /// `pubdate`, `itemprop="datePublished"` or a class naming publication.
-    pub published: bool,
-    /// `itemprop="dateModified"` or a class naming an update.
-    pub modified: bool,
-}
-
-/// What the pass found, in document order.
-#[derive(Debug, Clone, Default)]
-pub struct Scanned {
-    /// `(key, content)`: the key is the lower-cased `property`, `name` or `itemprop` of a `<meta>`.
-    pub meta: Vec<(String, String)>,
-    /// `(rel, href)` of `<link>` elements, `rel` lower-cased.
-    pub links: Vec<(String, String)>,
-    pub json_ld: Vec<String>,
-    pub title: Option<String>,
-    pub lang: Option<String>,
-    pub times: Vec<TimeEl>,
-    /// `(itemprop, value)` of microdata elements other than `<meta>`: their `content`/`datetime`
-    /// attribute, else their text.
-    pub itemprops: Vec<(String, String)>,
-    /// Texts of `rel="author"` links.
-    pub rel_authors: Vec<String>,
-}
-
-impl Scanned {
-    /// The first `<meta>` content for any of `keys`, in the order of `keys`.
-    pub fn meta(&self, keys: &[&str]) -> Option<&str> {
-        keys.iter()
-            .find_map(|k| self.meta.iter().find(|(mk, v)| mk == k && !v.trim().is_empty()).map(|(_, v)| v.trim()))
-    }
-
-    /// Every `<meta>` content for `key`.
-    pub fn meta_all<'a>(&'a self, key: &'a str) -> impl Iterator<Item = &'a str> + 'a {
-        self.meta.iter().filter(move |(k, v)| k == key && !v.trim().is_empty()).map(|(_, v)| v.trim())
-    }
-
-    pub fn link(&self, rel: &str) -> Option<&str> {
-        self.links
-            .iter()
-            .find(|(r, h)| r.split_ascii_whitespace().any(|x| x == rel) && !h.trim().is_empty())
-            .map(|(_, h)| h.trim())
-    }
-
-    pub fn itemprop(&self, name: &str) -> Option<&str> {
-        self.itemprops.iter().find(|(k, v)| k == name && !v.trim().is_empty()).map(|(_, v)| v.trim())
-    }
-}
-
-fn push_bounded(buf: &mut String, s: &str, max: usize) {
-    if buf.len() >= max {
-        return;
-    }
-    let mut cut = (max - buf.len()).min(s.len());
-    while !s.is_char_boundary(cut) {
-        cut -= 1;
-    }
-    buf.push_str(&s[..cut]);
-}
-
-/// Names a class may use for a publication or an update date.
-fn class_kind(class: &str) -> (bool, bool) {
-    let c = class.to_ascii_lowercase();
-    let published =
-        ["publish", "posted", "entry-date", "post-date", "pubdate", "created"].iter().any(|k| c.contains(k));
-    let modified = ["updated", "modified"].iter().any(|k| c.contains(k));
-    (published, modified)
-}
 
 /// An end-tag handler (the boxing lol_html's handler lists want).
 fn on_end(
@@ -131,7 +52,7 @@ fn contains_letters_ci<const N: usize>(hay: &[u8], needles: [&[u8]; N]) -> [bool
 }
 
 /// Run the pass. Malformed input yields whatever was collected before lol_html gave up.
-pub fn scan(html: &str) -> Scanned {
+pub fn scan(html: &str) -> Declarations {
     let (handlers, found) = handlers(html);
     let mut settings = RewriteStrSettings::new().with_strict(false);
     for h in handlers {
@@ -146,11 +67,11 @@ pub fn scan(html: &str) -> Scanned {
 }
 
 /// What the handlers of one [`handlers`] call collect, read once their pass is over.
-pub struct Found(Rc<RefCell<Scanned>>);
+pub struct Found(Rc<RefCell<Declarations>>);
 
 impl Found {
     /// The declarations collected (the pass must be over: its rewriter dropped or ended).
-    pub fn finish(self) -> Scanned {
+    pub fn finish(self) -> Declarations {
         std::mem::take(&mut *self.0.borrow_mut())
     }
 }
@@ -159,9 +80,9 @@ impl Found {
 /// runs them in a pass of their own; the pipeline runs them in pre-strip's pass over the same bytes
 /// when that pass runs, so that the page is tokenized once. Handlers see every element and text
 /// whatever other handlers of the pass remove (removal only changes the pass's output), so both give
-/// the same [`Scanned`].
+/// the same [`Declarations`].
 pub fn handlers(html: &str) -> (Observers, Found) {
-    let out = Rc::new(RefCell::new(Scanned::default()));
+    let out = Rc::new(RefCell::new(Declarations::default()));
     // Text of the element a text handler is collecting for, per kind.
     let title_buf = Rc::new(RefCell::new(String::new()));
     let ld_buf = Rc::new(RefCell::new(String::new()));
@@ -411,6 +332,48 @@ mod tests {
         let mut long = vec![b'x'; 16 * 1024 - 3];
         long.extend_from_slice(b"AuThOr");
         assert_eq!(contains_letters_ci(&long, [b"author"]), [true]);
+    }
+
+    #[test]
+    fn the_parse_tree_gives_the_same_declarations() {
+        // Pages pre-strip passes through are read from the parser's tree instead of this pass.
+        let page = r#"<html lang="en-GB"><head><title> A  title | Site </title>
+            <meta property="og:title" content="A title"><meta name="Author" content="Jane Roe">
+            <link rel="canonical" href="/a"><script type="application/ld+json">{"@type":"NewsArticle"}</script>
+            </head><body><time datetime="2024-03-05" class="entry-date">5 March</time><time class=updated>6 March</time>
+            <span itemprop="author"><span itemprop="name">Jane</span> Roe</span><meta itemprop="datePublished" content="2024-03-05">
+            <span itemprop="headline" content="Rice"></span><img itemprop="name"><a rel="Author nofollow" href="/j">J. Roe</a>
+            <svg><title>icon</title></svg></body></html>"#;
+        let (_, tree) = crate::dom::Document::parse_declared(page.into(), crate::dom::DomLimits::UNBOUNDED).unwrap();
+        assert_eq!(format!("{tree:?}"), format!("{:?}", scan(page)));
+        assert_eq!(tree.times.len(), 2);
+        assert!(tree.times[0].published && tree.times[1].modified);
+    }
+
+    #[test]
+    fn the_parse_tree_reads_what_the_parser_decodes() {
+        // Attribute values arrive decoded: a `type` written with a character reference is JSON-LD
+        // to a browser. Template contents are not part of the page.
+        let page = r#"<title>Bj&ouml;rn</title><script type="application/ld&#x2B;json">{"a":1}</script>
+            <template><meta name="author" content="Hidden"></template><p>x</p>"#;
+        let (_, d) = crate::dom::Document::parse_declared(page.into(), crate::dom::DomLimits::UNBOUNDED).unwrap();
+        assert_eq!(d.title.as_deref(), Some("Björn"));
+        assert_eq!(d.json_ld, vec![r#"{"a":1}"#.to_string()]);
+        assert!(d.meta.is_empty());
+    }
+
+    #[test]
+    fn the_parse_tree_walk_is_bounded_and_flat() {
+        // Deep nesting costs no stack; texts stay within their bounds.
+        let page = format!(
+            "<title>{}</title>{}<time>{}</time>",
+            "x".repeat(100_000),
+            "<div itemprop=author>".repeat(20_000),
+            "y".repeat(5_000)
+        );
+        let (_, d) = crate::dom::Document::parse_declared(page.into(), crate::dom::DomLimits::UNBOUNDED).unwrap();
+        assert!(d.title.is_some_and(|t| t.len() <= MAX_TEXT));
+        assert!(d.itemprops.iter().all(|(_, v)| v.len() <= MAX_TEXT));
     }
 
     #[test]
