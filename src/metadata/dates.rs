@@ -1,8 +1,9 @@
 //! Dates as pages write them, read into ISO 8601.
 //!
 //! Machine-readable values (`2024-03-05T10:00:00+08:00`, `2024-03-05`, RFC 2822 in feeds and some
-//! meta tags) and the forms people read: `March 5, 2024`, `5 Mar 2024`, `05/03/2024` is ambiguous and
-//! is read only as year-first, `2024年3月5日`, `2024.03.05`, and the compact `20240305` of URLs. A value
+//! meta tags) and the forms people read: `March 5, 2024`, `5 Mar 2024`, `2024年3月5日`, `2024.03.05`,
+//! day-first with dots (`17.05.2021`), slashed when one number cannot be a month (`2/24/2026`; the
+//! ambiguous `05/03/2024` is not read), and the compact `20240305` of URLs. A value
 //! is kept only when it is a real calendar date in a plausible range, so version numbers and prices
 //! are not taken for dates.
 
@@ -134,7 +135,7 @@ fn rfc2822(s: &str) -> Option<String> {
 }
 
 /// The first date written for people in `text`: `March 5, 2024`, `5 March 2024`, `Mar. 5th 2024`,
-/// `2024年3月5日`, `2024-03-05`, `2024/3/5`, `2024.03.05`. Returns the date and the byte range it
+/// `2024年3月5日`, `2024-03-05`, `2024/3/5`, `2024.03.05`, `17.05.2021`, `2/24/2026`. Returns the date and the byte range it
 /// occupied.
 pub fn find_in_text(text: &str) -> Option<(String, std::ops::Range<usize>)> {
     let b = text.as_bytes();
@@ -204,6 +205,9 @@ fn numeric_at(text: &str, i: usize) -> Option<(String, std::ops::Range<usize>)> 
         return Some((time.map_or(date.clone(), |t| format!("{date}T{t}")), i..end));
     }
     if (1..=2).contains(&n1) {
+        if let Some(found) = day_and_month_at(text, i, n1) {
+            return Some(found);
+        }
         // `5 March 2024`, `5th Mar, 2024`
         let d = num(&rest[..n1])?;
         let mut r = &rest[n1..];
@@ -226,6 +230,39 @@ fn numeric_at(text: &str, i: usize) -> Option<(String, std::ops::Range<usize>)> 
         return ymd(y, m, d).map(|date| (date, i..end));
     }
     None
+}
+
+/// Two numbers then the year, at `i` (the first number `n1` digits long). Dotted (`17.05.2021`), the
+/// day comes first, as in every country that writes dates with dots. Slashed or dashed, the order
+/// differs between countries (`2/24/2026` in the US, `24/2/2026` in Britain), so the date is read
+/// only when one number cannot be a month; `05/03/2024` stays unread.
+fn day_and_month_at(text: &str, i: usize, n1: usize) -> Option<(String, std::ops::Range<usize>)> {
+    let rest = &text[i..];
+    let sep = *rest.as_bytes().get(n1)?;
+    if !matches!(sep, b'.' | b'/' | b'-') {
+        return None;
+    }
+    let r2 = &rest[n1 + 1..];
+    let n2 = r2.bytes().take_while(u8::is_ascii_digit).count();
+    if !(1..=2).contains(&n2) || r2.as_bytes().get(n2) != Some(&sep) {
+        return None;
+    }
+    let r3 = &r2[n2 + 1..];
+    let ny = r3.bytes().take_while(u8::is_ascii_digit).count();
+    // A fourth number after the year (`1.2.2021.5`) makes it a version, not a date.
+    let after = &r3[ny.min(r3.len())..];
+    if ny != 4 || (after.starts_with(['.', '/', '-']) && after[1..].starts_with(|c: char| c.is_ascii_digit())) {
+        return None;
+    }
+    let (a, b, y) = (num(&rest[..n1])?, num(&r2[..n2])?, num(&r3[..4])?);
+    let (d, m) = match sep {
+        b'.' => (a, b),
+        _ if a > 12 && b <= 12 => (a, b),
+        _ if b > 12 && a <= 12 => (b, a),
+        _ => return None,
+    };
+    let end = i + n1 + 1 + n2 + 1 + 4;
+    ymd(y, m, d).map(|date| (date, i..end))
 }
 
 /// `March 5, 2024`, `Mar. 5th, 2024`.
@@ -347,6 +384,24 @@ mod tests {
         assert_eq!(f("时间：2024-03-05 来源：新华网").as_deref(), Some("2024-03-05"));
         assert_eq!(f("version 2.3.1 costs $2024.50"), None);
         assert_eq!(f("may 2024"), None);
+    }
+
+    #[test]
+    fn day_and_month_numbers() {
+        let f = |s: &str| find_in_text(s).map(|(d, _)| d);
+        // Dotted: day first.
+        assert_eq!(f("Elliot Raba 23.07.2025").as_deref(), Some("2025-07-23"));
+        assert_eq!(f("1.2.2021").as_deref(), Some("2021-02-01"));
+        // Slashed or dashed: only when one number cannot be a month.
+        assert_eq!(f("Updated: 10/31/2024").as_deref(), Some("2024-10-31"));
+        assert_eq!(f("24/2/2026").as_deref(), Some("2026-02-24"));
+        assert_eq!(f("17-05-2021").as_deref(), Some("2021-05-17"));
+        assert_eq!(f("05/03/2024"), None);
+        // Not dates: mixed separators, a fourth number (a version), an impossible day, no year.
+        assert_eq!(f("17.05/2021"), None);
+        assert_eq!(f("1.2.2021.5"), None);
+        assert_eq!(f("31.02.2024"), None);
+        assert_eq!(f("17.05.21"), None);
     }
 
     #[test]

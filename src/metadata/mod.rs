@@ -90,6 +90,10 @@ const PUBLISHED_META: &[&str] = &[
     "publish-date",
     "publish_date",
     "publication_date",
+    "publication-date",
+    "published",
+    "published-date",
+    "published_date",
     "date",
     "dc.date.issued",
     "dc.date",
@@ -225,8 +229,13 @@ fn date_from_entities(ents: &[Entity], main: Option<&Entity>, keys: &[&str]) -> 
     })
 }
 
+/// The first `<meta>` date among `keys`: a machine-readable value, or a short one written for people
+/// (`<meta name="published" content="July 17, 2025">`).
 fn meta_date(s: &Declarations, keys: &[&str], source: DateSource) -> Option<Dated> {
-    keys.iter().find_map(|k| s.meta_all(k).find_map(dates::parse_machine)).map(|value| Dated { value, source })
+    let read = |v: &str| {
+        dates::parse_machine(v).or_else(|| (v.len() <= 40).then(|| dates::find_in_text(v).map(|(d, _)| d)).flatten())
+    };
+    keys.iter().find_map(|k| s.meta_all(k).find_map(read)).map(|value| Dated { value, source })
 }
 
 /// A `<time>` element's date: `marked` asks for one marked as the publication date; otherwise the
@@ -589,6 +598,20 @@ mod tests {
         assert_eq!(m.tags, ["rice"]);
         assert_eq!(m.categories, ["Crops"]);
         assert_eq!(m.lang.as_deref(), Some("en"));
+    }
+
+    #[test]
+    fn meta_dates_written_for_people_are_read() {
+        let m = meta(r#"<meta name="PUBDATE" content="Jan 16, 2008"><p>x</p>"#, None);
+        assert_eq!(m.published, Some(Dated { value: "2008-01-16".into(), source: DateSource::Meta }));
+        let m = meta(r#"<meta name="published-date" content="2021-02-16"><p>x</p>"#, None);
+        assert_eq!(m.published.map(|d| d.value).as_deref(), Some("2021-02-16"));
+        // A long value is prose, not a date.
+        let m = meta(
+            r#"<meta name="date" content="We have been farming rice since March 5, 2020 and more"><p>x</p>"#,
+            None,
+        );
+        assert_eq!(m.published, None);
     }
 
     fn title_of(html: &str, article: bool) -> Option<String> {
