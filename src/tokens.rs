@@ -93,6 +93,15 @@ pub fn for_each_word(s: &str, mut f: impl FnMut(&str)) {
             cur[from..].make_ascii_lowercase();
             continue;
         }
+        // Any other ASCII byte (space, punctuation) ends a word: no character decoding for it.
+        if bytes[i].is_ascii() {
+            i += 1;
+            if !cur.is_empty() {
+                f(&cur);
+                cur.clear();
+            }
+            continue;
+        }
         let Some(c) = s[i..].chars().next() else { break };
         i += c.len_utf8();
         if is_cjk(c) {

@@ -348,7 +348,7 @@ pub fn read(doc: &Document) -> Byline {
             }
         }
         if out.date.is_none()
-            && (named_ancestor(doc, t, names_date, 3) || text.chars().count() <= 60)
+            && (text.chars().count() <= 60 || named_ancestor(doc, t, names_date, 3))
             && let Some((d, _)) = dates::find_in_text(text)
         {
             out.date = Some(d);
