@@ -120,7 +120,7 @@ pub struct Page<'e> {
     /// The declarations `metadata` is read from (scanned only when [`Preparation::metadata`] asks).
     pub declared: Option<crate::dom::Declarations>,
     /// Milliseconds spent scanning them in a pass of their own (none when pre-strip's pass collected
-    /// them: that time is pre-strip's).
+    /// them, whose time is pre-strip's, or the parser's tree gave them, whose walk is the parse's).
     pub metadata_ms: f64,
     /// The encoding the bytes were decoded with.
     pub charset: &'static str,
@@ -272,8 +272,12 @@ impl Engine {
         if needs.site_rule == SiteRuleUse::Require && rule.is_none() {
             return Err(Error::NoTemplate(prep.url.unwrap_or("a page without a URL").to_string()));
         }
+        // Counted as the metadata's time, not the parse's.
+        let mut late_scan_ms = 0.0;
         if from_tree && (rule.is_some() || prep.layout.is_some()) {
+            let t = Instant::now();
             declared = Some(crate::metadata::scan(&stripped.html));
+            late_scan_ms = ms(t, Instant::now());
         }
         let (doc, rule) = match rule {
             // Site rules are CSS selectors, which run on scraper's tree; then that tree is copied.
@@ -322,10 +326,10 @@ impl Engine {
             source,
             meta,
             declared,
-            metadata_ms,
+            metadata_ms: metadata_ms + late_scan_ms,
             charset: decoded.charset,
             rule,
-            ms: [ms(t0, t_decode), ms(t_decode, t_prestrip) - metadata_ms, ms(t_prestrip, t_parse)],
+            ms: [ms(t0, t_decode), ms(t_decode, t_prestrip) - metadata_ms, ms(t_prestrip, t_parse) - late_scan_ms],
         })
     }
 

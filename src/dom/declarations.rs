@@ -95,8 +95,8 @@ pub fn class_kind(class: &str) -> (bool, bool) {
     (published, modified)
 }
 
-/// Microdata properties `metadata` reads from elements other than `<meta>`.
-fn wanted_itemprop(prop: &str) -> bool {
+/// Microdata properties `metadata` reads from elements other than `<meta>` (lower-cased).
+pub fn wanted_itemprop(prop: &str) -> bool {
     matches!(prop, "author" | "name" | "datepublished" | "datemodified" | "headline" | "creator")
 }
 

@@ -3,9 +3,9 @@
 //! Machine-readable values (`2024-03-05T10:00:00+08:00`, `2024-03-05`, RFC 2822 in feeds and some
 //! meta tags) and the forms people read: `March 5, 2024`, `5 Mar 2024`, `2024年3月5日`, `2024.03.05`,
 //! day-first with dots (`17.05.2021`), slashed when one number cannot be a month (`2/24/2026`; the
-//! ambiguous `05/03/2024` is not read), and the compact `20240305` of URLs. A value
-//! is kept only when it is a real calendar date in a plausible range, so version numbers and prices
-//! are not taken for dates.
+//! ambiguous `05/03/2024` is not read), and the compact `20240305` of URLs. A value is kept only when
+//! it is a real calendar date in a plausible range, so version numbers and prices are not taken for
+//! dates.
 
 /// Years accepted as publication dates.
 const YEARS: std::ops::RangeInclusive<u32> = 1991..=2100;
@@ -135,8 +135,8 @@ fn rfc2822(s: &str) -> Option<String> {
 }
 
 /// The first date written for people in `text`: `March 5, 2024`, `5 March 2024`, `Mar. 5th 2024`,
-/// `2024年3月5日`, `2024-03-05`, `2024/3/5`, `2024.03.05`, `17.05.2021`, `2/24/2026`. Returns the date and the byte range it
-/// occupied.
+/// `2024年3月5日`, `2024-03-05`, `2024/3/5`, `2024.03.05`, `17.05.2021`, `2/24/2026`. Returns the date
+/// and the byte range it occupied.
 pub fn find_in_text(text: &str) -> Option<(String, std::ops::Range<usize>)> {
     let b = text.as_bytes();
     let mut i = 0;

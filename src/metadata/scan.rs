@@ -15,7 +15,7 @@ use std::rc::Rc;
 
 use lol_html::{HtmlRewriter, RewriteStrSettings, Settings, element, text};
 
-use crate::dom::declarations::{MAX_ITEMS, MAX_JSON_LD, MAX_TEXT, class_kind, push_bounded};
+use crate::dom::declarations::{MAX_ITEMS, MAX_JSON_LD, MAX_TEXT, class_kind, push_bounded, wanted_itemprop};
 use crate::dom::{Declarations, TimeEl, decode_char_refs};
 use crate::prestrip::Observers;
 
@@ -221,10 +221,7 @@ pub fn handlers(html: &str) -> (Observers, Found) {
             element!("[itemprop]:not(meta)", move |el| {
                 let Some(prop) = el.get_attribute("itemprop") else { return Ok(()) };
                 let prop = prop.trim().to_ascii_lowercase();
-                if !matches!(
-                    prop.as_str(),
-                    "author" | "name" | "datepublished" | "datemodified" | "headline" | "creator"
-                ) {
+                if !wanted_itemprop(&prop) {
                     return Ok(());
                 }
                 if let Some(v) = el.get_attribute("content").or_else(|| el.get_attribute("datetime")) {
