@@ -242,8 +242,9 @@ impl Engine {
         let node_budget = |len: usize| self.limits.dom.node_budget(len);
         let admitted = prestrip::admit(&decoded.text, &node_budget).map_err(|o| too_complex(o.elements, o.budget))?;
         let t_admit = Instant::now();
-        // The declarations `metadata` reads live in `<head>` and in scripts. A page pre-strip passes
-        // through whole gives them from the parse's own tree (stage 3). Pre-strip's pass drops the
+        // The declarations `metadata` reads live in `<head>` and in JSON-LD scripts. A page pre-strip
+        // passes through (script and style contents cut, JSON-LD kept) gives them from the parse's own
+        // tree (stage 3). Pre-strip's pass drops the
         // scripts, so when it runs over the decoded page the scan's handlers run in it (the page
         // tokenized once, the scan's time counted in pre-strip's); a page pre-strip rewrote before its
         // pass (attributes capped) is scanned as decoded, in a pass of its own.
@@ -543,24 +544,24 @@ mod tests {
 
     #[test]
     fn declarations_read_in_prestrips_pass_are_those_of_their_own_pass() {
-        // Script-heavy, so pre-strip's pass runs; declarations inside elements the pass removes (a
+        // SVG-heavy, so pre-strip's pass runs; declarations inside elements the pass removes (a
         // JSON-LD script, an SVG, a template, a hidden element, a comment) and markup-like script text.
         let page = format!(
             r#"<html lang=en><head><title>T &amp; t</title><meta property="og:title" content="A">
             <link rel=canonical href="/a"><script type="application/ld+json">{{"@type":"NewsArticle"}}</script>
-            <style>{}</style></head><body><svg><time datetime="2020-01-01">in svg</time></svg>
+            </head><body><svg><time datetime="2020-01-01">in svg</time>{}</svg>
             <template><span itemprop=author>Templated Author</span></template>
             <div hidden><a rel=author href=/x>Jo</a></div><!-- <meta name=author content=commented> -->
             <p>text <time datetime="2024-03-05" pubdate>5 March</time></p>
             <script>var x = "<meta name=description content=fake>";</script></body></html>"#,
-            "p{}".repeat(2000)
+            "<g></g>".repeat(2000)
         );
         for source in [false, true] {
             let admitted = prestrip::admit(&page, prestrip::UNBOUNDED).unwrap();
             assert!(admitted.is_unchanged() && admitted.runs_pass(source));
             let (handlers, found) = crate::metadata::handlers(&page);
             let stripped = admitted.prestrip_observed(source, handlers);
-            assert!(stripped.applied && !stripped.html.contains("NewsArticle") && !stripped.html.contains("p{}"));
+            assert!(stripped.applied && !stripped.html.contains("NewsArticle") && !stripped.html.contains("<g>"));
             let together = found.finish();
             assert_eq!(together.title.as_deref(), Some("T & t"));
             assert_eq!(together.json_ld.len(), 1);

@@ -1,7 +1,10 @@
-//! Stage 2: remove what can never be main content, in one streaming lol_html pass.
+//! Stage 2: remove what can never be main content before the DOM parse.
 //!
-//! Doing this before the DOM parse means html5ever never tokenizes or builds nodes for scripts,
-//! styles, SVG art and the like: on script-heavy pages that is half the bytes. The pass matches tag
+//! Two tools, cheapest first. The byte scan that admits the page (see [`prescan`]) already finds every
+//! script and style; their contents are left out of the copy handed to the parser ([`Cut::RawText`]),
+//! on every page, at the cost of that copy. A streaming lol_html pass then removes whole elements
+//! (scripts, styles, SVG art and the like), only where what is left of them is still a large share of
+//! the page: on such pages html5ever would otherwise tokenize and build nodes for half the bytes. The pass matches tag
 //! names only: an attribute selector makes lol_html lex every start tag in full, which cost more than
 //! it saved (see docs/PERFORMANCE.md), so hidden elements (`hidden`, `aria-hidden`, inline
 //! `display:none`) are dropped by the DOM stage, which reads attributes anyway. The DOM stage also
@@ -50,7 +53,7 @@ fn on<'h>(
 }
 
 /// The pass runs only when at least this share (in percent) of the page's bytes lies inside the
-/// elements it removes. Below it, parsing those bytes costs html5ever less than the lol_html pass
+/// elements it removes (script and style contents, which the scan cuts anyway, aside). Below it, parsing those bytes costs html5ever less than the lol_html pass
 /// costs: per-page timings of `auto` over 1,000 news pages with and without the pass broke even at a
 /// share of 30–40% (see docs/PERFORMANCE.md). The DOM stage skips the same elements either way.
 pub const MIN_NOISE_PERCENT: usize = 35;
@@ -69,8 +72,8 @@ pub const MAX_ATTRIBUTES: usize = 256;
 pub struct Prestripped {
     /// The remaining HTML, in the tendril the parser takes without a copy.
     pub html: StrTendril,
-    /// False when the text is passed through unchanged: the page had too little to strip for the pass
-    /// to pay for itself, or lol_html rejected it.
+    /// False when the text is passed through unchanged: no script or style content to leave out, and
+    /// too little else to strip for the pass to pay for itself (or lol_html rejected the page).
     pub applied: bool,
     /// Start tags in the page (outside scripts, styles and attribute values), counted before the pass:
     /// about the elements a parser would build (each start tag makes one, repeated `<html>`, `<head>`
@@ -97,6 +100,9 @@ pub struct OverBudget {
 pub struct Admitted<'a> {
     html: Cow<'a, str>,
     scan: Prescan,
+    /// The byte ranges of script and style contents left out of the copy the parser reads (see
+    /// [`Cut::RawText`]), in page order.
+    raw_text: Vec<(usize, usize)>,
 }
 
 /// Scan the page and refuse it if its start tags pass the budget of its own length. This comes
@@ -110,16 +116,30 @@ pub fn admit<'a>(html: &'a str, budget: ElementBudget<'_>) -> Result<Admitted<'a
         Some(fixed) => Cow::Owned(fixed),
         None => Cow::Borrowed(html),
     };
-    let scan = prescan(&html);
+    let mut raw_text = Vec::new();
+    let scan = scan_raw_text(&html, &mut raw_text);
     let (html, scan) = match cap_attributes(&html, &scan) {
-        Some((page, capped)) => (Cow::Owned(page), capped),
+        Some((page, _)) => {
+            raw_text.clear();
+            let scan = scan_raw_text(&page, &mut raw_text);
+            (Cow::Owned(page), scan)
+        }
         None => (html, scan),
     };
     let budget = budget(html.len());
     if scan.elements > budget {
         return Err(OverBudget { elements: scan.elements, budget });
     }
-    Ok(Admitted { html, scan })
+    Ok(Admitted { html, scan, raw_text })
+}
+
+/// [`prescan`], also collecting the script and style contents the parser need not read.
+fn scan_raw_text(html: &str, raw_text: &mut Vec<(usize, usize)>) -> Prescan {
+    scan_with(html, &mut EndTags::default(), &mut |cut| {
+        if let Cut::RawText(from, to) = cut {
+            raw_text.push((from, to));
+        }
+    })
 }
 
 /// lol_html element handlers (each with its selector) of another reader of the page, run in this
@@ -141,9 +161,10 @@ impl Admitted<'_> {
     /// Whether [`Admitted::prestrip`] (`source`: [`Admitted::prestrip_source`]) runs the lol_html pass
     /// rather than passing the page through.
     pub fn runs_pass(&self, source: bool) -> bool {
+        let left_out: usize = self.raw_text.iter().map(|(from, to)| to - from).sum();
         source
             || self.scan.max_depth > MAX_NESTING
-            || self.scan.noise_bytes * 100 >= self.html.len() * MIN_NOISE_PERCENT
+            || self.scan.noise_bytes.saturating_sub(left_out) * 100 >= self.html.len() * MIN_NOISE_PERCENT
     }
 
     /// Remove the non-content elements named in `DROP`, and flatten nesting past [`MAX_NESTING`].
@@ -163,11 +184,26 @@ impl Admitted<'_> {
     /// same pass. They run only when the pass does ([`Admitted::runs_pass`]).
     pub fn prestrip_observed(self, source: bool, observers: Observers) -> Prestripped {
         let elements = self.scan.elements;
-        if !self.runs_pass(source) {
-            return Prestripped { html: StrTendril::from_slice(&self.html), applied: false, elements };
+        let runs = self.runs_pass(source);
+        let html = without_ranges(&self.html, &self.raw_text);
+        if !runs {
+            return Prestripped { html, applied: !self.raw_text.is_empty(), elements };
         }
-        Prestripped { elements, ..run(&self.html, source, self.scan.max_depth, observers) }
+        Prestripped { elements, ..run(&html, source, self.scan.max_depth, observers) }
     }
+}
+
+/// `html` without the byte `ranges` (in order, not overlapping), in the tendril the parser takes.
+fn without_ranges(html: &str, ranges: &[(usize, usize)]) -> StrTendril {
+    let cut: usize = ranges.iter().map(|(from, to)| to - from).sum();
+    let mut out = StrTendril::with_capacity(u32::try_from(html.len() - cut).unwrap_or(u32::MAX));
+    let mut at = 0;
+    for &(from, to) in ranges {
+        out.push_slice(&html[at..from]);
+        at = to;
+    }
+    out.push_slice(&html[at..]);
+    out
 }
 
 /// [`admit`] then [`Admitted::prestrip`].
@@ -188,7 +224,11 @@ fn cap_attributes(html: &str, scan: &Prescan) -> Option<(String, Prescan)> {
         return None;
     }
     let mut cuts = Vec::new();
-    scan_with(html, &mut EndTags::default(), &mut |cut| cuts.push(cut));
+    scan_with(html, &mut EndTags::default(), &mut |cut| {
+        if let Cut::Attributes(from, to) = cut {
+            cuts.push((from, to));
+        }
+    });
     let mut out = String::with_capacity(html.len());
     let mut at = 0;
     for (from, to) in cuts {
@@ -332,9 +372,23 @@ pub fn prescan(html: &str) -> Prescan {
     scan_with(html, &mut EndTags::default(), &mut |_| {})
 }
 
+/// A byte range of the page the scan finds it can leave out of what the parser reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Cut {
+    /// A start tag's attributes past [`MAX_ATTRIBUTES`], from the first of them to the tag's end.
+    Attributes(usize, usize),
+    /// The content of a `<script>` or `<style>` element, which no stage reads: html5ever would
+    /// tokenize it and copy it into a text node only for the DOM stage to skip it. JSON-LD scripts
+    /// are kept (`metadata` reads them from the tree), and so is any content that holds its own
+    /// element's start tag (`document.write("<script>…")`, or a `<script>` in a comment or a
+    /// `<textarea>` that the scan, which knows neither, took for a real one): there the tokenizer's
+    /// idea of where the element ends may differ from the scan's, and the parser is left to decide.
+    RawText(usize, usize),
+}
+
 /// [`prescan`] with the end-tag search given (the tests compare the remembering search with the plain
-/// one), telling `cut` the byte range of every start tag's attributes past [`MAX_ATTRIBUTES`].
-fn scan_with(html: &str, ends: &mut impl FindEnd, cut: &mut impl FnMut((usize, usize))) -> Prescan {
+/// one), telling `cut` what the parser need not read ([`Cut`]).
+fn scan_with(html: &str, ends: &mut impl FindEnd, cut: &mut impl FnMut(Cut)) -> Prescan {
     let b = html.as_bytes();
     let (mut depth, mut max, mut noise) = (0usize, 0usize, 0usize);
     let (mut elements, mut max_attributes, mut lexed_to) = (0usize, 0usize, 0usize);
@@ -349,14 +403,16 @@ fn scan_with(html: &str, ends: &mut impl FindEnd, cut: &mut impl FnMut((usize, u
                 // A `<` inside an attribute value already lexed is not lexed (nor counted) again: each
                 // byte of the page is lexed once, however the values nest `<`s. (Depth and noise are
                 // estimated as before, `<`s in values included.)
+                let mut content_from = None;
                 if name_end >= lexed_to {
                     elements += 1;
                     let tag = lex_attributes(b, name_end);
                     lexed_to = tag.end;
                     max_attributes = max_attributes.max(tag.count);
                     if let Some(from) = tag.cut_from {
-                        cut((from, tag.end - usize::from(b.get(tag.end - 1) == Some(&b'>'))));
+                        cut(Cut::Attributes(from, tag.end - usize::from(b.get(tag.end - 1) == Some(&b'>'))));
                     }
+                    content_from = Some(tag.end);
                 }
                 if is_void_name(name) {
                     continue;
@@ -364,8 +420,16 @@ fn scan_with(html: &str, ends: &mut impl FindEnd, cut: &mut impl FnMut((usize, u
                 depth += 1;
                 max = max.max(depth);
                 if let Some(raw_text) = noise_kind(name) {
-                    let end = ends.find(b, name_end, name).unwrap_or(b.len());
+                    let found = ends.find(b, name_end, name);
+                    let end = found.unwrap_or(b.len());
                     noise += end - i;
+                    if raw_text
+                        && let (Some(from), Some(to)) = (content_from, found)
+                        && from < to
+                        && leaves_out(b, i, from, to, name)
+                    {
+                        cut(Cut::RawText(from, to));
+                    }
                     // Script and style hold no tags: skip to their end tag, so that a `<` in code is
                     // not taken for one. Other elements are scanned on for their nesting.
                     // (The end tag itself is then met as usual and closes the element.)
@@ -378,6 +442,30 @@ fn scan_with(html: &str, ends: &mut impl FindEnd, cut: &mut impl FnMut((usize, u
         }
     }
     Prescan { max_depth: max, noise_bytes: noise, elements, max_attributes }
+}
+
+/// Whether the content `from..to` of the script or style element whose name starts at `start` (just
+/// after its `<`) and whose end tag starts at `to` can be left out ([`Cut::RawText`]).
+fn leaves_out(b: &[u8], start: usize, from: usize, to: usize, name: &[u8]) -> bool {
+    let tag = &b[start..from];
+    // The end tag is one to the tokenizer too: its name ends there.
+    let closes = b.get(to + 2 + name.len()).is_none_or(|c| c.is_ascii_whitespace() || matches!(c, b'/' | b'>'));
+    // JSON-LD, however its type is written (a character reference included).
+    let declares = find_ascii_ci(tag, b"json").is_some() || tag.contains(&b'&');
+    closes && !declares && !holds_start_tag(&b[from..to], name)
+}
+
+/// Whether `span` holds `<name` (any case).
+fn holds_start_tag(span: &[u8], name: &[u8]) -> bool {
+    let mut at = 0;
+    while let Some(k) = memchr::memchr(b'<', &span[at..]) {
+        let i = at + k + 1;
+        if span.get(i..i + name.len()).is_some_and(|n| n.eq_ignore_ascii_case(name)) {
+            return true;
+        }
+        at = i;
+    }
+    false
 }
 
 /// A start tag's attributes, lexed as the HTML tokenizer does.
@@ -637,6 +725,44 @@ mod tests {
     }
 
     #[test]
+    fn script_and_style_contents_are_left_out_of_what_the_parser_reads() {
+        let words = "words ".repeat(200);
+        let page = format!(
+            "<head><style>p {{ color: red }}</style><script type=\"application/ld+json\">{{\"@type\":\"NewsArticle\"}}</script>\
+             <script type=\"application/ld&#x2B;json\">{{\"a\":1}}</script></head><body><p>{words}</p>\
+             <script>var a = b < c; go();</script><script>document.write(\"<script>w()<\\/script>\")</script>\
+             <SCRIPT src=x.js></SCRIPT><script>y()</scripts></script><p>end</p></body>"
+        );
+        let out = strip(&page);
+        assert!(out.applied);
+        let html = &*out.html;
+        // Contents gone, elements kept (empty); the words around them untouched.
+        assert!(!html.contains("color") && !html.contains("go()") && !html.contains("x()"), "{html}");
+        assert!(html.contains("<style></style>") && html.contains("<script></script>") && html.contains(&words));
+        // JSON-LD, however its type is written, and a script that writes a script stay whole.
+        assert!(html.contains("NewsArticle") && html.contains("{\"a\":1}") && html.contains("w()"));
+        // `</scripts>` is not the script's end tag: the scan stops at it and leaves the script whole.
+        assert!(html.contains("<script>y()</scripts></script>"));
+        assert!(html.ends_with("<p>end</p></body>"));
+        // The page's text is the same.
+        let text = |h: &str| {
+            let doc = crate::dom::Document::parse(h);
+            doc.subtree_text(doc.body)
+        };
+        assert_eq!(text(html), text(&page));
+    }
+
+    #[test]
+    fn a_script_tag_the_parser_does_not_see_as_one_cuts_nothing() {
+        // In a comment, a textarea or a title, `<script>` is text; the next real end tag is further on.
+        for fake in ["<!-- <script> -->", "<textarea><script></textarea>", "<title>a <style> b</title>"] {
+            let page = format!("<body>{fake}<p>kept text</p><script>x()</script><style>p{{}}</style></body>");
+            let out = strip(&page);
+            assert!(out.html.contains("<p>kept text</p>"), "{fake}: {}", &*out.html);
+        }
+    }
+
+    #[test]
     fn prescan_measures_noise_and_depth() {
         let page = "<html><body><script>if (a<b) x();</script><div><p>text</p></div><SVG><g></g></svg></body></html>";
         let scan = prescan(page);
@@ -644,12 +770,18 @@ mod tests {
         let svg = "<SVG><g></g>".len() - 1;
         assert_eq!(scan.noise_bytes, script + svg);
         assert_eq!(scan.max_depth, 4);
-        // A page with little noise is passed through untouched; a script-heavy one is stripped.
-        let light = format!("<body><p>{}</p><script>x()</script></body>", "words ".repeat(100));
+        // A page with little noise is passed through untouched; one heavy with noise other than script
+        // and style contents (which are cut without the pass) goes through the pass.
+        let light = format!("<body><p>{}</p><svg><g></g></svg></body>", "words ".repeat(100));
+        assert!(!admit(&light, UNBOUNDED).unwrap().runs_pass(false));
         assert!(!strip(&light).applied);
-        let heavy = format!("<body><p>text</p><script>{}</script></body>", "x();".repeat(100));
+        let scripted = format!("<body><p>text</p><script>{}</script></body>", "x();".repeat(100));
+        assert!(!admit(&scripted, UNBOUNDED).unwrap().runs_pass(false));
+        assert!(!strip(&scripted).html.contains("x()"));
+        let heavy = format!("<body><p>text</p><svg>{}</svg></body>", "<g></g>".repeat(100));
+        assert!(admit(&heavy, UNBOUNDED).unwrap().runs_pass(false));
         let out = strip(&heavy);
-        assert!(out.applied && !out.html.contains("x()"));
+        assert!(out.applied && !out.html.contains("<g>"));
     }
 
     /// The plain search, from scratch each time.
