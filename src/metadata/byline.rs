@@ -58,7 +58,9 @@ fn names_date(id_class: &str) -> bool {
 /// The value after `label` and a colon in `text` (full-width or not), up to the next label or a
 /// break; `None` when the label is not there.
 fn labelled<'a>(text: &'a str, label: &str) -> Option<&'a str> {
-    let at = text.find(label)?;
+    // memchr's search: on a short text it starts at once, where `str::find` first builds a Two-Way
+    // searcher (a fifth of the byline walk's instructions).
+    let at = memchr::memmem::find(text.as_bytes(), label.as_bytes())?;
     // `文` and `时间` are short: require that the label starts the text or follows a space/bracket.
     if at > 0 {
         let prev = text[..at].chars().next_back()?;
