@@ -1,9 +1,9 @@
 #!/bin/bash
 # Side by side: peers (../shared/peers harness) and pith auto, one dataset after another, same session.
-# usage: scripts/peers-side-by-side.sh PITH_BIN OUTDIR [datasets...]   (PEERS_ROOT: where ../shared/peers/setup.sh installed the peers; a local tool, not run in CI)
+# usage: [PEERS="a b"] scripts/peers-side-by-side.sh PITH_BIN OUTDIR [datasets...]   (PEERS: which peers, default all eight; PEERS_ROOT: where ../shared/peers/setup.sh installed the peers; a local tool, not run in CI)
 BIN=$1; OUT=$2; shift 2
 export PEERS_ROOT=${PEERS_ROOT:?set PEERS_ROOT}
-PEERS="resiliparse dom_smoothie rs_trafilatura trafilatura_rs readabilityrs trafilatura readability_js parse_html5ever"
+PEERS=${PEERS:-"resiliparse dom_smoothie rs_trafilatura trafilatura_rs readabilityrs trafilatura readability_js parse_html5ever"}
 DS=${@:-cleaneval cleanportaleval dragnet l3s-gn1 readability-tests tiptopjaw-2026 utomo-big9-chaos wcxb-dev zh-cwce zh-gne}
 mkdir -p $OUT
 for d in $DS; do

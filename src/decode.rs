@@ -98,8 +98,19 @@ fn detect(bytes: &[u8]) -> &'static Encoding {
 /// True when the bytes are valid UTF-8 and hold at least a few multi-byte sequences (pure ASCII decodes
 /// the same in every charset we meet, so it says nothing).
 fn is_multibyte_utf8(bytes: &[u8]) -> bool {
-    let multibyte = bytes.iter().filter(|&&b| b >= 0xC0).take(8).count();
-    multibyte >= 8 && std::str::from_utf8(bytes).is_ok()
+    // Lead bytes counted only in the 64-byte runs that are not all ASCII: most pages that declare a
+    // legacy charset are English with a few accented letters, and a byte-by-byte count of their whole
+    // text was half of this stage's instructions.
+    let mut multibyte = 0;
+    for run in bytes.chunks(64) {
+        if !run.is_ascii() {
+            multibyte += run.iter().filter(|&&b| b >= 0xC0).count();
+            if multibyte >= 8 {
+                return std::str::from_utf8(bytes).is_ok();
+            }
+        }
+    }
+    false
 }
 
 /// Find `<meta charset=...>` or `<meta http-equiv="content-type" content="...charset=...">` in `head`.
@@ -176,6 +187,12 @@ mod tests {
         let d = decode(&gbk, None).unwrap();
         assert_eq!((d.charset, d.source), ("gb18030", CharsetSource::Meta));
         assert!(d.text.contains("人工智能"));
+        // Lead bytes are counted across the page's 64-byte runs, wherever they fall: eight make UTF-8,
+        // seven (too few to tell) leave the declaration in force.
+        for (accents, charset) in [(8, "UTF-8"), (7, "windows-1252")] {
+            let page = format!("<meta charset=latin1>{}{}", "plain ".repeat(40), "café, ".repeat(accents));
+            assert_eq!(decode(page.as_bytes(), None).unwrap().charset, charset, "{accents}");
+        }
     }
 
     #[test]
