@@ -38,9 +38,22 @@ pub fn is_streamed_segment(id: &str) -> bool {
 
 /// True for inline styles that hide the element: `display:none` or `visibility:hidden`, any spacing or case.
 pub fn style_hides(style: &str) -> bool {
-    // Cheap rejection first: most styles mention neither property.
-    let has = |needle: &str| style.as_bytes().windows(needle.len()).any(|w| w.eq_ignore_ascii_case(needle.as_bytes()));
-    if !has("none") && !has("hidden") {
+    // Cheap rejection first: most styles mention neither property. Only the places where a needle's
+    // first letter occurs are compared (a byte-by-byte comparison of long inline styles cost more than
+    // the rest of the element's copy).
+    let b = style.as_bytes();
+    let has = |needle: &[u8]| {
+        let mut at = 0;
+        while let Some(k) = memchr::memchr2(needle[0], needle[0].to_ascii_uppercase(), &b[at..]) {
+            let i = at + k;
+            if b.get(i..i + needle.len()).is_some_and(|w| w.eq_ignore_ascii_case(needle)) {
+                return true;
+            }
+            at = i + 1;
+        }
+        false
+    };
+    if !has(b"none") && !has(b"hidden") {
         return false;
     }
     let compact: String = style.chars().filter(|c| !c.is_whitespace()).flat_map(char::to_lowercase).collect();
