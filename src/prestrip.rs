@@ -1,15 +1,16 @@
 //! Stage 2: remove what can never be main content before the DOM parse.
 //!
-//! Two tools, cheapest first. The byte scan that admits the page (see [`prescan`]) already finds every
-//! script and style; their contents are left out of the copy handed to the parser ([`Cut::RawText`]),
-//! on every page, at the cost of that copy. A streaming lol_html pass then removes whole elements
-//! (scripts, styles, SVG art and the like), only where what is left of them is still a large share of
-//! the page: on such pages html5ever would otherwise tokenize and build nodes for half the bytes. The pass matches tag
-//! names only: an attribute selector makes lol_html lex every start tag in full, which cost more than
-//! it saved (see docs/PERFORMANCE.md), so hidden elements (`hidden`, `aria-hidden`, inline
-//! `display:none`) are dropped by the DOM stage, which reads attributes anyway. The DOM stage also
-//! skips any non-content element that survives (for instance when lol_html refuses malformed input),
-//! so this pass is an optimisation, never a correctness requirement.
+//! Two tools, cheapest first. The byte scan that admits the page (see [`prescan`]) already finds
+//! every script and style; their contents are left out of the copy handed to the parser
+//! (`Cut::RawText`), on every page, at the cost of that copy. A streaming lol_html pass then
+//! removes whole elements (scripts, styles, SVG art and the like), only where what is left of them is
+//! still a large share of the page: on such pages html5ever would otherwise tokenize and build nodes
+//! for half the bytes. The pass matches tag names only: an attribute selector makes lol_html lex
+//! every start tag in full, which cost more than it saved (see docs/PERFORMANCE.md), so hidden
+//! elements (`hidden`, `aria-hidden`, inline `display:none`) are dropped by the DOM stage, which reads
+//! attributes anyway. The DOM stage also skips any non-content element that survives (for instance
+//! when lol_html refuses malformed input), so both tools are optimisations, never a correctness
+//! requirement.
 //!
 //! `<form>` itself is kept: many sites (ASP.NET among them) wrap the whole page in one form.
 
@@ -53,9 +54,10 @@ fn on<'h>(
 }
 
 /// The pass runs only when at least this share (in percent) of the page's bytes lies inside the
-/// elements it removes (script and style contents, which the scan cuts anyway, aside). Below it, parsing those bytes costs html5ever less than the lol_html pass
-/// costs: per-page timings of `auto` over 1,000 news pages with and without the pass broke even at a
-/// share of 30–40% (see docs/PERFORMANCE.md). The DOM stage skips the same elements either way.
+/// elements it removes (script and style contents, which the scan cuts anyway, aside). Below it,
+/// parsing those bytes costs html5ever less than the lol_html pass costs: per-page timings of `auto`
+/// over 1,000 news pages with and without the pass broke even at a share of 30–40% (see
+/// docs/PERFORMANCE.md). The DOM stage skips the same elements either way.
 pub const MIN_NOISE_PERCENT: usize = 35;
 
 /// Elements nested deeper than this are flattened (tags removed, text kept). html5ever checks the
