@@ -244,10 +244,10 @@ impl Engine {
         let t_admit = Instant::now();
         // The declarations `metadata` reads live in `<head>` and in JSON-LD scripts. A page pre-strip
         // passes through (script and style contents cut, JSON-LD kept) gives them from the parse's own
-        // tree (stage 3). Pre-strip's pass drops the
-        // scripts, so when it runs over the decoded page the scan's handlers run in it (the page
-        // tokenized once, the scan's time counted in pre-strip's); a page pre-strip rewrote before its
-        // pass (attributes capped) is scanned as decoded, in a pass of its own.
+        // tree (stage 3). Pre-strip's pass drops the scripts, so when it runs over the decoded page the
+        // scan's handlers run in it (the page tokenized once, the scan's time counted in pre-strip's);
+        // a page pre-strip rewrote before its pass (attributes capped) is scanned as decoded, in a pass
+        // of its own.
         let passed_through = admitted.is_unchanged() && !admitted.runs_pass(needs.source);
         let together = prep.metadata && admitted.is_unchanged() && !passed_through;
         let (found, observers) = if together {

@@ -17,6 +17,8 @@
 use std::cell::Cell;
 use std::rc::Rc;
 
+use crate::tokens::find_ascii_ci;
+
 use html5ever::tendril::{ByteTendril, StrTendril};
 use std::borrow::Cow;
 use std::sync::LazyLock;
@@ -273,20 +275,6 @@ pub fn repair_title(html: &str) -> Option<String> {
     Some(fixed)
 }
 
-/// First position of an ASCII `needle` (given lower-case) in `hay`, ignoring ASCII case.
-fn find_ascii_ci(hay: &[u8], needle: &[u8]) -> Option<usize> {
-    let first = [needle[0], needle[0].to_ascii_uppercase()];
-    let mut at = 0;
-    while let Some(k) = memchr::memchr2(first[0], first[1], &hay[at..]) {
-        let i = at + k;
-        if hay.len() - i >= needle.len() && hay[i..i + needle.len()].eq_ignore_ascii_case(needle) {
-            return Some(i);
-        }
-        at = i + 1;
-    }
-    None
-}
-
 fn run(html: &str, hidden: bool, max_depth: usize, observers: Observers) -> Prestripped {
     // Non-strict: a page with an ambiguous construct (text inside `<select>`, say) is rewritten on a
     // best-effort basis instead of refused.
@@ -454,20 +442,9 @@ fn leaves_out(b: &[u8], start: usize, from: usize, to: usize, name: &[u8]) -> bo
     let closes = b.get(to + 2 + name.len()).is_none_or(|c| c.is_ascii_whitespace() || matches!(c, b'/' | b'>'));
     // JSON-LD, however its type is written (a character reference included).
     let declares = find_ascii_ci(tag, b"json").is_some() || tag.contains(&b'&');
-    closes && !declares && !holds_start_tag(&b[from..to], name)
-}
-
-/// Whether `span` holds `<name` (any case).
-fn holds_start_tag(span: &[u8], name: &[u8]) -> bool {
-    let mut at = 0;
-    while let Some(k) = memchr::memchr(b'<', &span[at..]) {
-        let i = at + k + 1;
-        if span.get(i..i + name.len()).is_some_and(|n| n.eq_ignore_ascii_case(name)) {
-            return true;
-        }
-        at = i;
-    }
-    false
+    // Its own start tag inside it (any case): raw text is only ever a script's or a style's.
+    let open: &[u8] = if name.eq_ignore_ascii_case(b"script") { b"<script" } else { b"<style" };
+    closes && !declares && find_ascii_ci(&b[from..to], open).is_none()
 }
 
 /// A start tag's attributes, lexed as the HTML tokenizer does.

@@ -6,6 +6,21 @@
 
 use unicode_normalization::UnicodeNormalization;
 
+/// First position of an ASCII `needle` (given lower-case) in `hay`, ignoring ASCII case. Only the
+/// places where the needle's first letter occurs are compared.
+pub fn find_ascii_ci(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    let first = [needle[0], needle[0].to_ascii_uppercase()];
+    let mut at = 0;
+    while let Some(k) = memchr::memchr2(first[0], first[1], &hay[at..]) {
+        let i = at + k;
+        if hay.len() - i >= needle.len() && hay[i..i + needle.len()].eq_ignore_ascii_case(needle) {
+            return Some(i);
+        }
+        at = i + 1;
+    }
+    None
+}
+
 /// NFKC, then whitespace folded to single spaces and trimmed.
 pub fn normalize(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
