@@ -339,6 +339,9 @@ fn key(s: &str) -> String {
     s.chars().filter(|c| c.is_alphanumeric()).flat_map(char::to_lowercase).collect()
 }
 
+/// Characters from which a declared headline may have been cut to a length limit.
+const CUT_HEADLINE_CHARS: usize = 100;
+
 /// The page's title ([`choose_title`]); when that is an `<h1>`, without what follows a separator in
 /// it: headings carry suffixes as titles do (`Tips for a first visit - Japan Forum`, `Catering Tips |
 /// Cookshack`, `Best movers in 2025 | Top 19 companies`), and the part kept is the one `<title>`'s
@@ -382,10 +385,11 @@ fn choose_title(
         // One that names the site (its `og:site_name`, or the name its address is registered under) is
         // its logo, even when it is the only one: the title is then found among the other sources.
         let host = url.and_then(registered_name);
-        contained.retain(|h| {
+        let names_site = |h: &str, site: Option<&str>| {
             let k = key(h);
-            site.as_deref() != Some(k.as_str()) && host.as_deref() != Some(k.as_str())
-        });
+            site == Some(k.as_str()) || host.as_deref() == Some(k.as_str())
+        };
+        contained.retain(|h| !names_site(h, site.as_deref()));
         // An `<h1>` equal to the last part of `<title>` (`Page - Site`) is the site's logo, and names
         // the part to strip when no `og:site_name` does.
         if let Some(last) = last_part(t)
@@ -399,7 +403,7 @@ fn choose_title(
             // The title's own spelling when a part of it is the heading (headings split into styled
             // spans lose the spaces between words).
             let hk = key(h);
-            let part = TITLE_SEPARATORS.iter().flat_map(|sep| t.split(sep)).map(str::trim).find(|p| key(p) == hk);
+            let part = TITLE_SEPARATORS.iter().flat_map(|sep| split_at(t, sep)).map(str::trim).find(|p| key(p) == hk);
             return (Some(part.map_or_else(|| h.clone(), str::to_string)), h1s);
         }
         // An `<h1>` that the page's own declarations repeat (JSON-LD headline or name, `og:title`,
@@ -411,13 +415,31 @@ fn choose_title(
         // An article's single `<h1>` is its headline even when `<title>` words it otherwise (titles are
         // often rewritten for search engines), provided the two share words: an `<h1>` sharing none is
         // more likely a section label or the site's name.
-        if article && h1s.len() == 1 && word_overlap(&h1s[0], &strip_site(t, site.as_deref())) >= 0.2 {
+        if article
+            && h1s.len() == 1
+            && !names_site(&h1s[0], site.as_deref())
+            && word_overlap(&h1s[0], &strip_site(t, site.as_deref())) >= 0.2
+        {
             return (Some(h1s[0].clone()), h1s);
         }
         if let Some(d) = &declared
             && key(d).len() >= 4
             && tk.contains(&key(d))
         {
+            // A declared headline cut to a length limit (structured-data tools cut near 110
+            // characters, some with an ellipsis) is read whole from `<title>`'s part that it begins.
+            let dk = key(d.trim_end_matches(['…', '.']));
+            if d.chars().count() >= CUT_HEADLINE_CHARS || d.ends_with('…') || d.ends_with("...") {
+                let whole = TITLE_SEPARATORS
+                    .iter()
+                    .flat_map(|sep| split_at(t, sep))
+                    .map(str::trim)
+                    .filter(|p| key(p).starts_with(&dk))
+                    .min_by_key(|p| p.len());
+                if let Some(p) = whole.filter(|p| key(p).len() > dk.len()) {
+                    return (Some(p.to_string()), h1s);
+                }
+            }
             return (Some(strip_site(d, site.as_deref())), h1s);
         }
     }
@@ -486,10 +508,39 @@ fn registered_name(url: &str) -> Option<String> {
     Some(key(name)).filter(|k| !k.is_empty())
 }
 
+/// `title` split at `sep`; an underscore between two ASCII letters or digits is part of a name
+/// (`rustc_codegen_gcc`, `ngx_http_rewrite_module`), not a separator: titles use a bare `_` between
+/// parts where words are not spaced (`水稻增产_农业新闻_示例网`).
+fn split_at<'a>(title: &'a str, sep: &'a str) -> impl Iterator<Item = &'a str> + 'a {
+    let b = title.as_bytes();
+    let mut start = 0;
+    let mut cuts = title.match_indices(sep).filter(move |&(i, _)| {
+        sep != "_"
+            || !(i > 0 && b[i - 1].is_ascii_alphanumeric() && b.get(i + 1).is_some_and(u8::is_ascii_alphanumeric))
+    });
+    let mut done = false;
+    std::iter::from_fn(move || {
+        if done {
+            return None;
+        }
+        match cuts.next() {
+            Some((i, _)) => {
+                let part = &title[start..i];
+                start = i + sep.len();
+                Some(part)
+            }
+            None => {
+                done = true;
+                Some(&title[start..])
+            }
+        }
+    })
+}
+
 /// The key of the last of two or more parts of a title (`Page - Site`), where sites put their name.
 fn last_part(title: &str) -> Option<String> {
     TITLE_SEPARATORS.iter().find_map(|sep| {
-        let parts: Vec<&str> = title.split(sep).map(str::trim).filter(|p| !p.is_empty()).collect();
+        let parts: Vec<&str> = split_at(title, sep).map(str::trim).filter(|p| !p.is_empty()).collect();
         (parts.len() >= 2).then(|| key(parts[parts.len() - 1]))
     })
 }
@@ -509,7 +560,7 @@ fn word_overlap(a: &str, b: &str) -> f64 {
 fn strip_site(title: &str, site: Option<&str>) -> String {
     for sep in TITLE_SEPARATORS {
         if title.contains(sep) {
-            let parts: Vec<&str> = title.split(sep).map(str::trim).filter(|p| !p.is_empty()).collect();
+            let parts: Vec<&str> = split_at(title, sep).map(str::trim).filter(|p| !p.is_empty()).collect();
             if parts.len() < 2 {
                 continue;
             }
@@ -616,6 +667,55 @@ mod tests {
 
     fn title_of(html: &str, article: bool) -> Option<String> {
         extract(&scan(html), &Document::parse(html), None, article).title
+    }
+
+    #[test]
+    fn underscores_inside_names_do_not_split_titles() {
+        let t = |html: &str| title_of(html, false);
+        assert_eq!(
+            t("<title>rustc_codegen_gcc: Progress Report #39</title>").as_deref(),
+            Some("rustc_codegen_gcc: Progress Report #39")
+        );
+        assert_eq!(
+            t("<title>Module ngx_http_rewrite_module</title>").as_deref(),
+            Some("Module ngx_http_rewrite_module")
+        );
+        // Between parts that are not spaced, `_` still separates them.
+        assert_eq!(
+            t("<title>关于开展水稻种植培训的通知_通知公告_示例网</title>").as_deref(),
+            Some("关于开展水稻种植培训的通知")
+        );
+        assert_eq!(split_at("a_b _c", "_").collect::<Vec<_>>(), ["a_b ", "c"]);
+    }
+
+    #[test]
+    fn a_cut_declared_headline_is_read_whole_from_the_title() {
+        let whole = "Fix it Friday: struggling with how to arrange your living room? We help four readers find solutions (including one trick that works)";
+        let cut = &whole[..whole.find(" one trick").unwrap()];
+        let page = format!(
+            r#"<title>{whole} - Farm Blog</title><script type="application/ld+json">{{"@type":"Article","headline":"{cut}"}}</script><body><p>x</p></body>"#
+        );
+        assert_eq!(title_of(&page, true).as_deref(), Some(whole));
+        // A long one that a part of `<title>` repeats whole is not cut: the site's name stays out.
+        let long = "Treadmill repair and fitness equipment repair in the county, with maintenance of every machine. Free estimates.";
+        let page = format!(
+            r#"<title>{long} - Gym Fixers</title><meta property="og:title" content="{long}"><body><p>x</p></body>"#
+        );
+        assert_eq!(title_of(&page, true).as_deref(), Some(long));
+        // A short declared headline is taken as written.
+        let page = r#"<title>Rice yields rise in the south - Farm News</title><meta property="og:title" content="Rice yields rise"><body><p>x</p></body>"#;
+        assert_eq!(title_of(page, true).as_deref(), Some("Rice yields rise"));
+    }
+
+    #[test]
+    fn an_articles_only_heading_naming_the_site_is_not_its_title() {
+        let page = "<title>What happened with Arch Linux ISO in 2024 / Discussion / Arch Linux Forums</title>\
+            <body><h1>Arch Linux</h1><p>x</p></body>";
+        let url = Some("https://bbs.archlinux.org/viewtopic.php?id=1");
+        let title = |url| extract(&scan(page), &Document::parse(page), url, true).title;
+        assert_eq!(title(url).as_deref(), Some("What happened with Arch Linux ISO in 2024"));
+        // Without the address nothing says the heading is the site's name.
+        assert_eq!(title(None).as_deref(), Some("Arch Linux"));
     }
 
     #[test]
