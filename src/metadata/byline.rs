@@ -43,16 +43,23 @@ const SOURCE_LABELS: &[&str] = &["来源", "稿源", "出处"];
 
 /// Names for elements that hold a byline.
 fn names_author(id_class: &str) -> bool {
-    ["author", "byline", "writer", "posted-by", "contributor"].iter().any(|k| id_class.contains(k))
+    ["author", "byline", "writer", "posted-by", "contributor"].iter().any(|k| has(id_class, k))
         && !["authority", "author-bio", "author-box", "about-author", "author-desc", "comment"]
             .iter()
-            .any(|k| id_class.contains(k))
+            .any(|k| has(id_class, k))
 }
 
 /// Names for elements that hold a date.
 fn names_date(id_class: &str) -> bool {
-    ["date", "time", "publish", "posted", "byline", "meta", "info"].iter().any(|k| id_class.contains(k))
-        && !id_class.contains("update")
+    ["date", "time", "publish", "posted", "byline", "meta", "info"].iter().any(|k| has(id_class, k))
+        && !has(id_class, "update")
+}
+
+/// `hay` contains `needle`, by memchr's search, which on a short string starts at once where
+/// `str::contains` first builds a Two-Way searcher (these tests run on every ancestor of the texts
+/// around the headline).
+fn has(hay: &str, needle: &str) -> bool {
+    memchr::memmem::find(hay.as_bytes(), needle.as_bytes()).is_some()
 }
 
 /// The value after `label` and a colon in `text` (full-width or not), up to the next label or a
@@ -111,9 +118,21 @@ const BYLINE_LABELS: &[&str] = &[
 
 /// A byline label without a name (`By`, `Written By`, `Author:`).
 pub fn is_label(s: &str) -> bool {
-    let l = s.trim().trim_end_matches([':', '：']).trim().to_lowercase();
-    BYLINE_LABELS.contains(&l.as_str())
+    // Without a lower-cased copy of every text: the labels are ASCII, and a text lower-cases to an
+    // ASCII label only if it is one in another case, or spells a `k` with the Kelvin sign (three
+    // bytes for one): a text over three times the longest label is none.
+    let t = s.trim().trim_end_matches([':', '：']).trim();
+    if t.len() > 3 * LONGEST_LABEL {
+        return false;
+    }
+    if t.is_ascii() {
+        return BYLINE_LABELS.iter().any(|l| t.eq_ignore_ascii_case(l));
+    }
+    BYLINE_LABELS.iter().any(|l| t.chars().flat_map(char::to_lowercase).eq(l.chars()))
 }
+
+/// The byte length of the longest [`BYLINE_LABELS`] entry.
+const LONGEST_LABEL: usize = 11;
 
 /// A name as publishers write it in declarations and bylines, without the label before it or an
 /// affiliation after it (`By Jane Roe - Staff Writer`, `, USA TODAY`).
@@ -365,6 +384,15 @@ pub fn read(doc: &Document) -> Byline {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn byline_labels_are_ascii_and_the_longest_is_known() {
+        assert!(BYLINE_LABELS.iter().all(|l| l.is_ascii() && *l == l.to_lowercase()));
+        assert_eq!(BYLINE_LABELS.iter().map(|l| l.len()).max(), Some(LONGEST_LABEL));
+        // A non-ASCII text is compared lower-cased too (`İ` lower-cases to two characters).
+        assert!(!is_label("Wrİtten by") && is_label("Recipe By"));
+        assert!(is_label("  WRITTEN BY：") && !is_label("Written by Jane"));
+    }
 
     #[test]
     fn author_and_source_labels_are_not_ascii() {

@@ -96,11 +96,24 @@ impl BlockModel {
 /// Row-major `n` rows to feature-major.
 fn transpose(rows: &[f32], n: usize) -> Vec<f32> {
     let w = rows.len() / n.max(1);
-    let mut out = vec![0f32; rows.len()];
-    for (r, row) in rows.chunks_exact(w.max(1)).enumerate() {
-        for (f, &v) in row.iter().enumerate() {
-            out[f * n + r] = v;
-        }
+    // Column by column, appended in order: a strided read and no index to check per value.
+    let mut out = Vec::with_capacity(w * n);
+    for f in 0..w {
+        out.extend(rows[f..].iter().step_by(w).take(n));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::transpose;
+
+    #[test]
+    fn transpose_turns_rows_into_columns() {
+        // Three rows of two features.
+        let rows = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0];
+        assert_eq!(transpose(&rows, 3), [1.0, 3.0, 5.0, 2.0, 4.0, 6.0]);
+        assert_eq!(transpose(&rows, 1), rows);
+        assert!(transpose(&[], 0).is_empty());
+    }
 }

@@ -313,6 +313,7 @@ pub fn boilerplate_cues(text: &str) -> u32 {
     let mut word = [0u8; 16];
     let mut len = 0usize;
     let mut spoilt = false;
+    let mut cjk = false;
     let check = |word: &[u8], n: &mut u32| {
         if word.len() >= 3 && CUE_WORDS.binary_search_by(|c| c.as_bytes().cmp(word)).is_ok() {
             *n += 1;
@@ -328,6 +329,7 @@ pub fn boilerplate_cues(text: &str) -> u32 {
             }
         } else if b >= 0x80 {
             spoilt |= len > 0;
+            cjk |= b >= CJK_LEAD;
         } else {
             if len > 0 && !spoilt {
                 check(&word[..len], &mut n);
@@ -339,11 +341,19 @@ pub fn boilerplate_cues(text: &str) -> u32 {
     if len > 0 && !spoilt {
         check(&word[..len], &mut n);
     }
-    if !text.is_ascii() {
-        n += CUE_PHRASES.iter().map(|p| text.matches(p).count() as u32).sum::<u32>();
+    // Every cue phrase is CJK (U+3000 and up, lead byte 0xE3 or more): a text without such a
+    // character, curly quotes and accents aside, holds none of them.
+    if cjk {
+        static FINDERS: std::sync::LazyLock<Vec<memchr::memmem::Finder<'static>>> = std::sync::LazyLock::new(|| {
+            CUE_PHRASES.iter().map(|p| memchr::memmem::Finder::new(p.as_bytes())).collect()
+        });
+        n += FINDERS.iter().map(|f| f.find_iter(text.as_bytes()).count() as u32).sum::<u32>();
     }
     n
 }
+
+/// The smallest lead byte of a UTF-8 character at U+3000 or above.
+const CJK_LEAD: u8 = 0xE3;
 
 /// Path segments of listing addresses (`/category/...`, `/tags/`, `/page/2`): a whole segment, any case.
 pub const LISTING_PATH_WORDS: &[&str] = &[
