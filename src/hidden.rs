@@ -28,6 +28,13 @@ pub fn is_ignored(name: &str) -> bool {
     )
 }
 
+/// An ARIA tab panel (`role="tabpanel"`): kept even while hidden. A page shows one panel at a time
+/// (one language's code sample, one operating system's steps, a product's specifications) and the
+/// others are its content as much as the one shown, a click away.
+pub fn is_tab_panel(role: &str) -> bool {
+    role.trim().eq_ignore_ascii_case("tabpanel")
+}
+
 /// True for the `id` of a segment that a streaming server renderer sends late: React sends
 /// `<div hidden id="S:3">…</div>` after the shell, and a small inline script moves it into place as
 /// soon as it arrives. A browser shows that content, so its `hidden` attribute does not hide it

@@ -286,15 +286,17 @@ fn run(html: &str, hidden: bool, max_depth: usize, observers: Observers) -> Pres
     // may nest past the limit. Implicitly closed elements (`<p>`, `<li>` without end tags) make the
     // count drift upwards; that can only flatten more, never lose text.
     let settings = if hidden {
-        let settings = on(settings, SEL_HIDDEN, |el| {
+        let panel = |el: &Element<'_, '_>| el.get_attribute("role").is_some_and(|r| crate::hidden::is_tab_panel(&r));
+        let settings = on(settings, SEL_HIDDEN, move |el| {
             let aria = el.get_attribute("aria-hidden").is_some_and(|v| v.trim().eq_ignore_ascii_case("true"));
-            if aria || !el.get_attribute("id").is_some_and(|id| crate::hidden::is_streamed_segment(&id)) {
+            if !panel(el) && (aria || !el.get_attribute("id").is_some_and(|id| crate::hidden::is_streamed_segment(&id)))
+            {
                 el.remove();
             }
             Ok(())
         });
-        on(settings, SEL_STYLE, |el| {
-            if el.get_attribute("style").is_some_and(|s| crate::hidden::style_hides(&s)) {
+        on(settings, SEL_STYLE, move |el| {
+            if !panel(el) && el.get_attribute("style").is_some_and(|s| crate::hidden::style_hides(&s)) {
                 el.remove();
             }
             Ok(())
@@ -671,6 +673,17 @@ mod tests {
         assert!(repair_title("<p>no title</p>").is_none());
         assert!(repair_title("<titles>x").is_none());
         assert!(repair_title("<title>").is_none());
+    }
+
+    #[test]
+    fn the_source_pass_keeps_hidden_tab_panels() {
+        let out = strip_source(
+            "<body><div role=tabpanel hidden><p>go get farm</p></div><div style='display:none' role=tabpanel>\
+             <p>cargo add farm</p></div><div hidden><p>hidden note</p></div></body>",
+        );
+        let h = out.html.to_string();
+        assert!(h.contains("go get farm") && h.contains("cargo add farm"), "{h}");
+        assert!(!h.contains("hidden note"), "{h}");
     }
 
     #[test]

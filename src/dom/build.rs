@@ -336,6 +336,10 @@ impl Builder {
         let mut id_class = String::new();
         let mut hidden_attr = false;
         let mut streamed = false;
+        // The first hiding attribute met (inline style or `aria-hidden`), and whether the element is
+        // a tab panel: see below.
+        let mut hidden_by: Option<Action> = None;
+        let mut tab_panel = false;
         // Seed 001 removes id, class and style before measuring; the markup that remains is counted.
         let mut markup = 2 + name.len() as u32;
         if !Tag::is_void(name) {
@@ -352,13 +356,16 @@ impl Builder {
                     continue;
                 }
                 "style" => {
-                    if self.honour_style && style_hides(v) {
-                        return Action::StyleHidden;
+                    if self.honour_style && hidden_by.is_none() && style_hides(v) {
+                        hidden_by = Some(Action::StyleHidden);
                     }
                     continue;
                 }
                 "hidden" => hidden_attr = true,
-                "aria-hidden" if v.trim().eq_ignore_ascii_case("true") => return Action::Skipped,
+                "aria-hidden" if v.trim().eq_ignore_ascii_case("true") => {
+                    hidden_by.get_or_insert(Action::Skipped);
+                }
+                "role" => tab_panel = crate::hidden::is_tab_panel(v),
                 "href" => href = Some(v.into()),
                 "src" => src = Some(v.into()),
                 "alt" => alt = Some(v.into()),
@@ -367,8 +374,14 @@ impl Builder {
             }
             markup += 4 + k.len() as u32 + v.chars().count() as u32;
         }
-        if hidden_attr && !streamed {
-            return Action::Skipped;
+        // A tab panel is kept even while hidden ([`crate::hidden::is_tab_panel`]).
+        if !tab_panel {
+            if let Some(hidden) = hidden_by {
+                return hidden;
+            }
+            if hidden_attr && !streamed {
+                return Action::Skipped;
+            }
         }
         if self.stack.len() as u32 >= self.limits.max_depth || self.nodes.len() >= self.limits.max_nodes {
             self.truncated = true;
@@ -601,6 +614,24 @@ mod tests {
         // Little hidden text keeps its hiding even on a page with no visible text.
         let small = Document::parse("<body><div style='display:none'>a short note</div></body>");
         assert_eq!(small.subtree_text(small.body), "");
+    }
+
+    #[test]
+    fn hidden_tab_panels_are_kept_and_other_hidden_elements_are_not() {
+        let page = "<body><div role=tablist><button>Python</button><button>Go</button></div>\
+            <div role=tabpanel><p>pip install farm</p></div>\
+            <div role=tabpanel hidden><p>go get farm</p></div>\
+            <div role='TabPanel' style='display:none'><p>cargo add farm</p></div>\
+            <div role=tabpanel aria-hidden=true><p>npm install farm</p></div>\
+            <div hidden><p>hidden note</p></div><div style='display:none' role=dialog><p>sign up</p></div>\
+            <div aria-hidden=true role=region><p>decoration</p></div></body>";
+        let text = Document::parse(page).subtree_text(Document::parse(page).body);
+        for kept in ["pip install", "go get", "cargo add", "npm install"] {
+            assert!(text.contains(kept), "{kept} missing from {text}");
+        }
+        for dropped in ["hidden note", "sign up", "decoration"] {
+            assert!(!text.contains(dropped), "{dropped} kept in {text}");
+        }
     }
 
     #[test]
