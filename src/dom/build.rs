@@ -70,6 +70,10 @@ impl Action {
     }
 }
 
+/// At most this many `aria-controls` ids are remembered per page: a bound on what a hostile page can
+/// make the build hold, far above the few dozen disclosures of a long FAQ.
+const MAX_DISCLOSED: usize = 4096;
+
 pub(super) struct Builder {
     limits: DomLimits,
     nodes: Vec<Node>,
@@ -100,6 +104,8 @@ pub(super) struct Builder {
     /// Whether an inline `display:none` / `visibility:hidden` hides an element (see
     /// [`Builder::hid_the_page`] for when it does not).
     honour_style: bool,
+    /// The `id`s that a disclosure control names in its `aria-controls` ([`Builder::note_controls`]).
+    disclosed: std::collections::HashSet<Box<str>>,
     /// The working-tree elements skipped for their inline style.
     style_hidden: Vec<tree::Id>,
 }
@@ -124,6 +130,7 @@ impl Builder {
             preformatted: Vec::new(),
             pre_pending: String::new(),
             honour_style: true,
+            disclosed: Default::default(),
             style_hidden: Vec::new(),
         }
     }
@@ -148,12 +155,29 @@ impl Builder {
         hidden >= HIDDEN_MIN && hidden >= 20 * shown
     }
 
+    /// Remember the `id`s an element's `aria-controls` names. A button or link that names the element
+    /// it shows and hides (an accordion's answer, a "read more" section, a tab's panel) discloses
+    /// content of the page a click away, and [`Builder::open`] keeps that element though hidden;
+    /// menus disclosed the same way are left to the block model like visible menus.
+    fn note_controls<'a>(&mut self, attrs: impl Iterator<Item = (&'a str, &'a str)>) {
+        for (k, v) in attrs {
+            if k == "aria-controls" && self.disclosed.len() < MAX_DISCLOSED {
+                self.disclosed.extend(v.split_ascii_whitespace().take(MAX_DISCLOSED).map(Box::from));
+            }
+        }
+    }
+
     /// Copy the parser's working tree. Iterative: a parent link climbs back up, so depth costs no stack.
     pub(super) fn build_tree(&mut self, t: &Tree) {
         // Both outputs sized once: growing them by doubling copied and faulted in fresh pages each time.
         self.nodes.reserve(t.nodes.len());
         let text: usize = t.nodes.iter().map(|n| if let Data::Text(s) = &n.data { s.len() } else { 0 }).sum();
         self.text_buf.reserve(text);
+        for n in &t.nodes {
+            if let Data::Element { attrs, .. } = &n.data {
+                self.note_controls(attrs.iter().map(|a| (&*a.name.local, &*a.value)));
+            }
+        }
         // One entry per element being walked: whether `open` pushed an arena node for it.
         let mut open: Vec<Action> = Vec::new();
         let mut id = t.nodes[tree::DOCUMENT as usize].first_child;
@@ -252,6 +276,11 @@ impl Builder {
         watch: &[ego_tree::NodeId],
     ) -> Vec<NodeId> {
         let mut watched = Vec::new();
+        for node in parsed.tree.nodes() {
+            if let scraper::Node::Element(el) = node.value() {
+                self.note_controls(el.attrs());
+            }
+        }
         use ego_tree::iter::Edge;
         // Depth of skipped subtrees; each Close of such an element decrements it.
         let mut skip_depth = 0usize;
@@ -340,6 +369,7 @@ impl Builder {
         // a tab panel: see below.
         let mut hidden_by: Option<Action> = None;
         let mut tab_panel = false;
+        let mut disclosed = false;
         // Seed 001 removes id, class and style before measuring; the markup that remains is counted.
         let mut markup = 2 + name.len() as u32;
         if !Tag::is_void(name) {
@@ -349,6 +379,7 @@ impl Builder {
             match k {
                 "id" | "class" => {
                     streamed |= k == "id" && is_streamed_segment(v);
+                    disclosed |= k == "id" && !self.disclosed.is_empty() && self.disclosed.contains(v.trim());
                     if !id_class.is_empty() {
                         id_class.push(' ');
                     }
@@ -365,7 +396,7 @@ impl Builder {
                 "aria-hidden" if v.trim().eq_ignore_ascii_case("true") => {
                     hidden_by.get_or_insert(Action::Skipped);
                 }
-                "role" => tab_panel = crate::hidden::is_tab_panel(v),
+                "role" => tab_panel |= crate::hidden::is_tab_panel(v),
                 "href" => href = Some(v.into()),
                 "src" => src = Some(v.into()),
                 "alt" => alt = Some(v.into()),
@@ -374,8 +405,9 @@ impl Builder {
             }
             markup += 4 + k.len() as u32 + v.chars().count() as u32;
         }
-        // A tab panel is kept even while hidden ([`crate::hidden::is_tab_panel`]).
-        if !tab_panel {
+        // A tab panel ([`crate::hidden::is_tab_panel`]) or an element a control discloses
+        // ([`Builder::note_controls`]) is kept even while hidden.
+        if !tab_panel && !disclosed {
             if let Some(hidden) = hidden_by {
                 return hidden;
             }
@@ -632,6 +664,23 @@ mod tests {
         for dropped in ["hidden note", "sign up", "decoration"] {
             assert!(!text.contains(dropped), "{dropped} kept in {text}");
         }
+    }
+
+    #[test]
+    fn content_a_control_discloses_is_kept_though_hidden() {
+        // An accordion: the answer after its button, and one before the button that names it.
+        let page = "<body><div id=a2 hidden><p>Answer two.</p></div>\
+            <button aria-controls='a1' aria-expanded=false>Question one?</button>\
+            <div id=a1 hidden><p>Answer one.</p></div>\
+            <button aria-controls=a2>Question two?</button>\
+            <div id=a3 style='display:none'><p>Not named by any control.</p></div></body>";
+        let doc = Document::parse(page);
+        let text = doc.subtree_text(doc.body);
+        assert!(text.contains("Answer one.") && text.contains("Answer two."), "{text}");
+        assert!(!text.contains("Not named"), "{text}");
+        // The site-rule walk (scraper's tree) reads the same.
+        let (walked, _) = Document::from_html(&crate::dom::parse_html(page), DomLimits::default(), &|_| false, &[]);
+        assert_eq!(walked.subtree_text(walked.body), text);
     }
 
     #[test]
