@@ -28,6 +28,12 @@ pub fn is_ignored(name: &str) -> bool {
     )
 }
 
+/// Whether a `hidden` attribute of this value hides its element: `hidden="until-found"` does not
+/// for a reader, as the browser's find-in-page searches that content and shows it on a match.
+pub fn hidden_attribute_hides(value: &str) -> bool {
+    !value.trim().eq_ignore_ascii_case("until-found")
+}
+
 /// An ARIA tab panel (`role="tabpanel"`): kept even while hidden. A page shows one panel at a time
 /// (one language's code sample, one operating system's steps, a product's specifications) and the
 /// others are its content as much as the one shown, a click away.

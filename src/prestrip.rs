@@ -289,8 +289,9 @@ fn run(html: &str, hidden: bool, max_depth: usize, observers: Observers) -> Pres
         let panel = |el: &Element<'_, '_>| el.get_attribute("role").is_some_and(|r| crate::hidden::is_tab_panel(&r));
         let settings = on(settings, SEL_HIDDEN, move |el| {
             let aria = el.get_attribute("aria-hidden").is_some_and(|v| v.trim().eq_ignore_ascii_case("true"));
-            if !panel(el) && (aria || !el.get_attribute("id").is_some_and(|id| crate::hidden::is_streamed_segment(&id)))
-            {
+            let shown = el.get_attribute("hidden").is_some_and(|v| !crate::hidden::hidden_attribute_hides(&v))
+                || el.get_attribute("id").is_some_and(|id| crate::hidden::is_streamed_segment(&id));
+            if !panel(el) && (aria || !shown) {
                 el.remove();
             }
             Ok(())
@@ -679,10 +680,10 @@ mod tests {
     fn the_source_pass_keeps_hidden_tab_panels() {
         let out = strip_source(
             "<body><div role=tabpanel hidden><p>go get farm</p></div><div style='display:none' role=tabpanel>\
-             <p>cargo add farm</p></div><div hidden><p>hidden note</p></div></body>",
+             <p>cargo add farm</p></div><div hidden><p>hidden note</p></div><div hidden=until-found><p>found note</p></div></body>",
         );
         let h = out.html.to_string();
-        assert!(h.contains("go get farm") && h.contains("cargo add farm"), "{h}");
+        assert!(h.contains("go get farm") && h.contains("cargo add farm") && h.contains("found note"), "{h}");
         assert!(!h.contains("hidden note"), "{h}");
     }
 

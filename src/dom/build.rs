@@ -392,7 +392,9 @@ impl Builder {
                     }
                     continue;
                 }
-                "hidden" => hidden_attr = true,
+                // `hidden="until-found"` content is found by the browser's search and shown on a match:
+                // written to be read and indexed.
+                "hidden" => hidden_attr = crate::hidden::hidden_attribute_hides(v),
                 "aria-hidden" if v.trim().eq_ignore_ascii_case("true") => {
                     hidden_by.get_or_insert(Action::Skipped);
                 }
@@ -656,9 +658,9 @@ mod tests {
             <div role='TabPanel' style='display:none'><p>cargo add farm</p></div>\
             <div role=tabpanel aria-hidden=true><p>npm install farm</p></div>\
             <div hidden><p>hidden note</p></div><div style='display:none' role=dialog><p>sign up</p></div>\
-            <div aria-hidden=true role=region><p>decoration</p></div></body>";
+            <div aria-hidden=true role=region><p>decoration</p></div><div hidden='Until-Found'><p>found note</p></div></body>";
         let text = Document::parse(page).subtree_text(Document::parse(page).body);
-        for kept in ["pip install", "go get", "cargo add", "npm install"] {
+        for kept in ["pip install", "go get", "cargo add", "npm install", "found note"] {
             assert!(text.contains(kept), "{kept} missing from {text}");
         }
         for dropped in ["hidden note", "sign up", "decoration"] {
