@@ -659,7 +659,8 @@ mod tests {
             <div role=tabpanel aria-hidden=true><p>npm install farm</p></div>\
             <div hidden><p>hidden note</p></div><div style='display:none' role=dialog><p>sign up</p></div>\
             <div aria-hidden=true role=region><p>decoration</p></div><div hidden='Until-Found'><p>found note</p></div></body>";
-        let text = Document::parse(page).subtree_text(Document::parse(page).body);
+        let doc = Document::parse(page);
+        let text = doc.subtree_text(doc.body);
         for kept in ["pip install", "go get", "cargo add", "npm install", "found note"] {
             assert!(text.contains(kept), "{kept} missing from {text}");
         }
