@@ -49,6 +49,36 @@ pub fn is_cjk(c: char) -> bool {
 /// Separators between the parts of a page's `<title>` (`Headline | Section | Site`).
 pub const TITLE_SEPARATORS: &[&str] = &[" | ", " - ", " – ", " — ", " :: ", " · ", " • ", " » ", "｜", "_", " / "];
 
+/// `title` split at one of [`TITLE_SEPARATORS`]; an underscore between two ASCII letters or digits is
+/// part of a name (`rustc_codegen_gcc`, `ngx_http_rewrite_module`), not a separator: titles use a bare
+/// `_` between parts where words are not spaced (`水稻增产_农业新闻_示例网`). [`title_parts`] keeps
+/// the plain split: the page models were trained on its counts.
+pub fn split_title<'a>(title: &'a str, sep: &'a str) -> impl Iterator<Item = &'a str> + 'a {
+    let b = title.as_bytes();
+    let mut start = 0;
+    let mut cuts = title.match_indices(sep).filter(move |&(i, _)| {
+        sep != "_"
+            || !(i > 0 && b[i - 1].is_ascii_alphanumeric() && b.get(i + 1).is_some_and(u8::is_ascii_alphanumeric))
+    });
+    let mut done = false;
+    std::iter::from_fn(move || {
+        if done {
+            return None;
+        }
+        match cuts.next() {
+            Some((i, _)) => {
+                let part = &title[start..i];
+                start = i + sep.len();
+                Some(part)
+            }
+            None => {
+                done = true;
+                Some(&title[start..])
+            }
+        }
+    })
+}
+
 /// The non-empty parts of a title split at every [`TITLE_SEPARATORS`] separator, trimmed.
 pub fn title_parts(title: &str) -> Vec<&str> {
     let mut parts = vec![title];
@@ -162,6 +192,8 @@ mod tests {
         assert_eq!(title_parts("水稻增产｜农业新闻_示例网"), ["水稻增产", "农业新闻", "示例网"]);
         assert_eq!(title_parts("Well-known, non-split"), ["Well-known, non-split"]);
         assert!(title_parts("  | ").is_empty());
+        assert_eq!(split_title("a_b _c", "_").collect::<Vec<_>>(), ["a_b ", "c"]);
+        assert_eq!(split_title("a | b", " | ").collect::<Vec<_>>(), ["a", "b"]);
     }
 
     #[test]
