@@ -25,11 +25,17 @@ pub struct PageSignals {
     /// Article or not: the page's `has_article`, else whether its `page_type` is `article`.
     pub article: Vec<Option<bool>>,
     pub page_type: Vec<Option<String>>,
-    /// Per dataset: its name and how many pages it gave.
+    /// Per dataset: its name and how many rows it gave (a page with a URL gives two).
     pub sources: Vec<(String, usize)>,
 }
 
 /// Run `auto` (with the engine's block models) on every labelled page and read its page signals.
+///
+/// A page with a URL gives two rows: its signals with the address and without it. Crawlers send raw
+/// HTML without the address too, and in the labelled data the pages without one come from a few
+/// all-article sets: trained on one row per page, the models learned "no URL, so an article" (a fact
+/// about those sets, not about pages), and a page's verdict changed on one page in five when its URL
+/// was withheld. With both rows, the URL signals can only add what the address tells beyond the page.
 pub fn page_signals(datasets: &[Dataset], engine: &Engine, keep: PageFilter<'_>) -> Result<PageSignals, Error> {
     let mut out = PageSignals {
         names: Vec::new(),
@@ -43,31 +49,32 @@ pub fn page_signals(datasets: &[Dataset], engine: &Engine, keep: PageFilter<'_>)
         let pages: Vec<_> =
             ds.pages.iter().filter(|p| (label(p).is_some() || p.page_type.is_some()) && keep(ds, p)).collect();
         crate::progress::phase(&format!("page signals {}", ds.name), Some(pages.len() as u64));
-        let got: Vec<Option<crate::output::Signals>> = pages
+        let got: Vec<[Option<crate::output::Signals>; 2]> = pages
             .par_iter()
             .map(|p| -> Result<_, Error> {
                 let bytes = ds.html(p)?;
-                let req = crate::Request {
-                    url: p.url.as_deref(),
-                    want_html: false,
-                    want_blocks: false,
-                    ..crate::Request::new(&bytes)
+                let signals = |url: Option<&str>| {
+                    let req =
+                        crate::Request { url, want_html: false, want_blocks: false, ..crate::Request::new(&bytes) };
+                    engine.extract(&req).ok().map(|r| r.has_article.signals)
                 };
-                let got = engine.extract(&req).ok().map(|r| r.has_article.signals);
+                let with = signals(p.url.as_deref());
+                let without = if p.url.is_some() { signals(None) } else { None };
                 crate::progress::advance(1);
-                Ok(got)
+                Ok([with, without])
             })
             .collect::<Result<_, _>>()?;
         let mut n = 0;
-        for (signals, p) in got.into_iter().zip(&pages) {
-            let Some(signals) = signals else { continue };
-            if out.names.is_empty() {
-                out.names = signals.keys().map(|k| k.to_string()).collect();
+        for (pair, p) in got.into_iter().zip(&pages) {
+            for signals in pair.into_iter().flatten() {
+                if out.names.is_empty() {
+                    out.names = signals.keys().map(|k| k.to_string()).collect();
+                }
+                out.rows.push(out.names.iter().map(|n| signals.get(n.as_str()).copied().unwrap_or(0.0)).collect());
+                out.article.push(label(p));
+                out.page_type.push(p.page_type.clone());
+                n += 1;
             }
-            out.rows.push(out.names.iter().map(|n| signals.get(n.as_str()).copied().unwrap_or(0.0)).collect());
-            out.article.push(label(p));
-            out.page_type.push(p.page_type.clone());
-            n += 1;
         }
         out.sources.push((ds.name.clone(), n));
     }
