@@ -60,7 +60,7 @@ pub struct EvalArgs {
     pub cv_models: Option<PathBuf>,
     /// With `--cv-models`: retrain each fold's page models (has-article, page type) over its saved
     /// block models, for a change to the page signals (a minute instead of the block classifier's half
-    /// hour per fold).
+    /// hour per fold), and write them back to DIR in place of the old ones.
     #[arg(long, requires = "cv_models")]
     pub cv_page_models: bool,
     /// At most N pages of each dataset, spread evenly over it (for the visual methods, which render

@@ -56,7 +56,8 @@ pub struct Options<'a> {
 /// extraction settings (thresholds, say) skips the half hour of training: a fold's directory is read
 /// when its `cv.json` matches the run, trained and written when absent, and refused when it differs.
 /// They stay valid only while the block features are unchanged; `page_models` retrains each fold's
-/// page models (has-article, page type) over its saved block models, for changes to the page signals.
+/// page models (has-article, page type) over its saved block models, for changes to the page signals,
+/// and writes them back in place of the old ones.
 #[derive(Clone, Copy)]
 pub struct FoldModels<'a> {
     pub dir: &'a Path,
@@ -667,6 +668,9 @@ fn saved_fold(
             engine.models.load_dir(dir)?;
             if saved.page_models {
                 crate::train::train_page_models(&mut engine, sets, keep)?;
+                // Written back, so that the next run without the flag scores these page models, not
+                // the ones they replace.
+                engine.models.save_dir(dir)?;
             }
             Ok(engine)
         }
