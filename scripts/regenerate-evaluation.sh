@@ -7,7 +7,8 @@
 #     table; then leave-one-dataset-out (every dataset scored by models trained on the others only):
 #     sources never seen in training.
 # Usage: scripts/regenerate-evaluation.sh [DATASETS_DIR]   (default ../shared/datasets; CV=0 skips the
-# cross-validation, which takes about an hour on two cores; the folds' models are kept in
+# cross-validation, which takes about an hour on two cores, LODO=0 only its leave-one-dataset-out
+# half, the longer one (each section's text stays as last generated); the folds' models are kept in
 # target/cv-models/ and read back by the next run while the block features are unchanged; delete that
 # directory after changing them)
 set -eu
@@ -42,13 +43,17 @@ if [ "${CV:-1}" != 0 ]; then
     # shellcheck disable=SC2086
     ./target/release/pith eval $SETS --algorithm auto --cv 3 --jobs 2 --url-ablation --format markdown \
       --cv-models target/cv-models/sites-3 --per-page target/eval-cv-per-page.jsonl
-    echo
-    echo "#### Leave one dataset out (each set scored by models trained on the other sets)"
-    echo
-    # shellcheck disable=SC2086
-    ./target/release/pith eval $SETS --algorithm auto --cv-datasets --jobs 2 --format markdown \
-      --cv-models target/cv-models/datasets --per-page target/eval-lodo-per-page.jsonl
   } > "$OUT.cv"
   splice cv "$OUT.cv"
+  if [ "${LODO:-1}" != 0 ]; then
+    {
+      echo "#### Leave one dataset out (each set scored by models trained on the other sets)"
+      echo
+      # shellcheck disable=SC2086
+      ./target/release/pith eval $SETS --algorithm auto --cv-datasets --jobs 2 --format markdown \
+        --cv-models target/cv-models/datasets --per-page target/eval-lodo-per-page.jsonl
+    } > "$OUT.cv"
+    splice lodo "$OUT.cv"
+  fi
 fi
 echo "updated $DOC; per-page results in target/eval-*per-page.jsonl" >&2
