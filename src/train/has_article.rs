@@ -101,7 +101,7 @@ pub fn train(data: &PageSignals) -> Result<ArticleModel, Error> {
         let l = &data.article[at..at + n];
         let pos = l.iter().filter(|x| **x == Some(true)).count();
         let neg = l.iter().filter(|x| **x == Some(false)).count();
-        trained_on.push(format!("{name} ({pos} article, {neg} not)"));
+        trained_on.push(format!("{name} ({pos} article rows, {neg} not; a page with a URL gives two)"));
         at += n;
     }
     model.trained_on = trained_on;

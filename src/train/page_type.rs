@@ -45,10 +45,10 @@ pub fn train(data: &PageSignals) -> Result<PageTypeModel, Error> {
             .filter(|t| t.as_deref().is_some_and(|t| NON_ARTICLE_TYPES.contains(&t)))
             .count();
         if typed > 0 {
-            trained_on.push(format!("{name} ({typed} pages)"));
+            trained_on.push(format!("{name} ({typed} rows; a page with a URL gives two)"));
         }
         at += n;
     }
-    trained_on.push(format!("by type: {}", counts.join(", ")));
+    trained_on.push(format!("by type, rows: {}", counts.join(", ")));
     Ok(PageTypeModel { signals: data.names.clone(), types, trained_on, ..PageTypeModel::default() })
 }
