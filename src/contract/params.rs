@@ -192,7 +192,18 @@ pub struct AutoParams {
     /// of one article), and a reader sees it once. Short repeats ("Reply", a spec line in two tables)
     /// and a paragraph repeated among its own siblings stay.
     pub repeat_min_chars: u32,
+    /// Confine the answer to the page's `<main>` element when at least this share of the kept text
+    /// is already inside it (0: never). HTML gives `<main>` to "the dominant contents of the body",
+    /// and a page that marks it has put its header, menus and site-wide widgets (testimonial rails,
+    /// newsletter pitches, "top stories") outside; the block classifier judges blocks one by one and
+    /// keeps some of those. Kept text that runs without a break into `<main>` (a headline and dek
+    /// written just above it) stays. Only a page with one `<main>` (or nested ones) is confined.
+    pub main_min_share: f64,
 }
+
+/// The default of [`AutoParams::main_min_share`], chosen by site-grouped cross-validation
+/// (docs/EVALUATION.md).
+pub const MAIN_MIN_SHARE: f64 = 0.65;
 
 /// The default of [`AutoParams::repeat_min_chars`].
 pub const REPEAT_MIN_CHARS: u32 = 40;
@@ -250,6 +261,7 @@ impl Default for AutoParams {
             lead_chars: 300,
             block_threshold: 0.5,
             repeat_min_chars: REPEAT_MIN_CHARS,
+            main_min_share: MAIN_MIN_SHARE,
             include_comments: false,
             type_thresholds: TypeThresholds::CROSS_VALIDATED,
             article_log_odds_shift: ARTICLE_LOG_ODDS_SHIFT,

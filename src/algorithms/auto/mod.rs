@@ -190,6 +190,13 @@ pub fn run(ctx: &Context<'_>, models: &Models<'_>) -> Outcome {
         } else {
             roots
         };
+    // Text outside the page's `<main>`, last for the same reason.
+    let roots = if !chosen.is_empty() && select::confine_to_main(doc, &mut chosen, ctx.params.auto.main_min_share) {
+        let kept = roots_of(doc, &chosen);
+        if kept.is_empty() { roots } else { kept }
+    } else {
+        roots
+    };
     // Per-block scores only when asked for: building them is a walk over every element.
     let blocks = if ctx.want_blocks { block_report(ctx, &m, block_p, &roots) } else { Vec::new() };
     let roots = if is_article || ctx.params.auto.no_article_text == NoArticleText::Full {

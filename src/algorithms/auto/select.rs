@@ -6,7 +6,7 @@ use super::Measured;
 use super::lexicon;
 use super::segment::{Block, Blocks, block_owners};
 use crate::contract::Context;
-use crate::dom::{Document, NONE, NodeId};
+use crate::dom::{Document, NONE, NodeId, Tag};
 use crate::hash::{Fnv1a, IdMap};
 
 /// The text nodes `auto` keeps: those of blocks at or above `threshold`, less comment threads
@@ -121,6 +121,50 @@ pub fn drop_comment_threads(doc: &Document, chosen: &mut [bool], surest: NodeId)
             i += 1;
         }
     }
+}
+
+/// Unchoose the chosen text outside the page's `<main>` element when at least `min_share` of the
+/// chosen characters are inside it ([`crate::contract::params::AutoParams::main_min_share`]), but
+/// not the run of chosen text that leads into `<main>` with no unchosen text between (a headline
+/// and dek written above it). A page with no `<main>`, or with two apart, is left as it is, and so
+/// is one whose chosen text is all inside. Returns whether any was unchosen.
+pub fn confine_to_main(doc: &Document, chosen: &mut [bool], min_share: f64) -> bool {
+    if min_share <= 0.0 {
+        return false;
+    }
+    let end = doc.node(doc.body).end;
+    let mut mains = (doc.body..end).filter(|&i| doc.node(i).tag() == Some(Tag::Main));
+    let Some(main) = mains.next() else { return false };
+    if mains.any(|i| !doc.contains(main, i)) {
+        return false;
+    }
+    let main_end = doc.node(main).end as usize;
+    let (mut inside, mut all) = (0usize, 0usize);
+    for (i, _) in chosen.iter().enumerate().filter(|(_, c)| **c) {
+        let len = doc.text(i as NodeId).len();
+        all += len;
+        if (main as usize..main_end).contains(&i) {
+            inside += len;
+        }
+    }
+    if inside == all || (inside as f64) < min_share * all as f64 {
+        return false;
+    }
+    // Back from `<main>` over the chosen text that leads into it.
+    let mut lead_start = main as usize;
+    for i in (0..main as usize).rev() {
+        if doc.node(i as NodeId).is_text() && !doc.text(i as NodeId).trim().is_empty() {
+            if !chosen[i] {
+                break;
+            }
+            lead_start = i;
+        }
+    }
+    chosen[..lead_start].fill(false);
+    if let Some(after) = chosen.get_mut(main_end..) {
+        after.fill(false);
+    }
+    true
 }
 
 /// The chosen content as subtree roots: every element whose text nodes are all chosen (topmost only),
@@ -271,5 +315,55 @@ mod tests {
         assert_eq!(kept_after_comment_drop(commentary, "Lead"), "Lead.|More text.");
         assert!(is_comment_thread_name("disqus_thread") && is_comment_thread_name("pinglun-box"));
         assert!(!is_comment_thread_name("recommend") && !is_comment_thread_name("commentary"));
+    }
+
+    /// Choose the text nodes whose text is in `picked` (all when empty), confine to `<main>` at
+    /// `min_share`, and return the text still chosen.
+    fn kept_after_main_confinement(html: &str, picked: &[&str], min_share: f64) -> String {
+        let doc = Document::parse(html);
+        let mut chosen: Vec<bool> = (0..doc.len() as NodeId)
+            .map(|i| doc.node(i).is_text() && (picked.is_empty() || picked.contains(&doc.text(i).trim())))
+            .collect();
+        confine_to_main(&doc, &mut chosen, min_share);
+        (0..doc.len() as NodeId)
+            .filter(|&i| chosen[i as usize] && !doc.text(i).trim().is_empty())
+            .map(|i| doc.text(i).trim())
+            .collect::<Vec<_>>()
+            .join("|")
+    }
+
+    #[test]
+    fn text_outside_main_is_dropped_when_most_is_inside() {
+        let body = "A long paragraph of the article, well over twice what the menu, the rail and the widget hold \
+                    together, as the body of a page usually is.";
+        let page = format!(
+            "<body><nav><p>Menu entry</p></nav><p>Top stories</p><div><h1>Headline</h1><p>Dek</p></div>\
+             <main><p>{body}</p></main><aside><p>What customers say</p></aside></body>"
+        );
+        let all_but = |left_out: &str| {
+            ["Menu entry", "Top stories", "Headline", "Dek", body, "What customers say"]
+                .into_iter()
+                .filter(|t| *t != left_out)
+                .collect::<Vec<_>>()
+        };
+        // The headline and dek run straight into <main> and stay; the menu, cut off from <main> by the
+        // unchosen rail, and the widget after <main> go.
+        assert_eq!(kept_after_main_confinement(&page, &all_but("Top stories"), 0.65), format!("Headline|Dek|{body}"));
+        // With "Dek" unchosen the headline no longer leads into <main>.
+        assert_eq!(kept_after_main_confinement(&page, &all_but("Dek"), 0.65), body);
+        // Everything chosen is one run into <main>: only what follows it goes.
+        assert_eq!(
+            kept_after_main_confinement(&page, &[], 0.65),
+            format!("Menu entry|Top stories|Headline|Dek|{body}")
+        );
+        // 0 never confines; nor does a share above what <main> holds.
+        assert!(kept_after_main_confinement(&page, &[], 0.0).ends_with("|What customers say"));
+        assert!(kept_after_main_confinement(&page, &[], 0.99).ends_with("|What customers say"));
+        // Two <main> elements apart (a template's mistake): nothing is known, nothing dropped.
+        let two = format!("<body><main><p>{body}</p></main><p>Footer</p><main><p>Other</p></main></body>");
+        assert_eq!(kept_after_main_confinement(&two, &[], 0.65), format!("{body}|Footer|Other"));
+        // No <main>: left as it is.
+        let none = format!("<body><p>Menu</p><div><p>{body}</p></div></body>");
+        assert_eq!(kept_after_main_confinement(&none, &[], 0.65), format!("Menu|{body}"));
     }
 }
