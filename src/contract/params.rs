@@ -199,6 +199,12 @@ pub struct AutoParams {
     /// keeps some of those. Kept text that runs without a break into `<main>` (a headline and dek
     /// written just above it) stays. Only a page with one `<main>` (or nested ones) is confined.
     pub main_min_share: f64,
+    /// Leave out kept text inside `<nav>`, `<aside>` and `<footer>` elements that hold less than half
+    /// of the kept text. HTML names these for navigation, content tangential to the page's, and
+    /// information about its section (author, links, copyright); a block among them that reads like
+    /// prose is still not the page's main content. An element holding most of the kept text is the
+    /// content in a template that misuses the name, and stays.
+    pub drop_sectioning_chrome: bool,
 }
 
 /// The default of [`AutoParams::main_min_share`], chosen by site-grouped cross-validation
@@ -262,6 +268,7 @@ impl Default for AutoParams {
             block_threshold: 0.5,
             repeat_min_chars: REPEAT_MIN_CHARS,
             main_min_share: MAIN_MIN_SHARE,
+            drop_sectioning_chrome: true,
             include_comments: false,
             type_thresholds: TypeThresholds::CROSS_VALIDATED,
             article_log_odds_shift: ARTICLE_LOG_ODDS_SHIFT,

@@ -181,21 +181,17 @@ pub fn run(ctx: &Context<'_>, models: &Models<'_>) -> Outcome {
     } else {
         roots
     };
-    // Repeated text is dropped last, so that the page signals above are read as the models were
-    // trained.
-    let roots =
-        if !chosen.is_empty() && select::drop_repeats(doc, &m.blocks, &mut chosen, ctx.params.auto.repeat_min_chars) {
-            let kept = roots_of(doc, &chosen);
-            if kept.is_empty() { roots } else { kept }
-        } else {
-            roots
-        };
-    // Text outside the page's `<main>`, last for the same reason.
-    let roots = if !chosen.is_empty() && select::confine_to_main(doc, &mut chosen, ctx.params.auto.main_min_share) {
-        let kept = roots_of(doc, &chosen);
-        if kept.is_empty() { roots } else { kept }
-    } else {
+    // Last, so that the page signals above are read as the models were trained: repeated text,
+    // text outside the page's `<main>`, and menus, sidebars and footers.
+    let roots = if chosen.is_empty() {
         roots
+    } else {
+        let auto = &ctx.params.auto;
+        let mut changed = select::drop_repeats(doc, &m.blocks, &mut chosen, auto.repeat_min_chars);
+        changed |= select::confine_to_main(doc, &mut chosen, auto.main_min_share);
+        changed |= auto.drop_sectioning_chrome && select::drop_sectioning_chrome(doc, &mut chosen);
+        let kept = if changed { roots_of(doc, &chosen) } else { Vec::new() };
+        if kept.is_empty() { roots } else { kept }
     };
     // Per-block scores only when asked for: building them is a walk over every element.
     let blocks = if ctx.want_blocks { block_report(ctx, &m, block_p, &roots) } else { Vec::new() };

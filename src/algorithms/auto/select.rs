@@ -167,6 +167,33 @@ pub fn confine_to_main(doc: &Document, chosen: &mut [bool], min_share: f64) -> b
     true
 }
 
+/// Unchoose the chosen text of `<nav>`, `<aside>` and `<footer>` elements that hold less than half
+/// of the chosen characters ([`crate::contract::params::AutoParams::drop_sectioning_chrome`]).
+/// Returns whether any was unchosen.
+pub fn drop_sectioning_chrome(doc: &Document, chosen: &mut [bool]) -> bool {
+    let chars = |chosen: &[bool], from: NodeId, to: NodeId| -> usize {
+        (from..to).filter(|&i| chosen[i as usize]).map(|i| doc.text(i).len()).sum()
+    };
+    let end = doc.node(doc.body).end;
+    let total = chars(chosen, doc.body, end);
+    let mut dropped = false;
+    let mut i = doc.body;
+    while i < end {
+        let n = doc.node(i);
+        if matches!(n.tag(), Some(Tag::Nav | Tag::Aside | Tag::Footer)) {
+            let inside = chars(chosen, i, n.end);
+            if inside > 0 && inside * 2 < total {
+                chosen[i as usize..n.end as usize].fill(false);
+                dropped = true;
+            }
+            i = n.end.max(i + 1);
+        } else {
+            i += 1;
+        }
+    }
+    dropped
+}
+
 /// The chosen content as subtree roots: every element whose text nodes are all chosen (topmost only),
 /// and chosen text nodes whose parent is not, in document order. `chosen` is indexed by node id.
 pub fn roots_of(doc: &Document, chosen: &[bool]) -> Vec<NodeId> {
@@ -365,5 +392,28 @@ mod tests {
         // No <main>: left as it is.
         let none = format!("<body><p>Menu</p><div><p>{body}</p></div></body>");
         assert_eq!(kept_after_main_confinement(&none, &[], 0.65), format!("Menu|{body}"));
+    }
+
+    #[test]
+    fn menus_sidebars_and_footers_holding_little_of_the_answer_are_dropped() {
+        let kept = |html: &str| {
+            let doc = Document::parse(html);
+            let mut chosen: Vec<bool> = (0..doc.len()).map(|i| doc.node(i as NodeId).is_text()).collect();
+            drop_sectioning_chrome(&doc, &mut chosen);
+            (0..doc.len() as NodeId)
+                .filter(|&i| chosen[i as usize] && !doc.text(i).trim().is_empty())
+                .map(|i| doc.text(i).trim())
+                .collect::<Vec<_>>()
+                .join("|")
+        };
+        let body = "The article's own paragraph, longer than the menu, the sidebar and the footer together.";
+        let page = format!(
+            "<body><nav><p>Home</p></nav><div><p>{body}</p><footer><p>Filed under news</p></footer></div>\
+             <aside><p>Popular this week</p></aside><footer><p>Copyright</p></footer></body>"
+        );
+        assert_eq!(kept(&page), body);
+        // A template that wraps the whole article in <aside> keeps it.
+        let wrapped = format!("<body><aside><p>{body}</p></aside><p>Menu</p></body>");
+        assert_eq!(kept(&wrapped), format!("{body}|Menu"));
     }
 }
