@@ -235,7 +235,15 @@ pub fn explain(ctx: &Context<'_>, models: &Models<'_>) -> String {
     let trained = models.blocks.is_trained();
     let p = models.blocks.predict(ctx.doc, &m);
     let chosen = if trained {
-        select::choose(ctx, &m, &p, ctx.params.auto.block_threshold, !ctx.params.auto.include_comments)
+        let auto = &ctx.params.auto;
+        let mut chosen = select::choose(ctx, &m, &p, auto.block_threshold, !auto.include_comments);
+        // The steps that end `run`'s selection, so that `c` marks every block they leave out.
+        select::drop_repeats(ctx.doc, &m.blocks, &mut chosen, auto.repeat_min_chars);
+        select::confine_to_main(ctx.doc, &mut chosen, auto.main_min_share);
+        if auto.drop_sectioning_chrome {
+            select::drop_sectioning_chrome(ctx.doc, &mut chosen);
+        }
+        chosen
     } else {
         Vec::new()
     };
@@ -249,7 +257,8 @@ pub fn explain(ctx: &Context<'_>, models: &Models<'_>) -> String {
             out,
             "{pr:.3} {} {:>6} {:>4.2} {:<40} {head}",
             match (pr >= ctx.params.auto.block_threshold, m.blocks.texts_of(b).first()) {
-                // Above the threshold but inside a comment thread.
+                // Above the threshold but left out: a comment thread, a repeat, outside `<main>`, or in a
+                // nav, aside or footer.
                 (true, Some(&t)) if !chosen.is_empty() && !chosen[t as usize] => 'c',
                 (true, _) => '+',
                 _ => '-',
