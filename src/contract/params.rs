@@ -193,7 +193,7 @@ pub struct AutoParams {
     /// and a paragraph repeated among its own siblings stay.
     pub repeat_min_chars: u32,
     /// Confine the answer to the page's `<main>` element when at least this share of the kept text
-    /// is already inside it (0: never). HTML gives `<main>` to "the dominant contents of the body",
+    /// is already inside it (0: never). HTML defines `<main>` as the dominant contents of the document,
     /// and a page that marks it has put its header, menus and site-wide widgets (testimonial rails,
     /// newsletter pitches, "top stories") outside; the block classifier judges blocks one by one and
     /// keeps some of those. Kept text that runs without a break into `<main>` (a headline and dek
