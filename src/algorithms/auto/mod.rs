@@ -186,10 +186,7 @@ pub fn run(ctx: &Context<'_>, models: &Models<'_>) -> Outcome {
     let roots = if chosen.is_empty() {
         roots
     } else {
-        let auto = &ctx.params.auto;
-        let mut changed = select::drop_repeats(doc, &m.blocks, &mut chosen, auto.repeat_min_chars);
-        changed |= select::confine_to_main(doc, &mut chosen, auto.main_min_share);
-        changed |= auto.drop_sectioning_chrome && select::drop_sectioning_chrome(doc, &mut chosen);
+        let changed = select::drop_after_signals(doc, &m.blocks, &mut chosen, &ctx.params.auto);
         let kept = if changed { roots_of(doc, &chosen) } else { Vec::new() };
         if kept.is_empty() { roots } else { kept }
     };
@@ -238,11 +235,7 @@ pub fn explain(ctx: &Context<'_>, models: &Models<'_>) -> String {
         let auto = &ctx.params.auto;
         let mut chosen = select::choose(ctx, &m, &p, auto.block_threshold, !auto.include_comments);
         // The steps that end `run`'s selection, so that `c` marks every block they leave out.
-        select::drop_repeats(ctx.doc, &m.blocks, &mut chosen, auto.repeat_min_chars);
-        select::confine_to_main(ctx.doc, &mut chosen, auto.main_min_share);
-        if auto.drop_sectioning_chrome {
-            select::drop_sectioning_chrome(ctx.doc, &mut chosen);
-        }
+        select::drop_after_signals(ctx.doc, &m.blocks, &mut chosen, auto);
         chosen
     } else {
         Vec::new()

@@ -6,6 +6,7 @@ use super::Measured;
 use super::lexicon;
 use super::segment::{Block, Blocks, block_owners};
 use crate::contract::Context;
+use crate::contract::params::AutoParams;
 use crate::dom::{Document, NONE, NodeId, Tag};
 use crate::hash::{Fnv1a, IdMap};
 
@@ -123,6 +124,21 @@ pub fn drop_comment_threads(doc: &Document, chosen: &mut [bool], surest: NodeId)
     }
 }
 
+/// The last steps of the selection, run after the page signals are read (so that the models see the
+/// choice they were trained on): repeated copies, text outside the page's `<main>`, and text in
+/// menus, sidebars and footers. Returns whether any text was unchosen.
+pub fn drop_after_signals(doc: &Document, blocks: &Blocks, chosen: &mut [bool], auto: &AutoParams) -> bool {
+    let mut changed = drop_repeats(doc, blocks, chosen, auto.repeat_min_chars);
+    changed |= confine_to_main(doc, chosen, auto.main_min_share);
+    changed |= auto.drop_sectioning_chrome && drop_sectioning_chrome(doc, chosen);
+    changed
+}
+
+/// Bytes of chosen text among the nodes `from..to`.
+fn chosen_chars(doc: &Document, chosen: &[bool], from: NodeId, to: NodeId) -> usize {
+    (from..to).filter(|&i| chosen[i as usize]).map(|i| doc.text(i).len()).sum()
+}
+
 /// Unchoose the chosen text outside the page's `<main>` element when at least `min_share` of the
 /// chosen characters are inside it ([`crate::contract::params::AutoParams::main_min_share`]), but
 /// not the run of chosen text that leads into `<main>` with no unchosen text between (a headline
@@ -139,14 +155,8 @@ pub fn confine_to_main(doc: &Document, chosen: &mut [bool], min_share: f64) -> b
         return false;
     }
     let main_end = doc.node(main).end as usize;
-    let (mut inside, mut all) = (0usize, 0usize);
-    for (i, _) in chosen.iter().enumerate().filter(|(_, c)| **c) {
-        let len = doc.text(i as NodeId).len();
-        all += len;
-        if (main as usize..main_end).contains(&i) {
-            inside += len;
-        }
-    }
+    let all = chosen_chars(doc, chosen, 0, chosen.len() as NodeId);
+    let inside = chosen_chars(doc, chosen, main, main_end as NodeId);
     if inside == all || (inside as f64) < min_share * all as f64 {
         return false;
     }
@@ -171,17 +181,14 @@ pub fn confine_to_main(doc: &Document, chosen: &mut [bool], min_share: f64) -> b
 /// of the chosen characters ([`crate::contract::params::AutoParams::drop_sectioning_chrome`]).
 /// Returns whether any was unchosen.
 pub fn drop_sectioning_chrome(doc: &Document, chosen: &mut [bool]) -> bool {
-    let chars = |chosen: &[bool], from: NodeId, to: NodeId| -> usize {
-        (from..to).filter(|&i| chosen[i as usize]).map(|i| doc.text(i).len()).sum()
-    };
     let end = doc.node(doc.body).end;
-    let total = chars(chosen, doc.body, end);
+    let total = chosen_chars(doc, chosen, doc.body, end);
     let mut dropped = false;
     let mut i = doc.body;
     while i < end {
         let n = doc.node(i);
         if matches!(n.tag(), Some(Tag::Nav | Tag::Aside | Tag::Footer)) {
-            let inside = chars(chosen, i, n.end);
+            let inside = chosen_chars(doc, chosen, i, n.end);
             if inside > 0 && inside * 2 < total {
                 chosen[i as usize..n.end as usize].fill(false);
                 dropped = true;
@@ -272,17 +279,22 @@ mod tests {
             .join("|")
     }
 
+    /// The non-empty chosen texts, trimmed, joined by `|`.
+    fn chosen_text(doc: &Document, chosen: &[bool]) -> String {
+        (0..doc.len() as NodeId)
+            .filter(|&i| chosen[i as usize] && !doc.text(i).trim().is_empty())
+            .map(|i| doc.text(i).trim())
+            .collect::<Vec<_>>()
+            .join("|")
+    }
+
     /// Choose every text node, drop repeats of at least `min_chars`, and return the text still chosen.
     fn kept_after_repeat_drop(html: &str, min_chars: u32) -> String {
         let doc = Document::parse(html);
         let blocks = super::super::segment::segment(&doc, &block_owners(&doc));
         let mut chosen: Vec<bool> = (0..doc.len()).map(|i| doc.node(i as NodeId).is_text()).collect();
         drop_repeats(&doc, &blocks, &mut chosen, min_chars);
-        (0..doc.len() as NodeId)
-            .filter(|&i| chosen[i as usize] && !doc.text(i).trim().is_empty())
-            .map(|i| doc.text(i).trim())
-            .collect::<Vec<_>>()
-            .join("|")
+        chosen_text(&doc, &chosen)
     }
 
     #[test]
@@ -352,11 +364,7 @@ mod tests {
             .map(|i| doc.node(i).is_text() && (picked.is_empty() || picked.contains(&doc.text(i).trim())))
             .collect();
         confine_to_main(&doc, &mut chosen, min_share);
-        (0..doc.len() as NodeId)
-            .filter(|&i| chosen[i as usize] && !doc.text(i).trim().is_empty())
-            .map(|i| doc.text(i).trim())
-            .collect::<Vec<_>>()
-            .join("|")
+        chosen_text(&doc, &chosen)
     }
 
     #[test]
@@ -400,11 +408,7 @@ mod tests {
             let doc = Document::parse(html);
             let mut chosen: Vec<bool> = (0..doc.len()).map(|i| doc.node(i as NodeId).is_text()).collect();
             drop_sectioning_chrome(&doc, &mut chosen);
-            (0..doc.len() as NodeId)
-                .filter(|&i| chosen[i as usize] && !doc.text(i).trim().is_empty())
-                .map(|i| doc.text(i).trim())
-                .collect::<Vec<_>>()
-                .join("|")
+            chosen_text(&doc, &chosen)
         };
         let body = "The article's own paragraph, longer than the menu, the sidebar and the footer together.";
         let page = format!(
