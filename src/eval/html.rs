@@ -652,6 +652,7 @@ mod tests {
             metadata: None,
             render_ms: None,
             url_ablation: None,
+            fold: None,
         }
     }
 

@@ -113,6 +113,10 @@ pub struct PageResult {
     /// The page extracted again without its URL (`--url-ablation`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub url_ablation: Option<ablation::UrlAblation>,
+    /// Under cross-validation, the fold whose models extracted the page (`fold-N-of-K` in
+    /// `--cv-models`): the models to load to look at one page as the evaluation saw it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fold: Option<usize>,
 }
 
 /// Aggregate figures for one set of pages. Every figure that can be undefined (no gold pages, no
@@ -281,7 +285,7 @@ fn run_page<'e>(
     opts: &Options<'_>,
 ) -> PageResult {
     let page = &ds.pages[k];
-    let engine = engine_for(&ds.name, page);
+    let (engine, fold) = engine_for(&ds.name, page);
     let (bytes, read_error) = match &ds.bytes[k] {
         Ok(b) => (b.as_slice(), None),
         Err(e) => (&[][..], Some(e.clone())),
@@ -380,6 +384,7 @@ fn run_page<'e>(
         metadata: (!gold_meta.is_empty()).then(|| metadata::score(&found_meta, &gold_meta)),
         render_ms,
         url_ablation,
+        fold,
     }
 }
 
@@ -552,8 +557,8 @@ pub fn macro_average(algorithm: &str, sets: &[Summary]) -> Summary {
     }
 }
 
-/// Which engine extracts a page (one engine per fold under cross-validation).
-pub type EngineFor<'a, 'e> = &'a (dyn Fn(&str, &Page) -> &'e Engine + Sync);
+/// Which engine extracts a page, and under cross-validation the fold it belongs to.
+pub type EngineFor<'a, 'e> = &'a (dyn Fn(&str, &Page) -> (&'e Engine, Option<usize>) + Sync);
 
 /// Run `algorithms` over every page of `datasets` with `jobs` threads. `on_page` sees every page result
 /// (for `--per-page`), in dataset, algorithm, page order.
@@ -564,7 +569,7 @@ pub fn run(
     jobs: usize,
     on_page: impl FnMut(&PageResult) -> Result<(), Error>,
 ) -> Result<Report, Error> {
-    run_with(&|_, _| engine, datasets, algorithms, jobs, &Options::default(), on_page)
+    run_with(&|_, _| (engine, None), datasets, algorithms, jobs, &Options::default(), on_page)
 }
 
 /// [`run`] with [`Options`]: a subset of pages, a renderer for the visual methods.
@@ -576,7 +581,7 @@ pub fn run_opts(
     opts: &Options<'_>,
     on_page: impl FnMut(&PageResult) -> Result<(), Error>,
 ) -> Result<Report, Error> {
-    run_with(&|_, _| engine, datasets, algorithms, jobs, opts, on_page)
+    run_with(&|_, _| (engine, None), datasets, algorithms, jobs, opts, on_page)
 }
 
 /// A page's fold from its dataset name and id.
@@ -635,7 +640,17 @@ pub fn cross_validate(
         };
         engines.push(engine);
     }
-    let mut report = run_with(&|ds, p| &engines[fold(ds, &p.id)], datasets, algorithms, jobs, opts, on_page)?;
+    let mut report = run_with(
+        &|ds, p| {
+            let f = fold(ds, &p.id);
+            (&engines[f], Some(f))
+        },
+        datasets,
+        algorithms,
+        jobs,
+        opts,
+        on_page,
+    )?;
     // The wall clock covers the training of every fold, not only the extraction.
     report.wall_s = t0.elapsed().as_secs_f64();
     Ok(report)
@@ -770,6 +785,7 @@ mod tests {
             metadata: None,
             render_ms: None,
             url_ablation: None,
+            fold: None,
         }
     }
 

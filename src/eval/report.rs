@@ -500,6 +500,7 @@ mod tests {
             render_ms: None,
             metadata: None,
             url_ablation: None,
+            fold: None,
         };
         let s = summarize("set", "auto", std::slice::from_ref(&page), 0.1);
         let forum = PageResult {
