@@ -74,6 +74,31 @@ impl Action {
 /// make the build hold, far above the few dozen disclosures of a long FAQ.
 const MAX_DISCLOSED: usize = 4096;
 
+/// How many wrappers deep a disclosed element may sit ([`climb_wrappers`]).
+const WRAPPER_LEVELS: usize = 2;
+
+/// Mark the ancestors of a disclosed element `start` that wrap it and nothing else: its parent when
+/// `start` is that parent's only element child with no text beside it (`only_child`), and so on up,
+/// [`WRAPPER_LEVELS`] at most. Accordion components often hide such a wrapper
+/// (`<div style="display:none"><div id=panel role=region>…`) rather than the panel a control names, so
+/// the wrapper's inline style is the disclosure's closed state and hides the same content a click away.
+fn climb_wrappers<I: Copy + PartialEq>(
+    start: I,
+    parent: impl Fn(I) -> Option<I>,
+    only_child: impl Fn(I) -> Option<I>,
+    mut mark: impl FnMut(I),
+) {
+    let mut child = start;
+    for _ in 0..WRAPPER_LEVELS {
+        let Some(p) = parent(child) else { return };
+        if only_child(p) != Some(child) {
+            return;
+        }
+        mark(p);
+        child = p;
+    }
+}
+
 pub(super) struct Builder {
     limits: DomLimits,
     nodes: Vec<Node>,
@@ -167,6 +192,70 @@ impl Builder {
         }
     }
 
+    /// Per working-tree element (empty when nothing is disclosed): whether it wraps a disclosed
+    /// element ([`climb_wrappers`]), so that [`Builder::build_tree`] reads it whatever its inline style.
+    fn disclosed_wrappers(&self, t: &Tree) -> Vec<bool> {
+        if self.disclosed.is_empty() {
+            return Vec::new();
+        }
+        // The element child of `p` when it is the only one and no text stands beside it.
+        let only_child = |p: tree::Id| {
+            let mut c = t.nodes[p as usize].first_child;
+            let mut found = None;
+            while c != tree::NIL {
+                match &t.nodes[c as usize].data {
+                    Data::Element { .. } if found.is_none() => found = Some(c),
+                    Data::Element { .. } => return None,
+                    Data::Text(s) if !s.trim().is_empty() => return None,
+                    _ => {}
+                }
+                c = t.nodes[c as usize].next_sibling;
+            }
+            found
+        };
+        let parent = |c: tree::Id| Some(t.nodes[c as usize].parent).filter(|&p| p != tree::NIL);
+        let mut wrappers = vec![false; t.nodes.len()];
+        for (i, n) in t.nodes.iter().enumerate() {
+            if let Data::Element { attrs, .. } = &n.data
+                && attrs.iter().any(|a| &*a.name.local == "id" && self.disclosed.contains(a.value.trim()))
+            {
+                climb_wrappers(i as tree::Id, parent, only_child, |w| wrappers[w as usize] = true);
+            }
+        }
+        wrappers
+    }
+
+    /// [`Builder::disclosed_wrappers`] for a scraper tree.
+    fn disclosed_wrappers_scraper(&self, parsed: &Html) -> std::collections::HashSet<ego_tree::NodeId> {
+        let mut wrappers = std::collections::HashSet::new();
+        if self.disclosed.is_empty() {
+            return wrappers;
+        }
+        let only_child = |p: ego_tree::NodeId| {
+            let mut found = None;
+            for c in parsed.tree.get(p)?.children() {
+                match c.value() {
+                    scraper::Node::Element(_) if found.is_none() => found = Some(c.id()),
+                    scraper::Node::Element(_) => return None,
+                    scraper::Node::Text(s) if !s.trim().is_empty() => return None,
+                    _ => {}
+                }
+            }
+            found
+        };
+        let parent = |c: ego_tree::NodeId| parsed.tree.get(c)?.parent().map(|p| p.id());
+        for node in parsed.tree.nodes() {
+            if let scraper::Node::Element(el) = node.value()
+                && el.id().is_some_and(|id| self.disclosed.contains(id.trim()))
+            {
+                climb_wrappers(node.id(), parent, only_child, |w| {
+                    wrappers.insert(w);
+                });
+            }
+        }
+        wrappers
+    }
+
     /// Copy the parser's working tree. Iterative: a parent link climbs back up, so depth costs no stack.
     pub(super) fn build_tree(&mut self, t: &Tree) {
         // Both outputs sized once: growing them by doubling copied and faulted in fresh pages each time.
@@ -178,6 +267,7 @@ impl Builder {
                 self.note_controls(attrs.iter().map(|a| (&*a.name.local, &*a.value)));
             }
         }
+        let wrappers = self.disclosed_wrappers(t);
         // One entry per element being walked: whether `open` pushed an arena node for it.
         let mut open: Vec<Action> = Vec::new();
         let mut id = t.nodes[tree::DOCUMENT as usize].first_child;
@@ -188,6 +278,12 @@ impl Builder {
                 Data::Element { name, attrs, .. } => {
                     let action = if self.skip.as_ref().is_some_and(|s| s[id as usize]) {
                         Action::Skipped
+                    } else if wrappers.get(id as usize).copied().unwrap_or(false) && self.honour_style {
+                        // A disclosed element's wrapper ([`climb_wrappers`]): read whatever its style.
+                        self.honour_style = false;
+                        let action = self.open(&name.local, attrs.iter().map(|a| (&*a.name.local, &*a.value)));
+                        self.honour_style = true;
+                        action
                     } else {
                         self.open(&name.local, attrs.iter().map(|a| (&*a.name.local, &*a.value)))
                     };
@@ -281,6 +377,7 @@ impl Builder {
                 self.note_controls(el.attrs());
             }
         }
+        let wrappers = self.disclosed_wrappers_scraper(parsed);
         use ego_tree::iter::Edge;
         // Depth of skipped subtrees; each Close of such an element decrements it.
         let mut skip_depth = 0usize;
@@ -293,7 +390,11 @@ impl Builder {
                             Action::Skipped
                         } else {
                             let next = self.nodes.len() as NodeId;
+                            // A disclosed element's wrapper, as in `build_tree`.
+                            let blind = self.honour_style && wrappers.contains(&node.id());
+                            self.honour_style &= !blind;
                             let a = self.open(&el.name.local, el.attrs());
+                            self.honour_style |= blind;
                             if a == Action::Pushed && watch.contains(&node.id()) {
                                 watched.push(next);
                             }
@@ -676,11 +777,19 @@ mod tests {
             <button aria-controls='a1' aria-expanded=false>Question one?</button>\
             <div id=a1 hidden><p>Answer one.</p></div>\
             <button aria-controls=a2>Question two?</button>\
-            <div id=a3 style='display:none'><p>Not named by any control.</p></div></body>";
+            <div id=a3 style='display:none'><p>Not named by any control.</p></div>\
+            <button aria-controls=a4>Question four?</button>\
+            <div class=collapse style='display:none'> <div><div id=a4 role=region><p>Answer four.</p></div></div></div>\
+            <button aria-controls=a5>Question five?</button>\
+            <div style='display:none'><p>Beside the panel.</p><div id=a5><p>Answer five.</p></div></div></body>";
         let doc = Document::parse(page);
         let text = doc.subtree_text(doc.body);
         assert!(text.contains("Answer one.") && text.contains("Answer two."), "{text}");
         assert!(!text.contains("Not named"), "{text}");
+        // A panel whose wrappers hide it (two levels) is read; a hidden element holding more than the
+        // panel is not a wrapper and stays hidden.
+        assert!(text.contains("Answer four."), "{text}");
+        assert!(!text.contains("Beside the panel") && !text.contains("Answer five"), "{text}");
         // The site-rule walk (scraper's tree) reads the same.
         let (walked, _) = Document::from_html(&crate::dom::parse_html(page), DomLimits::default(), &|_| false, &[]);
         assert_eq!(walked.subtree_text(walked.body), text);
