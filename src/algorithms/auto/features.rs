@@ -2,8 +2,8 @@
 //!
 //! Every block gets its own text measures, the tags and class/id words of its ancestors, every seed
 //! method's verdict on it (composite text density and DensitySum, the P value, the Naive Bayes
-//! posterior, the anchor ratio, the heuristic region), its neighbours' measures, and a few page-level
-//! figures. A feature is a row of [`BASE`] or [`NEIGHBOUR`]: its name and the function that computes
+//! posterior, the anchor ratio, the heuristic region), its neighbours' measures, a few page-level
+//! figures, and the page's kind ([`PAGE_KIND`]). A feature is a row of [`BASE`] or [`NEIGHBOUR`]: its name and the function that computes
 //! it from a [`View`] of the block, side by side, so that a name cannot drift from its value; the name
 //! groups and ancestor tags add one feature per entry of their tables. The trained models name their
 //! inputs, and a model whose names differ from [`feature_names`] is refused when it is loaded.
@@ -160,13 +160,51 @@ fn tag_code(t: Option<Tag>) -> f32 {
     }
 }
 
+/// What kind of page holds the block, the same for every block of a page: a block feature's name
+/// and the page signal it copies ([`super::page_type::dom_signals`], or the declared types). A key /
+/// value row is a product's specification or a menu, a short dated block a reply or a teaser, and
+/// which it is depends on the page around it.
+const PAGE_KIND: &[(&str, &str)] = &[
+    ("page_code_share", "code_share"),
+    ("page_code_blocks", "code_blocks"),
+    ("page_forms", "forms"),
+    ("page_list_items", "list_items"),
+    ("page_table_rows", "table_rows"),
+    ("page_post_units", "post_units"),
+    ("page_cart_texts", "cart_texts"),
+    ("page_contact_texts", "contact_texts"),
+    ("page_pagination_links", "pagination_links"),
+    ("page_ld_forum", "ld_forum"),
+    ("page_ld_docs", "ld_docs"),
+    ("page_ld_service", "ld_service"),
+    ("page_ld_product", "ld_product"),
+    ("page_ld_article", "ld_article"),
+    ("page_ld_listing", "ld_listing"),
+];
+
+/// The [`PAGE_KIND`] values of a page, in that order, from its page signals and its declarations.
+pub fn page_kind(signals: &[(&str, f64)], meta: &crate::meta::PageMeta) -> Vec<f32> {
+    use crate::meta::OgType;
+    PAGE_KIND
+        .iter()
+        .map(|(_, s)| match *s {
+            "ld_product" => flag(meta.ld_product || meta.og_type == OgType::Product),
+            "ld_article" => flag(meta.ld_article || meta.og_type == OgType::Article),
+            "ld_listing" => flag(meta.ld_listing),
+            _ => signals.iter().find(|(n, _)| n == s).map_or(0.0, |x| x.1 as f32),
+        })
+        .collect()
+}
+
 /// Names of the block features, in the order `features` writes them: the block's own measures and
-/// the seed methods' verdicts, the name groups, the ancestor tags, the neighbours' measures.
+/// the seed methods' verdicts, the name groups, the ancestor tags, the neighbours' measures, the
+/// page's kind.
 pub fn feature_names() -> Vec<&'static str> {
     let mut v: Vec<&'static str> = BASE.iter().map(|f| f.0).collect();
     v.extend(NAME_GROUPS.iter().map(|(n, _)| *n));
     v.extend(TAG_FLAGS.iter().map(|(n, _)| *n));
     v.extend(NEIGHBOUR.iter().map(|f| f.0));
+    v.extend(PAGE_KIND.iter().map(|f| f.0));
     v
 }
 
@@ -193,6 +231,8 @@ pub struct Inputs<'a> {
     pub bayes: &'a BayesBlocks,
     pub anchor_ratios: &'a AnchorRatios<'a>,
     pub title_words: &'a [String],
+    /// The page's kind ([`page_kind`]), one value per [`PAGE_KIND`] entry.
+    pub page_kind: &'a [f32],
 }
 
 /// What the page-level passes computed, shared by every block's [`View`].
@@ -415,8 +455,12 @@ pub fn features(doc: &Document, blocks: &Blocks, inp: &Inputs<'_>) -> Vec<f32> {
         for (t, slot) in tags.iter_mut().enumerate() {
             *slot = ((fl >> (32 + t)) & 1) as f32;
         }
+        let (neighbours, kind) = neighbours.split_at_mut(NEIGHBOUR.len());
         for (slot, (_, value)) in neighbours.iter_mut().zip(NEIGHBOUR) {
             *slot = value(&view);
+        }
+        for (slot, &value) in kind.iter_mut().zip(inp.page_kind) {
+            *slot = value;
         }
     }
     rows
@@ -481,7 +525,7 @@ mod tests {
         sorted.sort_unstable();
         sorted.dedup();
         assert_eq!(sorted.len(), names.len(), "a feature name is used twice");
-        assert_eq!(names.len(), BASE.len() + NAME_GROUPS.len() + TAG_FLAGS.len() + NEIGHBOUR.len());
+        assert_eq!(names.len(), BASE.len() + NAME_GROUPS.len() + TAG_FLAGS.len() + NEIGHBOUR.len() + PAGE_KIND.len());
         assert_eq!(feature_index("region_keep"), Some(30));
     }
 }

@@ -7,7 +7,8 @@
 //!    region (`region`: the DensitySum core chosen away from comment threads and toward the title,
 //!    grown to dense siblings, pruned of link blocks and containers named for noise).
 //! 2. **Blocks.** The page is cut into text blocks (`segment`), and each gets those measures plus its
-//!    own text statistics, its ancestors' tags and class/id words, its container and its neighbours
+//!    own text statistics, its ancestors' tags and class/id words, its container and its neighbours,
+//!    and the kind of page around it (code, posts, carts, tables, declared types; never the URL)
 //!    (`features`; every word list and naming rule is in `lexicon`).
 //! 3. **Decision.** Two stages of gradient-boosted trees (`classify`, learned by `pith train` from the
 //!    developers' labelled pages) give each block a probability of being main content; the second
@@ -74,6 +75,9 @@ pub struct Measured {
     pub density: Vec<f64>,
     pub density_sum: Vec<f64>,
     pub p: pvalue::PValues,
+    /// The page signals read from the page alone ([`page_type::dom_signals`]): block features, and
+    /// part of the page-type model's input.
+    pub page_signals: Vec<(&'static str, f64)>,
 }
 
 /// Run the seed methods and compute every block's features. The Naive Bayes posterior is one of the
@@ -90,6 +94,8 @@ pub fn measure(ctx: &Context<'_>, bayes_model: &BayesModel) -> Measured {
     let owners = segment::block_owners(doc);
     let blocks = segment(doc, &owners);
     let title_words = doc.title.as_deref().map(region::title_words).unwrap_or_default();
+    let page_signals = page_type::dom_signals(doc, ctx.meta);
+    let page_kind = features::page_kind(&page_signals, ctx.meta);
     let inputs = features::Inputs {
         density: &ds.density,
         density_sum: &ds.density_sum,
@@ -102,9 +108,10 @@ pub fn measure(ctx: &Context<'_>, bayes_model: &BayesModel) -> Measured {
         bayes: &nb,
         anchor_ratios: &ars,
         title_words: &title_words,
+        page_kind: &page_kind,
     };
     let features = features::features(doc, &blocks, &inputs);
-    Measured { blocks, features, keep, density: ds.density, density_sum: ds.density_sum, p }
+    Measured { blocks, features, keep, density: ds.density, density_sum: ds.density_sum, p, page_signals }
 }
 
 /// The highest has-article probability of a page whose kept text has no paragraph.
@@ -146,7 +153,8 @@ pub fn run(ctx: &Context<'_>, models: &Models<'_>) -> Outcome {
         threshold: ctx.params.auto.block_threshold,
     });
     let mut signals = has_article::signals(doc, &roots, m.p.page(), judged, ctx.meta, ctx.url);
-    signals.extend(page_type::signals(doc, ctx.meta, ctx.url));
+    signals.extend(m.page_signals.iter().copied());
+    signals.extend(page_type::url_words(ctx.url));
     let probability = if models.article.is_trained() {
         let p = shift_log_odds(models.article.probability(&signals), ctx.params.auto.article_log_odds_shift);
         // An article is prose: kept text without one paragraph-like block (25 characters or more with
@@ -266,7 +274,40 @@ pub fn explain(ctx: &Context<'_>, models: &Models<'_>) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::shift_log_odds;
+    use super::{feature_index, feature_names, measure, shift_log_odds};
+    use crate::contract::{Context, Params};
+    use crate::dom::Document;
+
+    #[test]
+    fn every_block_reads_the_page_kind_and_not_the_address() {
+        let html = "<html><head><script type='application/ld+json'>{\"@type\":\"Product\",\"name\":\"Mug\"}</script>\
+            </head><body><h1>Mug</h1><p>A stoneware mug, glazed by hand, for coffee and tea.</p>\
+            <table><tr><th>Capacity</th><td>350 ml</td></tr><tr><th>Weight</th><td>300 g</td></tr></table>\
+            <a href=/cart>Add to cart</a></body></html>";
+        let doc = Document::parse(html);
+        let meta = crate::meta::scan(html);
+        assert!(meta.ld_product);
+        let params = Params::default();
+        let row = |url| {
+            let ctx =
+                Context { doc: &doc, source: "", params: &params, meta: &meta, url, want_blocks: false, layout: None };
+            measure(&ctx, &Default::default())
+        };
+        let m = row(None);
+        let nf = feature_names().len();
+        let n = m.blocks.list.len();
+        assert!(n >= 4, "{n} blocks");
+        let at = |name: &str| feature_index(name).unwrap_or_else(|| panic!("no feature {name}"));
+        for k in 0..n {
+            let r = &m.features[k * nf..(k + 1) * nf];
+            assert_eq!(r[at("page_ld_product")], 1.0);
+            assert_eq!(r[at("page_ld_article")], 0.0);
+            assert_eq!(r[at("page_table_rows")], 3f32.ln());
+            assert_eq!(r[at("page_cart_texts")], 2f32.ln());
+        }
+        // The same rows with the page's address: no block feature reads it.
+        assert_eq!(row(Some("https://shop.example/products/mug")).features, m.features);
+    }
 
     #[test]
     fn the_log_odds_shift_moves_the_default_boundary_and_keeps_the_order() {

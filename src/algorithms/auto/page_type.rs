@@ -24,9 +24,13 @@ use crate::meta::PageMeta;
 /// The longest text compared against the call-to-action lists (characters of UTF-8).
 const SHORT_TEXT: usize = 40;
 
-/// Page signals that tell the non-article types apart. Counts enter as logarithms, as the
-/// has-article signals do.
-pub(super) fn signals(doc: &Document, meta: &PageMeta, url: Option<&str>) -> Vec<(&'static str, f64)> {
+/// Page signals that tell the non-article types apart, less the address's words ([`url_words`]):
+/// what the page itself shows and declares. Counts enter as logarithms, as the has-article signals
+/// do. The block
+/// classifier reads these too ([`super::features`]), so that a spec table on a product page or a
+/// reply on a thread is judged knowing what kind of page holds it; the address stays out of the
+/// blocks' view, so that passing it or not changes no block's probability.
+pub(super) fn dom_signals(doc: &Document, meta: &PageMeta) -> Vec<(&'static str, f64)> {
     let body = doc.node(doc.body).stats;
     let (mut pre, mut code_chars, mut forms, mut list_items, mut rows, mut posts) =
         (0u32, 0u32, 0u32, 0u32, 0u32, 0u32);
@@ -68,7 +72,7 @@ pub(super) fn signals(doc: &Document, meta: &PageMeta, url: Option<&str>) -> Vec
     }
     let ln = |x: u32| (1.0 + f64::from(x)).ln();
     let flag = |b: bool| f64::from(u8::from(b));
-    let mut out = vec![
+    vec![
         ("code_blocks", ln(pre)),
         ("code_share", f64::from(code_chars.min(body.chars)) / f64::from(body.chars.max(1))),
         ("forms", ln(forms)),
@@ -81,13 +85,11 @@ pub(super) fn signals(doc: &Document, meta: &PageMeta, url: Option<&str>) -> Vec
         ("ld_forum", flag(meta.ld_forum)),
         ("ld_docs", flag(meta.ld_docs)),
         ("ld_service", flag(meta.ld_service)),
-    ];
-    out.extend(url_words(url));
-    out
+    ]
 }
 
-/// One flag per type vocabulary of [`TYPE_PATH_WORDS`]: some path segment is one of its words.
-fn url_words(url: Option<&str>) -> Vec<(&'static str, f64)> {
+/// One flag per type vocabulary (a page signal, not a block feature) of [`TYPE_PATH_WORDS`]: some path segment is one of its words.
+pub(super) fn url_words(url: Option<&str>) -> Vec<(&'static str, f64)> {
     let (_, segments) = super::has_article::path_segments(url);
     TYPE_PATH_WORDS
         .iter()
@@ -96,7 +98,7 @@ fn url_words(url: Option<&str>) -> Vec<(&'static str, f64)> {
 }
 
 /// Six one-vs-rest forests, one per non-article type, over the page signals (the has-article
-/// signals and [`signals`]), fitted by [`crate::train::page_type`] on pages labelled with a type.
+/// signals, [`dom_signals`] and [`url_words`]), fitted by [`crate::train::page_type`] on pages labelled with a type.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct PageTypeModel {
     pub format: String,
@@ -173,7 +175,8 @@ mod tests {
             <a href=/cart>Add to cart</a><p>In stock</p>\
             <a href=/2>2</a><a href=/3>3</a><a href=/next>Next</a><span>下一页</span></body></html>";
         let doc = Document::parse(page);
-        let s = signals(&doc, &PageMeta::default(), Some("https://example.com/forum/thread/123"));
+        let mut s = dom_signals(&doc, &PageMeta::default());
+        s.extend(url_words(Some("https://example.com/forum/thread/123")));
         assert_eq!(value(&s, "code_blocks"), 2f64.ln());
         assert!(value(&s, "code_share") > 0.1);
         assert_eq!(value(&s, "post_units"), 3f64.ln());
