@@ -312,7 +312,10 @@ mod tests {
     #[test]
     fn the_log_odds_shift_moves_the_default_boundary_and_keeps_the_order() {
         let shift = crate::contract::params::ARTICLE_LOG_ODDS_SHIFT;
-        assert!((shift_log_odds(0.4, shift) - 0.5).abs() < 1e-12);
+        // The model's probability that the shift moves onto the 0.5 boundary.
+        let boundary = 1.0 / (1.0 + shift.exp());
+        assert!((shift_log_odds(boundary, shift) - 0.5).abs() < 1e-12);
+        assert!((shift_log_odds(0.4, 1.5f64.ln()) - 0.5).abs() < 1e-12);
         assert_eq!(shift_log_odds(0.3, 0.0), 0.3);
         assert_eq!((shift_log_odds(0.0, shift), shift_log_odds(1.0, shift)), (0.0, 1.0));
         assert!(shift_log_odds(f64::NAN, shift).is_nan());
