@@ -215,9 +215,9 @@ pub const REPEAT_MIN_CHARS: u32 = 40;
 
 /// The has-article calibration chosen by site-grouped cross-validation
 /// ([`AutoParams::article_log_odds_shift`]): it moves the model's 0.354 to 0.5. Chosen for the
-/// tenth session's models on the two sets that mix page types (wcxb-dev and tiptopjaw-2026 together:
-/// accuracy 0.917 at ln 1.5, the value before, 0.925 at 0.6, 0.924 at 0.8); pooled over every labelled page
-/// its calibration error is 0.042 (0.053 at ln 1.5).
+/// tenth session's models on the two sets that mix page types (wcxb-dev and tiptopjaw-2026
+/// together: accuracy 0.917 at ln 1.5, the value before, 0.925 at 0.6, 0.924 at 0.8); pooled over
+/// every labelled page its calibration error is 0.042 (0.053 at ln 1.5).
 pub const ARTICLE_LOG_ODDS_SHIFT: f64 = 0.6;
 
 /// A block threshold per page type other than article (`None`: `block_threshold`).

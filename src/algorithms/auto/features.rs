@@ -3,9 +3,10 @@
 //! Every block gets its own text measures, the tags and class/id words of its ancestors, every seed
 //! method's verdict on it (composite text density and DensitySum, the P value, the Naive Bayes
 //! posterior, the anchor ratio, the heuristic region), its neighbours' measures, a few page-level
-//! figures, and the page's kind ([`PAGE_KIND`]). A feature is a row of [`BASE`] or [`NEIGHBOUR`]: its name and the function that computes
-//! it from a [`View`] of the block, side by side, so that a name cannot drift from its value; the name
-//! groups and ancestor tags add one feature per entry of their tables. The trained models name their
+//! figures, and the page's kind ([`PAGE_KIND`]). A feature is a row of [`BASE`] or [`NEIGHBOUR`]: its
+//! name and the function that computes it from a [`View`] of the block, side by side, so that a name
+//! cannot drift from its value; the name groups, ancestor tags and page kind add one feature per
+//! entry of their tables. The trained models name their
 //! inputs, and a model whose names differ from [`feature_names`] is refused when it is loaded.
 //!
 //! Everything a feature reads is computed in a handful of linear passes over the arena before the

@@ -26,10 +26,9 @@ const SHORT_TEXT: usize = 40;
 
 /// Page signals that tell the non-article types apart, less the address's words ([`url_words`]):
 /// what the page itself shows and declares. Counts enter as logarithms, as the has-article signals
-/// do. The block
-/// classifier reads these too ([`super::features`]), so that a spec table on a product page or a
-/// reply on a thread is judged knowing what kind of page holds it; the address stays out of the
-/// blocks' view, so that passing it or not changes no block's probability.
+/// do. The block classifier reads these too ([`super::features`]), so that a spec table on a product
+/// page or a reply on a thread is judged knowing what kind of page holds it; the address stays out
+/// of the blocks' view, so that passing it or not changes no block's probability.
 pub(super) fn dom_signals(doc: &Document, meta: &PageMeta) -> Vec<(&'static str, f64)> {
     let body = doc.node(doc.body).stats;
     let (mut pre, mut code_chars, mut forms, mut list_items, mut rows, mut posts) =
@@ -88,7 +87,8 @@ pub(super) fn dom_signals(doc: &Document, meta: &PageMeta) -> Vec<(&'static str,
     ]
 }
 
-/// One flag per type vocabulary (a page signal, not a block feature) of [`TYPE_PATH_WORDS`]: some path segment is one of its words.
+/// One flag per type vocabulary of [`TYPE_PATH_WORDS`]: some path segment is one of its words. A
+/// page signal, not a block feature.
 pub(super) fn url_words(url: Option<&str>) -> Vec<(&'static str, f64)> {
     let (_, segments) = super::has_article::path_segments(url);
     TYPE_PATH_WORDS
@@ -98,7 +98,8 @@ pub(super) fn url_words(url: Option<&str>) -> Vec<(&'static str, f64)> {
 }
 
 /// Six one-vs-rest forests, one per non-article type, over the page signals (the has-article
-/// signals, [`dom_signals`] and [`url_words`]), fitted by [`crate::train::page_type`] on pages labelled with a type.
+/// signals, [`dom_signals`] and [`url_words`]), fitted by [`crate::train::page_type`] on pages
+/// labelled with a type.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct PageTypeModel {
     pub format: String,
