@@ -75,7 +75,7 @@ pub struct Measured {
     pub density: Vec<f64>,
     pub density_sum: Vec<f64>,
     pub p: pvalue::PValues,
-    /// The page signals read from the page alone ([`page_type::dom_signals`]): block features, and
+    /// The page signals read from the page alone (`page_type::dom_signals`): block features, and
     /// part of the page-type model's input.
     pub page_signals: Vec<(&'static str, f64)>,
 }

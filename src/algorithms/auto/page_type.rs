@@ -98,7 +98,7 @@ pub(super) fn url_words(url: Option<&str>) -> Vec<(&'static str, f64)> {
 }
 
 /// Six one-vs-rest forests, one per non-article type, over the page signals (the has-article
-/// signals, [`dom_signals`] and [`url_words`]), fitted by [`crate::train::page_type`] on pages
+/// signals, `dom_signals` and `url_words`), fitted by [`crate::train::page_type`] on pages
 /// labelled with a type.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct PageTypeModel {
