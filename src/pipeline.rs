@@ -119,6 +119,9 @@ pub struct Page<'e> {
     pub meta: PageMeta,
     /// The declarations `metadata` is read from (scanned only when [`Preparation::metadata`] asks).
     pub declared: Option<crate::dom::Declarations>,
+    /// The description of the one product the page declares in JSON-LD, in paragraphs (read only
+    /// when the declarations are and the page declares a product; empty otherwise).
+    pub product_description: Vec<String>,
     /// Milliseconds spent scanning them in a pass of their own (none when pre-strip's pass collected
     /// them, whose time is pre-strip's, or the parser's tree gave them, whose walk is the parse's).
     pub metadata_ms: f64,
@@ -134,7 +137,25 @@ pub struct Page<'e> {
 impl Page<'_> {
     /// The algorithms' view of the page.
     pub fn context<'a>(&'a self, params: &'a Params, url: Option<&'a str>, want_blocks: bool) -> Context<'a> {
-        Context { doc: &self.doc, source: &self.source, params, meta: &self.meta, url, want_blocks, layout: None }
+        Context {
+            doc: &self.doc,
+            source: &self.source,
+            params,
+            meta: &self.meta,
+            url,
+            want_blocks,
+            layout: None,
+            product_description: &self.product_description,
+        }
+    }
+}
+
+/// `a` and `b` with `sep` between them, or whichever is not empty.
+fn join_nonempty(a: String, b: String, sep: &str) -> String {
+    match (a.is_empty(), b.is_empty()) {
+        (_, true) => a,
+        (true, false) => b,
+        (false, false) => a + sep + &b,
     }
 }
 
@@ -322,11 +343,16 @@ impl Engine {
         };
         let source = if needs.source { stripped.html } else { StrTendril::new() };
         let t_parse = Instant::now();
+        let product_description = match &declared {
+            Some(d) if meta.ld_product => crate::metadata::product_description(d).unwrap_or_default(),
+            _ => Vec::new(),
+        };
         Ok(Page {
             doc,
             source,
             meta,
             declared,
+            product_description,
             metadata_ms: metadata_ms + late_scan_ms,
             charset: decoded.charset,
             rule,
@@ -393,10 +419,24 @@ impl Engine {
             Content::Text(paras) => {
                 (paras.join("\n"), if req.want_html { output::paragraphs_html(paras) } else { String::new() })
             }
+            Content::Mixed { paragraphs, roots } => {
+                let text = join_nonempty(paragraphs.join("\n"), output::render_text(doc, roots), "\n");
+                let html = if req.want_html {
+                    join_nonempty(output::paragraphs_html(paragraphs), output::render_html(doc, roots, req.url), "\n")
+                } else {
+                    String::new()
+                };
+                (text, html)
+            }
         };
         let markdown = outputs.markdown.map(|opts| match &outcome.content {
             Content::Nodes(roots) => crate::markdown::render(doc, roots, req.url, opts),
             Content::Text(paras) => crate::markdown::paragraphs(paras),
+            Content::Mixed { paragraphs, roots } => join_nonempty(
+                crate::markdown::paragraphs(paragraphs),
+                crate::markdown::render(doc, roots, req.url, opts),
+                "\n\n",
+            ),
         });
         let explain = outputs.explain.then(|| {
             let probability = outcome.probability.clamp(0.0, 1.0);

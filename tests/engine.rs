@@ -127,6 +127,34 @@ fn auto_returns_a_listing_pages_items_and_only_a_lead_on_request() {
     assert!(extract(LISTING, "cectd-ds").unwrap().page_type.is_none());
 }
 
+/// A shop page whose description is only in a closed accordion (hidden until a click) and in its
+/// JSON-LD, as many shops ship them.
+const HIDDEN_DESCRIPTION: &str = r#"<html><head><title>Stoneware mug - Kiln & Co</title>
+<script type="application/ld+json">{"@context":"https://schema.org","@type":"Product","name":"Stoneware mug",
+"description":"<p>Thrown on the wheel in our workshop, this stoneware mug holds 350 ml of coffee or tea.</p><p>Each glaze is mixed by hand, so no two mugs share exactly the same colour. Dishwasher and microwave safe.</p>",
+"offers":{"@type":"Offer","price":"24.00","priceCurrency":"EUR"}}</script></head>
+<body><nav><a href=/>Home</a> <a href=/shop>Shop</a> <a href=/cart>Cart (0)</a></nav>
+<main><h1>Stoneware mug</h1><p class=price>&euro;24.00</p><button>Add to cart</button>
+<div class=accordion><button aria-expanded=false>Description</button><div hidden>
+<p>Thrown on the wheel in our workshop, this stoneware mug holds 350 ml of coffee or tea.</p>
+<p>Each glaze is mixed by hand, so no two mugs share exactly the same colour. Dishwasher and microwave safe.</p>
+</div></div></main><footer>&copy; Kiln &amp; Co</footer></body></html>"#;
+
+#[test]
+fn a_product_description_the_page_hides_comes_from_its_structured_data() {
+    let r = extract(HIDDEN_DESCRIPTION.as_bytes(), "auto").unwrap();
+    assert!(!r.has_article.is_article, "{}", r.has_article.probability);
+    let first = "Thrown on the wheel in our workshop, this stoneware mug holds 350 ml of coffee or tea.";
+    assert!(r.content.text.starts_with(first), "{:?}", r.content.text);
+    assert!(r.content.text.contains("Dishwasher and microwave safe."), "{:?}", r.content.text);
+    assert!(r.content.html.starts_with(&format!("<p>{first}</p>")), "{:?}", r.content.html);
+    // Switched off, the answer is what the visible page holds.
+    let mut e = engine();
+    e.params.auto.product_description_min_words = 0;
+    let off = e.extract(&Request::new(HIDDEN_DESCRIPTION.as_bytes())).unwrap();
+    assert!(!off.content.text.contains(first), "{:?}", off.content.text);
+}
+
 #[test]
 fn site_templates_win_and_template_only_mode_says_when_none_matches() {
     let e = engine();

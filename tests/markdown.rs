@@ -88,6 +88,11 @@ fn markdown_reads_back_as_the_text_on_constructed_pages() {
          with prices and weights.</p><table><tbody><tr><th>Product</th><th>Price</th></tr><tr><td>Blackbird</td>\
          <td>$175</td></tr><tr><td>Tempest</td><td>$75</td></tr></tbody><caption><p>Scores are rated on a \
          5-point scale.</p></caption></table><p>Both hang well in the rain and pack small.</p></article></body></html>",
+        // A product description only in the structured data: its paragraphs come first in every format.
+        "<html><head><script type='application/ld+json'>{\"@type\":\"Product\",\"description\":\"<p>Thrown on the \
+         wheel, this *stoneware* mug holds 350 ml.</p><p>Each glaze is mixed by hand, so no two mugs share one \
+         colour. Dishwasher safe.</p>\"}</script></head><body><main><h1>Stoneware mug</h1><p>EUR 24.00</p>\
+         <button>Add to cart</button><div hidden><p>Thrown on the wheel.</p></div></main></body></html>",
         "<html><body><main><p>农民培训，技术推广。“好”</p><p>2024年3月5日 发布</p><ul><li></li><li>x</li></ul></main></body></html>",
     ];
     for p in pages {

@@ -153,6 +153,7 @@ mod tests {
             url: None,
             want_blocks: true,
             layout: None,
+            product_description: &[],
         };
         let Content::Nodes(nodes) = run(&ctx).content else { panic!("nodes expected") };
         let texts: Vec<&str> = nodes.iter().map(|&n| doc.text(n)).collect();

@@ -671,6 +671,7 @@ mod tests {
             url: None,
             want_blocks: true,
             layout: Some(&layout),
+            product_description: &[],
         };
         let out = run(&ctx);
         let Content::Nodes(nodes) = &out.content else { panic!("nodes expected") };

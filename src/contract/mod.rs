@@ -28,6 +28,9 @@ pub struct Context<'a> {
     pub want_blocks: bool,
     /// The page's layout, for the visual methods (`vips`, `cehtd-ds`); `None` unless rendered.
     pub layout: Option<&'a crate::layout::Layout>,
+    /// The description of the one product the page declares in JSON-LD, in paragraphs (empty when it
+    /// declares none, or when the declarations were not read).
+    pub product_description: &'a [String],
 }
 
 /// The main content an algorithm chose.
@@ -37,6 +40,9 @@ pub enum Content {
     Nodes(Vec<NodeId>),
     /// Text paragraphs, for methods that work on source lines rather than on nodes.
     Text(Vec<String>),
+    /// Paragraphs the page declares but does not show (a product description in its JSON-LD), then
+    /// subtrees as in `Nodes`.
+    Mixed { paragraphs: Vec<String>, roots: Vec<NodeId> },
 }
 
 /// One scored block: a node and the measures the algorithm gave it.

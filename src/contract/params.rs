@@ -204,6 +204,12 @@ pub struct AutoParams {
     /// prose is still not the page's main content. An element holding most of the kept text is the
     /// content in a template that misuses the name, and stays.
     pub drop_sectioning_chrome: bool,
+    /// When the page declares one product in JSON-LD whose description has at least this many words,
+    /// and the kept text holds fewer than half of that description's distinct words, a page that is
+    /// not an article answers with the description first (0: never). Shops often keep the
+    /// description out of the first paint (a closed accordion, a `<main>` shown by a script), where
+    /// no reader of the HTML sees it, while their structured data states it in full.
+    pub product_description_min_words: u32,
 }
 
 /// The default of [`AutoParams::main_min_share`], chosen by site-grouped cross-validation
@@ -272,6 +278,7 @@ impl Default for AutoParams {
             repeat_min_chars: REPEAT_MIN_CHARS,
             main_min_share: MAIN_MIN_SHARE,
             drop_sectioning_chrome: true,
+            product_description_min_words: 20,
             include_comments: false,
             type_thresholds: TypeThresholds::CROSS_VALIDATED,
             article_log_odds_shift: ARTICLE_LOG_ODDS_SHIFT,

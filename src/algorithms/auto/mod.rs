@@ -200,12 +200,51 @@ pub fn run(ctx: &Context<'_>, models: &Models<'_>) -> Outcome {
     };
     // Per-block scores only when asked for: building them is a walk over every element.
     let blocks = if ctx.want_blocks { block_report(ctx, &m, block_p, &roots) } else { Vec::new() };
+    let hidden_description = !is_article && declared_but_not_kept(ctx, &roots);
     let roots = if is_article || ctx.params.auto.no_article_text == NoArticleText::Full {
         roots
     } else {
         select::lead(doc, &roots, ctx.params.auto.lead_chars)
     };
-    Outcome { content: Content::Nodes(roots), probability, blocks, signals, non_article }
+    let content = if hidden_description {
+        Content::Mixed { paragraphs: ctx.product_description.to_vec(), roots }
+    } else {
+        Content::Nodes(roots)
+    };
+    Outcome { content, probability, blocks, signals, non_article }
+}
+
+/// Whether the page's declared product description is long enough
+/// ([`AutoParams::product_description_min_words`]) and the kept text holds fewer than half of its
+/// distinct words: the description the page's structured data states is then not among what a
+/// reader of its HTML sees.
+fn declared_but_not_kept(ctx: &Context<'_>, roots: &[NodeId]) -> bool {
+    let min = ctx.params.auto.product_description_min_words as usize;
+    if min == 0 || ctx.product_description.is_empty() {
+        return false;
+    }
+    let mut declared = std::collections::HashSet::new();
+    let mut n = 0;
+    for p in ctx.product_description {
+        crate::tokens::for_each_word(p, |w| {
+            n += 1;
+            declared.insert(w.to_string());
+        });
+    }
+    if n < min {
+        return false;
+    }
+    let mut seen = std::collections::HashSet::new();
+    for &r in roots {
+        for t in ctx.doc.text_nodes(r) {
+            crate::tokens::for_each_word(ctx.doc.text(t), |w| {
+                if declared.contains(w) && !seen.contains(w) {
+                    seen.insert(w.to_string());
+                }
+            });
+        }
+    }
+    2 * seen.len() < declared.len()
 }
 
 /// Every element's scores: the seed measures, and the classifier's probability on block owners.
@@ -289,8 +328,16 @@ mod tests {
         assert!(meta.ld_product);
         let params = Params::default();
         let row = |url| {
-            let ctx =
-                Context { doc: &doc, source: "", params: &params, meta: &meta, url, want_blocks: false, layout: None };
+            let ctx = Context {
+                doc: &doc,
+                source: "",
+                params: &params,
+                meta: &meta,
+                url,
+                want_blocks: false,
+                layout: None,
+                product_description: &[],
+            };
             measure(&ctx, &Default::default())
         };
         let m = row(None);
