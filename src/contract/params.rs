@@ -210,6 +210,10 @@ pub struct AutoParams {
     /// description out of the first paint (a closed accordion, a `<main>` shown by a script), where
     /// no reader of the HTML sees it, while their structured data states it in full.
     pub product_description_min_words: u32,
+    /// On a page labelled `service`, a block of at most this many words that is link text and nothing
+    /// else is left out (0: kept): the page's calls to action ("Get started", "Book a demo"), which
+    /// its lower block threshold lets through.
+    pub service_cta_max_words: u32,
 }
 
 /// The default of [`AutoParams::main_min_share`], chosen by site-grouped cross-validation
@@ -279,6 +283,7 @@ impl Default for AutoParams {
             main_min_share: MAIN_MIN_SHARE,
             drop_sectioning_chrome: true,
             product_description_min_words: 20,
+            service_cta_max_words: 3,
             include_comments: false,
             type_thresholds: TypeThresholds::CROSS_VALIDATED,
             article_log_odds_shift: ARTICLE_LOG_ODDS_SHIFT,

@@ -194,7 +194,9 @@ pub fn run(ctx: &Context<'_>, models: &Models<'_>) -> Outcome {
     let roots = if chosen.is_empty() {
         roots
     } else {
-        let changed = select::drop_after_signals(doc, &m.blocks, &mut chosen, &ctx.params.auto);
+        let cta = label == Some("service")
+            && select::drop_calls_to_action(&m.blocks, &mut chosen, ctx.params.auto.service_cta_max_words);
+        let changed = select::drop_after_signals(doc, &m.blocks, &mut chosen, &ctx.params.auto) || cta;
         let kept = if changed { roots_of(doc, &chosen) } else { Vec::new() };
         if kept.is_empty() { roots } else { kept }
     };

@@ -134,6 +134,21 @@ pub fn drop_after_signals(doc: &Document, blocks: &Blocks, chosen: &mut [bool], 
     changed
 }
 
+/// Unchoose the blocks of at most `max_words` words that are link text and nothing else: on a
+/// service page these are its calls to action ("Get started", "Book a demo", "Contact sales"),
+/// which the lowered service threshold lets through beside the sections they close
+/// ([`crate::contract::params::AutoParams::service_cta_max_words`]; 0: none). Returns whether any
+/// was unchosen.
+pub fn drop_calls_to_action(blocks: &Blocks, chosen: &mut [bool], max_words: u32) -> bool {
+    let mut dropped = false;
+    for b in blocks.list.iter().filter(|b| b.chars > 0 && b.link_chars == b.chars && b.scan.words <= max_words) {
+        for &t in blocks.texts_of(b) {
+            dropped |= std::mem::replace(&mut chosen[t as usize], false);
+        }
+    }
+    dropped
+}
+
 /// Bytes of chosen text among the nodes `from..to`.
 fn chosen_chars(doc: &Document, chosen: &[bool], from: NodeId, to: NodeId) -> usize {
     (from..to).filter(|&i| chosen[i as usize]).map(|i| doc.text(i).len()).sum()
@@ -419,5 +434,28 @@ mod tests {
         // A template that wraps the whole article in <aside> keeps it.
         let wrapped = format!("<body><aside><p>{body}</p></aside><p>Menu</p></body>");
         assert_eq!(kept(&wrapped), format!("{body}|Menu"));
+    }
+
+    #[test]
+    fn short_link_only_blocks_are_calls_to_action() {
+        let html = "<body><h2>Payroll in minutes</h2><p>Run payroll for every state in one place.</p>\
+            <p><a href=/start>Get started</a></p><p><a href=/demo>Book a free demo</a></p>\
+            <p>Read <a href=/guide>our guide</a> first.</p><ul><li><a href=/p>Pricing</a> from $5</li></ul></body>";
+        let doc = Document::parse(html);
+        let blocks = super::super::segment(&doc, &block_owners(&doc));
+        let kept = |max: u32| {
+            let mut chosen: Vec<bool> = (0..doc.len()).map(|i| doc.node(i as NodeId).is_text()).collect();
+            let dropped = drop_calls_to_action(&blocks, &mut chosen, max);
+            (dropped, chosen_text(&doc, &chosen))
+        };
+        // "Get started" goes; "Book a free demo" has four words; blocks with text besides the link stay.
+        let (dropped, text) = kept(3);
+        assert!(dropped);
+        assert_eq!(
+            text,
+            "Payroll in minutes|Run payroll for every state in one place.|Book a free demo|Read|our guide|first.|Pricing|from $5"
+        );
+        assert!(kept(4).1.starts_with("Payroll in minutes|Run payroll for every state in one place.|Read|"));
+        assert!(!kept(0).0);
     }
 }
