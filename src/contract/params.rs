@@ -174,7 +174,8 @@ pub struct AutoParams {
     /// A block is content when the block classifier gives it at least this probability.
     pub block_threshold: f64,
     /// Keep reader comments. By default a comment thread (a container named for comments that starts
-    /// after the article's first kept text) is left out whatever its blocks scored.
+    /// after the article's first kept text) is left out whatever its blocks scored, and so are a
+    /// product page's customer reviews (a container named for reviews).
     pub include_comments: bool,
     /// The block threshold for pages of a given type, where it differs from `block_threshold`: a
     /// listing's items are short, link-heavy blocks that a threshold set for prose under-keeps.

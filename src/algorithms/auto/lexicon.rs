@@ -13,6 +13,7 @@
 //! | [`NOISE_CONTAINERS`] | containers pruned from the heuristic region | [`Match::Within`] |
 //! | [`COMMENT_CONTAINERS`] | candidates of the region's core weighed down | [`Match::Within`] |
 //! | [`COMMENT_THREADS`] | comment threads left out of the answer | [`Match::WordStart`] (but not "commentar…") and [`Match::Word`] |
+//! | [`REVIEW_THREADS`] | a product page's customer reviews, left out like comment threads | [`Match::WordStart`] |
 //! | [`NAME_GROUPS`] | the `name_*` block features | [`Match::WordStart`] |
 //!
 //! Reader comments are thus named by three rules. `Within` over the whole name is broad ("nocomments",
@@ -143,6 +144,11 @@ pub const COMMENT_THREADS: &[Names] = &[
     Names::word_start(&["comment", "disqus", "pinglun"]).unless(&["commentar"]),
     Names::words(&["respond", "replies"]),
 ];
+
+/// Customer-review sections of a product page ("reviews", "product-reviews", "review-list"): a
+/// product's comment thread. Review widgets' vendor names and "rating" / "testimonial" added nothing
+/// on product pages and cost elsewhere (docs/EVALUATION.md), so the one stem stays.
+pub const REVIEW_THREADS: &[Names] = &[Names::word_start(&["review"])];
 
 /// Class/id word groups, one block feature each: set when the block's owner or an ancestor has a name
 /// matching the group.

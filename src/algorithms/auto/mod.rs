@@ -13,7 +13,7 @@
 //! 3. **Decision.** Two stages of gradient-boosted trees (`classify`, learned by `pith train` from the
 //!    developers' labelled pages) give each block a probability of being main content; the second
 //!    stage also sees the first stage's probabilities around the block (`context`). Blocks at or above
-//!    `params.auto.block_threshold` (0.5) are kept, less reader-comment threads, and emitted as
+//!    `params.auto.block_threshold` (0.5) are kept, less reader-comment threads (a product's customer reviews, a service page's calls to action), and emitted as
 //!    maximal clean subtrees so structure (headings, lists, tables, `pre`) survives (`select`). Every
 //!    block's probability is in the answer's block scores (`block_p`).
 //! 4. **Has-article and page type.** Page-level signals (`has_article`: the kept text's shape and the
@@ -194,9 +194,13 @@ pub fn run(ctx: &Context<'_>, models: &Models<'_>) -> Outcome {
     let roots = if chosen.is_empty() {
         roots
     } else {
+        // A product's customer reviews are its comment thread.
+        let reviews = label == Some("product")
+            && drop_comments
+            && select::drop_threads(doc, &mut chosen, select::surest_owner(&m, &p), lexicon::REVIEW_THREADS);
         let cta = label == Some("service")
             && select::drop_calls_to_action(&m.blocks, &mut chosen, ctx.params.auto.service_cta_max_words);
-        let changed = select::drop_after_signals(doc, &m.blocks, &mut chosen, &ctx.params.auto) || cta;
+        let changed = select::drop_after_signals(doc, &m.blocks, &mut chosen, &ctx.params.auto) || cta || reviews;
         let kept = if changed { roots_of(doc, &chosen) } else { Vec::new() };
         if kept.is_empty() { roots } else { kept }
     };

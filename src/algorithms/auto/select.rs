@@ -23,14 +23,7 @@ pub(super) fn choose(ctx: &Context<'_>, m: &Measured, p: &[f64], threshold: f64,
         }
     }
     if drop_comments {
-        // The owner of the block the classifier is surest of (the first of equals).
-        let surest = m
-            .blocks
-            .list
-            .iter()
-            .zip(p)
-            .fold((NodeId::MAX, f64::MIN), |best, (b, &pr)| if pr > best.1 { (b.owner, pr) } else { best });
-        drop_comment_threads(doc, &mut chosen, surest.0);
+        drop_comment_threads(doc, &mut chosen, surest_owner(m, p));
     }
     chosen
 }
@@ -98,30 +91,41 @@ fn hash_non_whitespace(h: &mut Fnv1a, s: &str) {
     }
 }
 
-/// Whether an element's class/id names a reader-comment thread ([`lexicon::COMMENT_THREADS`]).
-fn is_comment_thread_name(id_class: &str) -> bool {
-    lexicon::matches_any(lexicon::COMMENT_THREADS, id_class)
-}
-
 /// Unchoose the text of comment threads: containers named for comments that start after the first
 /// chosen text node and do not hold the page's most confident block. Comments follow the article, so
 /// a container that holds the article's beginning or its surest paragraph (a page wrapper that
 /// happens to carry such a name, an opinion section's "tone-comment") is never one; readers' comments
 /// are prose and the block classifier alone keeps some.
 pub fn drop_comment_threads(doc: &Document, chosen: &mut [bool], surest: NodeId) {
-    let Some(first) = chosen.iter().position(|&c| c) else { return };
+    drop_threads(doc, chosen, surest, lexicon::COMMENT_THREADS);
+}
+
+/// The owner of the block the classifier is surest of (the first of equals).
+pub(super) fn surest_owner(m: &Measured, p: &[f64]) -> NodeId {
+    let blocks = m.blocks.list.iter().zip(p);
+    blocks.fold((NodeId::MAX, f64::MIN), |best, (b, &pr)| if pr > best.1 { (b.owner, pr) } else { best }).0
+}
+
+/// [`drop_comment_threads`] for the containers `rules` name (a product's reviews:
+/// [`lexicon::REVIEW_THREADS`]). Returns whether any chosen text was unchosen.
+pub fn drop_threads(doc: &Document, chosen: &mut [bool], surest: NodeId, rules: &[lexicon::Names]) -> bool {
+    let Some(first) = chosen.iter().position(|&c| c) else { return false };
+    let mut dropped = false;
     let end = doc.node(doc.body).end;
     let mut i = (first as NodeId).saturating_add(1);
     while i < end {
         let n = doc.node(i);
-        let named = n.element().and_then(|e| e.id_class.as_deref()).is_some_and(is_comment_thread_name);
+        let named = n.element().and_then(|e| e.id_class.as_deref()).is_some_and(|c| lexicon::matches_any(rules, c));
         if named && !(i..n.end).contains(&surest) {
-            chosen[i as usize..n.end as usize].fill(false);
+            let span = &mut chosen[i as usize..n.end as usize];
+            dropped |= span.contains(&true);
+            span.fill(false);
             i = n.end.max(i + 1);
         } else {
             i += 1;
         }
     }
+    dropped
 }
 
 /// The last steps of the selection, run after the page signals are read (so that the models see the
@@ -367,8 +371,27 @@ mod tests {
         // "commentary" is an opinion section, not reader comments.
         let commentary = "<body><p>Lead.</p><div class=commentary><p>More text.</p></div></body>";
         assert_eq!(kept_after_comment_drop(commentary, "Lead"), "Lead.|More text.");
-        assert!(is_comment_thread_name("disqus_thread") && is_comment_thread_name("pinglun-box"));
-        assert!(!is_comment_thread_name("recommend") && !is_comment_thread_name("commentary"));
+        let thread = |name: &str| lexicon::matches_any(lexicon::COMMENT_THREADS, name);
+        assert!(thread("disqus_thread") && thread("pinglun-box"));
+        assert!(!thread("recommend") && !thread("commentary"));
+    }
+
+    #[test]
+    fn a_products_reviews_are_its_comment_thread() {
+        let page = "<body><h1>Trail pack</h1><div class=description><p>A 25-litre pack with a padded back.</p></div>\
+                    <section id=product-reviews><h2>Reviews</h2><p>Took it out last weekend and loved it.</p></section>\
+                    <p>Ships in two days.</p></body>";
+        let doc = Document::parse(page);
+        let mut chosen: Vec<bool> = (0..doc.len()).map(|i| doc.node(i as NodeId).is_text()).collect();
+        let surest =
+            (0..doc.len() as NodeId).find(|&i| doc.text(i).starts_with("A 25-litre")).map(|i| doc.node(i).parent);
+        assert!(drop_threads(&doc, &mut chosen, surest.unwrap_or(NONE), lexicon::REVIEW_THREADS));
+        assert_eq!(chosen_text(&doc, &chosen), "Trail pack|A 25-litre pack with a padded back.|Ships in two days.");
+        // The same container as the page's surest block (a "review" article's body) stays.
+        let mut all: Vec<bool> = (0..doc.len()).map(|i| doc.node(i as NodeId).is_text()).collect();
+        let in_reviews =
+            (0..doc.len() as NodeId).find(|&i| doc.text(i).starts_with("Took it")).map(|i| doc.node(i).parent);
+        assert!(!drop_threads(&doc, &mut all, in_reviews.unwrap_or(NONE), lexicon::REVIEW_THREADS));
     }
 
     /// Choose the text nodes whose text is in `picked` (all when empty), confine to `<main>` at
