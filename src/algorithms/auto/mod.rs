@@ -13,9 +13,10 @@
 //! 3. **Decision.** Two stages of gradient-boosted trees (`classify`, learned by `pith train` from the
 //!    developers' labelled pages) give each block a probability of being main content; the second
 //!    stage also sees the first stage's probabilities around the block (`context`). Blocks at or above
-//!    `params.auto.block_threshold` (0.5) are kept, less reader-comment threads (a product's customer reviews, a service page's calls to action), and emitted as
-//!    maximal clean subtrees so structure (headings, lists, tables, `pre`) survives (`select`). Every
-//!    block's probability is in the answer's block scores (`block_p`).
+//!    `params.auto.block_threshold` (0.5) are kept, less reader-comment threads (and a product's
+//!    customer reviews, a service page's calls to action), and emitted as maximal clean subtrees so
+//!    structure (headings, lists, tables, `pre`) survives (`select`). Every block's probability is in
+//!    the answer's block scores (`block_p`).
 //! 4. **Has-article and page type.** Page-level signals (`has_article`: the kept text's shape and the
 //!    classifier's confidence, the page P value, link density, repeated "cards", what the page
 //!    declares about itself, the shape of its URL; `page_type`: code, posts, carts, calls to action,
