@@ -205,6 +205,11 @@ pub struct AutoParams {
     /// prose is still not the page's main content. An element holding most of the kept text is the
     /// content in a template that misuses the name, and stays.
     pub drop_sectioning_chrome: bool,
+    /// Leave out kept tables of contents: elements whose text is nearly all links to places in the
+    /// page itself (`href="#..."`, three or more, not footnote marks), when they hold less than half
+    /// of the kept text. They repeat the headings the content already holds; a reader of the
+    /// extracted text has no page to jump around in.
+    pub drop_tables_of_contents: bool,
     /// When the page declares one product in JSON-LD whose description has at least this many words,
     /// and the kept text holds fewer than half of that description's distinct words, a page that is
     /// not an article answers with the description first (0: never). Shops often keep the
@@ -283,6 +288,7 @@ impl Default for AutoParams {
             repeat_min_chars: REPEAT_MIN_CHARS,
             main_min_share: MAIN_MIN_SHARE,
             drop_sectioning_chrome: true,
+            drop_tables_of_contents: true,
             product_description_min_words: 20,
             service_cta_max_words: 3,
             include_comments: false,

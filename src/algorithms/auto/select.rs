@@ -129,13 +129,74 @@ pub fn drop_threads(doc: &Document, chosen: &mut [bool], surest: NodeId, rules: 
 }
 
 /// The last steps of the selection, run after the page signals are read (so that the models see the
-/// choice they were trained on): repeated copies, text outside the page's `<main>`, and text in
-/// menus, sidebars and footers. Returns whether any text was unchosen.
+/// choice they were trained on): repeated copies, text outside the page's `<main>`, text in menus,
+/// sidebars and footers, and tables of contents. Returns whether any text was unchosen.
 pub fn drop_after_signals(doc: &Document, blocks: &Blocks, chosen: &mut [bool], auto: &AutoParams) -> bool {
     let mut changed = drop_repeats(doc, blocks, chosen, auto.repeat_min_chars);
     changed |= confine_to_main(doc, chosen, auto.main_min_share);
     changed |= auto.drop_sectioning_chrome && drop_sectioning_chrome(doc, chosen);
+    changed |= auto.drop_tables_of_contents && drop_tables_of_contents(doc, chosen);
     changed
+}
+
+/// The fewest links into the page that make a table of contents.
+const CONTENTS_MIN_LINKS: u32 = 3;
+/// The least link text a table of contents has per link, in bytes: shorter ones are footnote marks
+/// ("1", "^") and page numbers.
+const CONTENTS_MIN_LINK_BYTES: usize = 8;
+
+/// Unchoose tables of contents ([`crate::contract::params::AutoParams::drop_tables_of_contents`]): the
+/// topmost elements holding at least [`CONTENTS_MIN_LINKS`] links into the page itself
+/// (`href="#..."`) of [`CONTENTS_MIN_LINK_BYTES`] or more bytes each on average, whose text is at least
+/// four fifths such link text (a "Contents" caption aside), when they hold less than half of the
+/// chosen characters. Returns whether any was unchosen.
+pub fn drop_tables_of_contents(doc: &Document, chosen: &mut [bool]) -> bool {
+    let body = doc.body;
+    let end = doc.node(body).end;
+    let n = (end - body) as usize;
+    // Per node below `body`, bottom-up: its text bytes (trimmed), the bytes of that inside links into
+    // the page, and how many such links.
+    let (mut all, mut frag, mut links) = (vec![0usize; n], vec![0usize; n], vec![0u32; n]);
+    for i in (body..end).rev() {
+        let k = (i - body) as usize;
+        let node = doc.node(i);
+        if node.is_text() {
+            all[k] = doc.text(i).trim().len();
+        } else if let Some(e) = node.element()
+            && e.tag == Tag::A
+            && e.href().is_some_and(|h| h.len() > 1 && h.starts_with('#'))
+        {
+            frag[k] = all[k];
+            links[k] += 1;
+        }
+        if i != body && node.parent != NONE && node.parent >= body {
+            let pk = (node.parent - body) as usize;
+            all[pk] += all[k];
+            frag[pk] += frag[k];
+            links[pk] += links[k];
+        }
+    }
+    let total = chosen_chars(doc, chosen, body, end);
+    let mut dropped = false;
+    let mut i = body;
+    while i < end {
+        let k = (i - body) as usize;
+        let node = doc.node(i);
+        let contents = links[k] >= CONTENTS_MIN_LINKS
+            && frag[k] >= CONTENTS_MIN_LINK_BYTES * links[k] as usize
+            && frag[k] * 5 >= all[k] * 4;
+        if contents && node.element().is_some() {
+            let inside = chosen_chars(doc, chosen, i, node.end);
+            if inside > 0 && inside * 2 < total {
+                chosen[i as usize..node.end as usize].fill(false);
+                dropped = true;
+            }
+            i = node.end.max(i + 1);
+        } else {
+            i += 1;
+        }
+    }
+    dropped
 }
 
 /// Unchoose the blocks of at most `max_words` words that are link text and nothing else: on a
@@ -457,6 +518,29 @@ mod tests {
         // A template that wraps the whole article in <aside> keeps it.
         let wrapped = format!("<body><aside><p>{body}</p></aside><p>Menu</p></body>");
         assert_eq!(kept(&wrapped), format!("{body}|Menu"));
+    }
+
+    #[test]
+    fn tables_of_contents_are_dropped_and_footnote_marks_and_outside_links_are_not() {
+        let kept = |html: &str| {
+            let doc = Document::parse(html);
+            let mut chosen: Vec<bool> = (0..doc.len()).map(|i| doc.node(i as NodeId).is_text()).collect();
+            let dropped = drop_tables_of_contents(&doc, &mut chosen);
+            (dropped, chosen_text(&doc, &chosen))
+        };
+        let body = "<h2 id=why>Why it matters</h2><p>A paragraph long enough to outweigh the contents list above it,             and then some more words so that it holds most of the kept text on its own.</p>            <h2 id=how>How it works</h2><p>Another paragraph.</p>";
+        let toc = "<div class=toc><p>Contents</p><ul><li><a href=#why>Why it matters</a></li>            <li><a href=#how>How it works</a></li><li><a href=#faq>Questions people ask</a></li></ul></div>";
+        let (dropped, text) = kept(&format!("<body>{toc}{body}</body>"));
+        assert!(dropped);
+        assert!(text.starts_with("Why it matters|A paragraph"), "{text}");
+        // The same list linking to other pages is not a table of contents.
+        let (dropped, _) = kept(&format!("<body>{}{body}</body>", toc.replace("href=#", "href=/")));
+        assert!(!dropped);
+        // Footnote marks are links into the page too, but short.
+        let notes = "<p><sup><a href=#n1>1</a></sup><sup><a href=#n2>2</a></sup><sup><a href=#n3>3</a></sup></p>";
+        assert!(!kept(&format!("<body>{notes}{body}</body>")).0);
+        // A page that is nothing but its contents list keeps it.
+        assert!(!kept(&format!("<body>{toc}</body>")).0);
     }
 
     #[test]
