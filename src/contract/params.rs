@@ -203,7 +203,8 @@ pub struct AutoParams {
     /// of the kept text. HTML names these for navigation, content tangential to the page's, and
     /// information about its section (author, links, copyright); a block among them that reads like
     /// prose is still not the page's main content. An element holding most of the kept text is the
-    /// content in a template that misuses the name, and stays.
+    /// content in a template that misuses the name, and stays, unless it is a `<nav>` whose kept
+    /// text is nearly all links and there is kept text outside it: a menu, however large.
     pub drop_sectioning_chrome: bool,
     /// Leave out kept tables of contents: elements whose text is nearly all links to places in the
     /// page itself (`href="#..."`, three or more, not footnote marks), when they hold less than half

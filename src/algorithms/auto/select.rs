@@ -258,8 +258,10 @@ pub fn confine_to_main(doc: &Document, chosen: &mut [bool], min_share: f64) -> b
 }
 
 /// Unchoose the chosen text of `<nav>`, `<aside>` and `<footer>` elements that hold less than half
-/// of the chosen characters ([`crate::contract::params::AutoParams::drop_sectioning_chrome`]).
-/// Returns whether any was unchosen.
+/// of the chosen characters, and of `<nav>` elements whose chosen text is at least nine tenths link
+/// text when some chosen text lies outside them (a shop's mega-menu can outweigh the page it
+/// serves) ([`crate::contract::params::AutoParams::drop_sectioning_chrome`]). Returns whether any
+/// was unchosen.
 pub fn drop_sectioning_chrome(doc: &Document, chosen: &mut [bool]) -> bool {
     let end = doc.node(doc.body).end;
     let total = chosen_chars(doc, chosen, doc.body, end);
@@ -269,7 +271,13 @@ pub fn drop_sectioning_chrome(doc: &Document, chosen: &mut [bool]) -> bool {
         let n = doc.node(i);
         if matches!(n.tag(), Some(Tag::Nav | Tag::Aside | Tag::Footer)) {
             let inside = chosen_chars(doc, chosen, i, n.end);
-            if inside > 0 && inside * 2 < total {
+            // A menu is navigation whatever its share, unless it is all there is.
+            let menu = n.tag() == Some(Tag::Nav) && inside < total && {
+                let linked: usize =
+                    (i..n.end).filter(|&t| chosen[t as usize] && doc.node(t).in_link).map(|t| doc.text(t).len()).sum();
+                linked * 10 >= inside * 9
+            };
+            if inside > 0 && (inside * 2 < total || menu) {
                 chosen[i as usize..n.end as usize].fill(false);
                 dropped = true;
             }
@@ -518,6 +526,15 @@ mod tests {
         // A template that wraps the whole article in <aside> keeps it.
         let wrapped = format!("<body><aside><p>{body}</p></aside><p>Menu</p></body>");
         assert_eq!(kept(&wrapped), format!("{body}|Menu"));
+        // A menu of links larger than the page is still a menu; a <nav> wrapping prose is not.
+        let items: String = (0..30).map(|k| format!("<li><a href=/c{k}>Category number {k}</a></li>")).collect();
+        let mega = format!("<body><nav><ul>{items}</ul></nav><p>{body}</p></body>");
+        assert_eq!(kept(&mega), body);
+        let prose_nav = format!("<body><nav><p>{body}</p></nav><p>Menu</p></body>");
+        assert_eq!(kept(&prose_nav), format!("{body}|Menu"));
+        // Nothing outside it: what the classifier kept stays.
+        let only = format!("<body><nav><ul>{items}</ul></nav></body>");
+        assert!(kept(&only).starts_with("Category number 0|"));
     }
 
     #[test]
