@@ -211,6 +211,10 @@ pub struct AutoParams {
     /// of the kept text. They repeat the headings the content already holds; a reader of the
     /// extracted text has no page to jump around in.
     pub drop_tables_of_contents: bool,
+    /// Leave out cookie and consent notices (a container named for consent or a cookie banner whose
+    /// text speaks of cookies) whatever their share of the kept text, when kept text lies outside
+    /// them. A consent manager's preference center, written out in the HTML, can outweigh a short post.
+    pub drop_consent_notices: bool,
     /// When the page declares one product in JSON-LD whose description has at least this many words,
     /// and the kept text holds fewer than half of that description's distinct words, a page that is
     /// not an article answers with the description first (0: never). Shops often keep the
@@ -290,6 +294,7 @@ impl Default for AutoParams {
             main_min_share: MAIN_MIN_SHARE,
             drop_sectioning_chrome: true,
             drop_tables_of_contents: true,
+            drop_consent_notices: true,
             product_description_min_words: 20,
             service_cta_max_words: 3,
             include_comments: false,

@@ -14,6 +14,7 @@
 //! | [`COMMENT_CONTAINERS`] | candidates of the region's core weighed down | [`Match::Within`] |
 //! | [`COMMENT_THREADS`] | comment threads left out of the answer | [`Match::WordStart`] (but not "commentar…") and [`Match::Word`] |
 //! | [`REVIEW_THREADS`] | a product page's customer reviews, left out like comment threads | [`Match::WordStart`] |
+//! | [`CONSENT_NOTICES`] | cookie notices left out of the answer (when their text speaks of cookies) | [`Match::Within`] |
 //! | [`NAME_GROUPS`] | the `name_*` block features | [`Match::WordStart`] |
 //!
 //! Reader comments are thus named by three rules. `Within` over the whole name is broad ("nocomments",
@@ -149,6 +150,22 @@ pub const COMMENT_THREADS: &[Names] = &[
 /// product's comment thread. Review widgets' vendor names and "rating" / "testimonial" added nothing
 /// on product pages and cost elsewhere (docs/EVALUATION.md), so the one stem stays.
 pub const REVIEW_THREADS: &[Names] = &[Names::word_start(&["review"])];
+
+/// Cookie and consent notices: consent managers' containers ("onetrust-consent-sdk",
+/// "cookie-consent", "moove_gdpr_cookie_modal") and cookie banners. A bare "cookie" is not among
+/// them: documentation names its section on cookies so.
+pub const CONSENT_NOTICES: Names = Names::within(&[
+    "consent",
+    "gdpr",
+    "cookie-banner",
+    "cookiebanner",
+    "cookie-notice",
+    "cookienotice",
+    "cookie-bar",
+    "cookiebar",
+    "cookie-law",
+    "cookielaw",
+]);
 
 /// Class/id word groups, one block feature each: set when the block's owner or an ancestor has a name
 /// matching the group.

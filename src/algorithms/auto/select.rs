@@ -130,13 +130,48 @@ pub fn drop_threads(doc: &Document, chosen: &mut [bool], surest: NodeId, rules: 
 
 /// The last steps of the selection, run after the page signals are read (so that the models see the
 /// choice they were trained on): repeated copies, text outside the page's `<main>`, text in menus,
-/// sidebars and footers, and tables of contents. Returns whether any text was unchosen.
+/// sidebars and footers, tables of contents and cookie notices. Returns whether any text was unchosen.
 pub fn drop_after_signals(doc: &Document, blocks: &Blocks, chosen: &mut [bool], auto: &AutoParams) -> bool {
     let mut changed = drop_repeats(doc, blocks, chosen, auto.repeat_min_chars);
     changed |= confine_to_main(doc, chosen, auto.main_min_share);
     changed |= auto.drop_sectioning_chrome && drop_sectioning_chrome(doc, chosen);
     changed |= auto.drop_tables_of_contents && drop_tables_of_contents(doc, chosen);
+    changed |= auto.drop_consent_notices && drop_consent_notices(doc, chosen);
     changed
+}
+
+/// Unchoose cookie and consent notices
+/// ([`crate::contract::params::AutoParams::drop_consent_notices`]): containers named for consent
+/// ([`lexicon::CONSENT_NOTICES`]) whose text speaks of cookies, whatever their share of the chosen
+/// text, when chosen text lies outside them. A consent manager's "preference center" can hold more
+/// text than a short forum post. Returns whether any was unchosen.
+pub fn drop_consent_notices(doc: &Document, chosen: &mut [bool]) -> bool {
+    let end = doc.node(doc.body).end;
+    let total = chosen_chars(doc, chosen, doc.body, end);
+    let mut dropped = false;
+    let mut i = doc.body;
+    while i < end {
+        let n = doc.node(i);
+        let named =
+            n.element().and_then(|e| e.id_class.as_deref()).is_some_and(|c| lexicon::CONSENT_NOTICES.matches(c));
+        if named {
+            let inside = chosen_chars(doc, chosen, i, n.end);
+            if inside > 0 && inside < total && doc.text_nodes(i).any(|t| speaks_of_cookies(doc.text(t))) {
+                chosen[i as usize..n.end as usize].fill(false);
+                dropped = true;
+            }
+            i = n.end.max(i + 1);
+        } else {
+            i += 1;
+        }
+    }
+    dropped
+}
+
+/// Does `text` say "cookie" (in lower or upper case, after its first letter)?
+fn speaks_of_cookies(text: &str) -> bool {
+    let b = text.as_bytes();
+    memchr::memmem::find(b, b"ookie").is_some() || memchr::memmem::find(b, b"OOKIE").is_some()
 }
 
 /// The fewest links into the page that make a table of contents.
@@ -558,6 +593,30 @@ mod tests {
         assert!(!kept(&format!("<body>{notes}{body}</body>")).0);
         // A page that is nothing but its contents list keeps it.
         assert!(!kept(&format!("<body>{toc}</body>")).0);
+    }
+
+    #[test]
+    fn cookie_notices_are_dropped_whatever_their_size_and_a_page_about_cookies_is_not() {
+        let kept = |html: &str| {
+            let doc = Document::parse(html);
+            let mut chosen: Vec<bool> = (0..doc.len()).map(|i| doc.node(i as NodeId).is_text()).collect();
+            let dropped = drop_consent_notices(&doc, &mut chosen);
+            (dropped, chosen_text(&doc, &chosen))
+        };
+        let notice = "<div id=onetrust-consent-sdk><p>We use cookies to improve your experience.</p>\
+            <p>Strictly necessary cookies keep the site working; performance cookies count visits and \
+            help us improve the pages you read, and you can switch them off at any time.</p></div>";
+        let post = "<p>Does the case fit a 360 mm radiator?</p>";
+        let (dropped, text) = kept(&format!("<body>{post}{notice}</body>"));
+        assert!(dropped);
+        assert_eq!(text, "Does the case fit a 360 mm radiator?");
+        // A consent checkbox of a form says nothing of cookies and stays.
+        let form = "<div class=form-gdpr><p>I agree to be contacted.</p></div>";
+        assert!(!kept(&format!("<body>{post}{form}</body>")).0);
+        // A page that is nothing but the notice keeps it; a section on cookies is not a notice.
+        assert!(!kept(&format!("<body>{notice}</body>")).0);
+        let docs = "<div id=cookies><h2>Cookies</h2><p>Use the cookies attribute to read cookies.</p></div>";
+        assert!(!kept(&format!("<body>{post}{docs}</body>")).0);
     }
 
     #[test]
