@@ -215,6 +215,10 @@ pub struct AutoParams {
     /// text speaks of cookies) whatever their share of the kept text, when kept text lies outside
     /// them. A consent manager's preference center, written out in the HTML, can outweigh a short post.
     pub drop_consent_notices: bool,
+    /// On a page labelled `product`, leave out its recommendation rails: the section a heading such as
+    /// "Customers also bought" or "Similar items" opens, when it holds neither the block the
+    /// classifier is surest of nor half of the kept text. They are other products' cards.
+    pub drop_recommendation_rails: bool,
     /// When the page declares one product in JSON-LD whose description has at least this many words,
     /// and the kept text holds fewer than half of that description's distinct words, a page that is
     /// not an article answers with the description first (0: never). Shops often keep the
@@ -295,6 +299,7 @@ impl Default for AutoParams {
             drop_sectioning_chrome: true,
             drop_tables_of_contents: true,
             drop_consent_notices: true,
+            drop_recommendation_rails: true,
             product_description_min_words: 20,
             service_cta_max_words: 3,
             include_comments: false,

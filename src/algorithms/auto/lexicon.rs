@@ -167,6 +167,27 @@ pub const CONSENT_NOTICES: Names = Names::within(&[
     "cookielaw",
 ]);
 
+/// Headings of a product page's recommendation rails, lower-case, matched anywhere in a short heading
+/// ("People who viewed this item also viewed", "Others like you also bought:").
+pub const RAIL_HEADINGS: &[&str] = &[
+    "also viewed",
+    "also bought",
+    "also like",
+    "also love",
+    "similar items",
+    "similar products",
+    "related products",
+    "related items",
+    "recommended for you",
+    "customers also",
+    "frequently bought together",
+    "complete the look",
+    "recently viewed",
+    "you may like",
+    "相关推荐",
+    "猜你喜欢",
+];
+
 /// Class/id word groups, one block feature each: set when the block's owner or an ancestor has a name
 /// matching the group.
 pub const NAME_GROUPS: &[(&str, Names)] = &[

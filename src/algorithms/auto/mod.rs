@@ -199,9 +199,14 @@ pub fn run(ctx: &Context<'_>, models: &Models<'_>) -> Outcome {
         let reviews = label == Some("product")
             && drop_comments
             && select::drop_threads(doc, &mut chosen, select::surest_owner(&m, &p), lexicon::REVIEW_THREADS);
+        // And its "Customers also bought" rails are other products.
+        let rails = label == Some("product")
+            && ctx.params.auto.drop_recommendation_rails
+            && select::drop_recommendation_rails(doc, &mut chosen, select::surest_owner(&m, &p));
         let cta = label == Some("service")
             && select::drop_calls_to_action(&m.blocks, &mut chosen, ctx.params.auto.service_cta_max_words);
-        let changed = select::drop_after_signals(doc, &m.blocks, &mut chosen, &ctx.params.auto) || cta || reviews;
+        let changed =
+            select::drop_after_signals(doc, &m.blocks, &mut chosen, &ctx.params.auto) || cta || reviews || rails;
         let kept = if changed { roots_of(doc, &chosen) } else { Vec::new() };
         if kept.is_empty() { roots } else { kept }
     };

@@ -249,6 +249,58 @@ pub fn drop_calls_to_action(blocks: &Blocks, chosen: &mut [bool], max_words: u32
     dropped
 }
 
+/// The longest heading of a recommendation rail, in bytes.
+const RAIL_HEADING_MAX_BYTES: usize = 60;
+
+/// Unchoose a product page's recommendation rails
+/// ([`crate::contract::params::AutoParams::drop_recommendation_rails`]): a chosen heading that stands
+/// alone in its element and names a rail ([`lexicon::RAIL_HEADINGS`]: "Customers also bought",
+/// "Similar items"), with the highest ancestor that starts with it, holds neither the surest block
+/// nor half of the chosen text. Shops render these rails as cards much like the product's own
+/// blocks, and often with class names no rule can read. Returns whether any text was unchosen.
+pub fn drop_recommendation_rails(doc: &Document, chosen: &mut [bool], surest: NodeId) -> bool {
+    let end = doc.node(doc.body).end;
+    let total = chosen_chars(doc, chosen, doc.body, end);
+    let mut dropped = false;
+    for t in doc.body..end {
+        let node = doc.node(t);
+        if !chosen[t as usize] || !node.is_text() || doc.text(t).len() > RAIL_HEADING_MAX_BYTES {
+            continue;
+        }
+        // The heading is its block's whole text, not a phrase inside a paragraph.
+        let mut block = node.parent;
+        while block != NONE && doc.node(block).tag().is_some_and(|t| !t.is_block()) {
+            block = doc.node(block).parent;
+        }
+        if block == NONE || doc.node(block).stats.chars > node.stats.chars + 2 {
+            continue;
+        }
+        let lower = doc.text(t).to_lowercase();
+        if !lexicon::RAIL_HEADINGS.iter().any(|p| lower.contains(p)) {
+            continue;
+        }
+        let mut rail = NONE;
+        let mut up = node.parent;
+        while up != NONE && up > doc.body {
+            let n = doc.node(up);
+            if (up..n.end).contains(&surest)
+                || chosen_chars(doc, chosen, up, t) > 0
+                || chosen_chars(doc, chosen, up, n.end) * 2 >= total
+            {
+                break;
+            }
+            rail = up;
+            up = n.parent;
+        }
+        if rail != NONE {
+            let rail_end = doc.node(rail).end as usize;
+            chosen[rail as usize..rail_end].fill(false);
+            dropped = true;
+        }
+    }
+    dropped
+}
+
 /// Bytes of chosen text among the nodes `from..to`.
 fn chosen_chars(doc: &Document, chosen: &[bool], from: NodeId, to: NodeId) -> usize {
     (from..to).filter(|&i| chosen[i as usize]).map(|i| doc.text(i).len()).sum()
@@ -617,6 +669,31 @@ mod tests {
         assert!(!kept(&format!("<body>{notice}</body>")).0);
         let docs = "<div id=cookies><h2>Cookies</h2><p>Use the cookies attribute to read cookies.</p></div>";
         assert!(!kept(&format!("<body>{post}{docs}</body>")).0);
+    }
+
+    #[test]
+    fn a_products_recommendation_rails_are_dropped() {
+        let description = "A stoneware mug, glazed by hand in small batches, that keeps coffee warm for longer \
+            than the thin porcelain cups it replaces, and washes clean in the dishwasher.";
+        let html = format!(
+            "<body><h1>Stoneware mug</h1><p id=desc>{description}</p><ul><li>Capacity: 350 ml</li></ul>\
+             <div><div><h2>Customers also bought</h2></div><ul><li><a href=/a>Teapot</a> $40</li>\
+             <li><a href=/b>Saucer</a> $12</li></ul></div>\
+             <p>Made in our workshop: we hope you <em>also like</em> the plates.</p></body>"
+        );
+        let doc = Document::parse(&html);
+        let mut chosen: Vec<bool> = (0..doc.len()).map(|i| doc.node(i as NodeId).is_text()).collect();
+        let surest = (0..doc.len() as NodeId)
+            .find(|&i| doc.node(i).element().and_then(|e| e.id_class.as_deref()) == Some("desc"))
+            .unwrap_or(NONE);
+        assert!(drop_recommendation_rails(&doc, &mut chosen, surest));
+        // The rail goes, heading and cards; a phrase inside a sentence does not open one.
+        assert_eq!(
+            chosen_text(&doc, &chosen),
+            format!(
+                "Stoneware mug|{description}|Capacity: 350 ml|Made in our workshop: we hope you|also like|the plates."
+            )
+        );
     }
 
     #[test]
