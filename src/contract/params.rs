@@ -219,6 +219,10 @@ pub struct AutoParams {
     /// "Customers also bought" or "Similar items" opens, when it holds neither the block the
     /// classifier is surest of nor half of the kept text. They are other products' cards.
     pub drop_recommendation_rails: bool,
+    /// Leave out notices about JavaScript: `<noscript>` elements of at most 400 characters that name
+    /// it ("JavaScript is disabled. Please enable it…"). Longer `<noscript>` content (a thread written
+    /// out for crawlers, an article's text) stays.
+    pub drop_script_notices: bool,
     /// When the page declares one product in JSON-LD whose description has at least this many words,
     /// and the kept text holds fewer than half of that description's distinct words, a page that is
     /// not an article answers with the description first (0: never). Shops often keep the
@@ -300,6 +304,7 @@ impl Default for AutoParams {
             drop_tables_of_contents: true,
             drop_consent_notices: true,
             drop_recommendation_rails: true,
+            drop_script_notices: true,
             product_description_min_words: 20,
             service_cta_max_words: 3,
             include_comments: false,

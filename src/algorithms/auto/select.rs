@@ -130,14 +130,45 @@ pub fn drop_threads(doc: &Document, chosen: &mut [bool], surest: NodeId, rules: 
 
 /// The last steps of the selection, run after the page signals are read (so that the models see the
 /// choice they were trained on): repeated copies, text outside the page's `<main>`, text in menus,
-/// sidebars and footers, tables of contents and cookie notices. Returns whether any text was unchosen.
+/// sidebars and footers, tables of contents, cookie notices and notices about JavaScript. Returns whether any text was unchosen.
 pub fn drop_after_signals(doc: &Document, blocks: &Blocks, chosen: &mut [bool], auto: &AutoParams) -> bool {
     let mut changed = drop_repeats(doc, blocks, chosen, auto.repeat_min_chars);
     changed |= confine_to_main(doc, chosen, auto.main_min_share);
     changed |= auto.drop_sectioning_chrome && drop_sectioning_chrome(doc, chosen);
     changed |= auto.drop_tables_of_contents && drop_tables_of_contents(doc, chosen);
     changed |= auto.drop_consent_notices && drop_consent_notices(doc, chosen);
+    changed |= auto.drop_script_notices && drop_script_notices(doc, chosen);
     changed
+}
+
+/// The most text (characters) a `<noscript>` element may hold and be a notice: some forums write a
+/// whole thread there for crawlers, and that is content.
+const SCRIPT_NOTICE_MAX_CHARS: u32 = 400;
+
+/// Unchoose notices about JavaScript ([`crate::contract::params::AutoParams::drop_script_notices`]):
+/// the chosen text of `<noscript>` elements of at most [`SCRIPT_NOTICE_MAX_CHARS`] characters that
+/// name it ("JavaScript is disabled. For a better experience, please enable JavaScript…"). pith reads
+/// `<noscript>` as markup, since many pages put their images and some their text there, so these
+/// lines reach the classifier as short prose. Returns whether any was unchosen.
+pub fn drop_script_notices(doc: &Document, chosen: &mut [bool]) -> bool {
+    let end = doc.node(doc.body).end;
+    let mut dropped = false;
+    let mut i = doc.body;
+    while i < end {
+        let n = doc.node(i);
+        if n.tag() == Some(Tag::Noscript) {
+            let span = &mut chosen[i as usize..n.end as usize];
+            let names_script = || doc.text_nodes(i).any(|t| doc.text(t).to_ascii_lowercase().contains("javascript"));
+            if n.stats.chars <= SCRIPT_NOTICE_MAX_CHARS && span.contains(&true) && names_script() {
+                span.fill(false);
+                dropped = true;
+            }
+            i = n.end.max(i + 1);
+        } else {
+            i += 1;
+        }
+    }
+    dropped
 }
 
 /// Unchoose cookie and consent notices
@@ -694,6 +725,27 @@ mod tests {
                 "Stoneware mug|{description}|Capacity: 350 ml|Made in our workshop: we hope you|also like|the plates."
             )
         );
+    }
+
+    #[test]
+    fn notices_about_javascript_are_dropped_and_a_thread_written_for_crawlers_is_not() {
+        let kept = |html: &str| {
+            let doc = Document::parse(html);
+            let mut chosen: Vec<bool> = (0..doc.len()).map(|i| doc.node(i as NodeId).is_text()).collect();
+            let dropped = drop_script_notices(&doc, &mut chosen);
+            (dropped, chosen_text(&doc, &chosen))
+        };
+        let post = "<p>The fan header on the bottom panel is for a second pump.</p>";
+        let notice =
+            "<noscript><p>JavaScript is disabled. For a better experience, please enable JavaScript.</p></noscript>";
+        let (dropped, text) = kept(&format!("<body>{notice}{post}</body>"));
+        assert!(dropped);
+        assert_eq!(text, "The fan header on the bottom panel is for a second pump.");
+        // An image fallback says nothing of scripts; a long thread for crawlers is content.
+        assert!(!kept(&format!("<body><noscript><p>Photo: the case from the side</p></noscript>{post}</body>")).0);
+        let thread =
+            format!("<body><noscript>{}<p>Best viewed with JavaScript enabled</p></noscript></body>", post.repeat(8));
+        assert!(!kept(&thread).0);
     }
 
     #[test]
