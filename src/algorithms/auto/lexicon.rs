@@ -167,6 +167,20 @@ pub const CONSENT_NOTICES: Names = Names::within(&[
     "cookielaw",
 ]);
 
+/// Does the element name `id_class` match [`CONSENT_NOTICES`]? Every element's name is asked, so the
+/// three roots the stems share are searched first with searchers built once; the ten stems only when
+/// "cookie" is there.
+pub fn is_consent_notice(id_class: &str) -> bool {
+    use memchr::memmem::Finder;
+    static ROOTS: std::sync::LazyLock<[Finder<'static>; 3]> =
+        std::sync::LazyLock::new(|| [Finder::new("consent"), Finder::new("gdpr"), Finder::new("cookie")]);
+    let [consent, gdpr, cookie] = &*ROOTS;
+    let name = id_class.as_bytes();
+    consent.find(name).is_some()
+        || gdpr.find(name).is_some()
+        || (cookie.find(name).is_some() && CONSENT_NOTICES.matches(id_class))
+}
+
 /// Headings of a product page's recommendation rails, lower-case, matched anywhere in a short heading
 /// ("People who viewed this item also viewed", "Others like you also bought:").
 pub const RAIL_HEADINGS: &[&str] = &[
@@ -559,6 +573,22 @@ pub const CONTACT_TEXTS: &[&str] = &[
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn consent_notice_names_match_as_their_stems_do() {
+        for name in [
+            "onetrust-consent-sdk",
+            "moove_gdpr_cookie_modal",
+            "site cookie-banner",
+            "cookielaw-popup",
+            "cookie-notice",
+        ] {
+            assert!(is_consent_notice(name) && CONSENT_NOTICES.matches(name), "{name}");
+        }
+        for name in ["cookies", "cookie-recipes", "article-body", ""] {
+            assert!(!is_consent_notice(name) && !CONSENT_NOTICES.matches(name), "{name}");
+        }
+    }
 
     #[test]
     fn cue_words_are_sorted_and_found() {

@@ -183,8 +183,7 @@ pub fn drop_consent_notices(doc: &Document, chosen: &mut [bool]) -> bool {
     let mut i = doc.body;
     while i < end {
         let n = doc.node(i);
-        let named =
-            n.element().and_then(|e| e.id_class.as_deref()).is_some_and(|c| lexicon::CONSENT_NOTICES.matches(c));
+        let named = n.element().and_then(|e| e.id_class.as_deref()).is_some_and(lexicon::is_consent_notice);
         if named {
             let inside = chosen_chars(doc, chosen, i, n.end);
             if inside > 0 && inside < total && doc.text_nodes(i).any(|t| speaks_of_cookies(doc.text(t))) {
