@@ -130,7 +130,8 @@ pub fn drop_threads(doc: &Document, chosen: &mut [bool], surest: NodeId, rules: 
 
 /// The last steps of the selection, run after the page signals are read (so that the models see the
 /// choice they were trained on): repeated copies, text outside the page's `<main>`, text in menus,
-/// sidebars and footers, tables of contents, cookie notices and notices about JavaScript. Returns whether any text was unchosen.
+/// sidebars and footers, tables of contents, cookie notices and notices about JavaScript. Returns
+/// whether any text was unchosen.
 pub fn drop_after_signals(doc: &Document, blocks: &Blocks, chosen: &mut [bool], auto: &AutoParams) -> bool {
     let mut changed = drop_repeats(doc, blocks, chosen, auto.repeat_min_chars);
     changed |= confine_to_main(doc, chosen, auto.main_min_share);
@@ -281,16 +282,23 @@ pub fn drop_calls_to_action(blocks: &Blocks, chosen: &mut [bool], max_words: u32
 
 /// The longest heading of a recommendation rail, in bytes.
 const RAIL_HEADING_MAX_BYTES: usize = 60;
+/// The most rail headings read on one page: a bound on the work a hostile page can ask for, far above
+/// the three or four rails of a real product page.
+const MAX_RAIL_HEADINGS: usize = 64;
 
 /// Unchoose a product page's recommendation rails
 /// ([`crate::contract::params::AutoParams::drop_recommendation_rails`]): a chosen heading that stands
-/// alone in its element and names a rail ([`lexicon::RAIL_HEADINGS`]: "Customers also bought",
-/// "Similar items"), with the highest ancestor that starts with it, holds neither the surest block
+/// alone in its block and names a rail ([`lexicon::RAIL_HEADINGS`]: "Customers also bought",
+/// "Similar items"), with the highest ancestor that starts with it and holds neither the surest block
 /// nor half of the chosen text. Shops render these rails as cards much like the product's own
 /// blocks, and often with class names no rule can read. Returns whether any text was unchosen.
 pub fn drop_recommendation_rails(doc: &Document, chosen: &mut [bool], surest: NodeId) -> bool {
     let end = doc.node(doc.body).end;
     let total = chosen_chars(doc, chosen, doc.body, end);
+    let mut headings = 0;
+    // Chosen bytes before each node, so that every ancestor's share costs one subtraction; rebuilt
+    // after each rail is dropped.
+    let mut before: Vec<usize> = Vec::new();
     let mut dropped = false;
     for t in doc.body..end {
         let node = doc.node(t);
@@ -309,14 +317,19 @@ pub fn drop_recommendation_rails(doc: &Document, chosen: &mut [bool], surest: No
         if !lexicon::RAIL_HEADINGS.iter().any(|p| lower.contains(p)) {
             continue;
         }
+        headings += 1;
+        if headings > MAX_RAIL_HEADINGS {
+            break;
+        }
+        if before.is_empty() {
+            before = chosen_before(doc, chosen);
+        }
+        let chosen_in = |from: NodeId, to: NodeId| before[to as usize] - before[from as usize];
         let mut rail = NONE;
         let mut up = node.parent;
         while up != NONE && up > doc.body {
             let n = doc.node(up);
-            if (up..n.end).contains(&surest)
-                || chosen_chars(doc, chosen, up, t) > 0
-                || chosen_chars(doc, chosen, up, n.end) * 2 >= total
-            {
+            if (up..n.end).contains(&surest) || chosen_in(up, t) > 0 || chosen_in(up, n.end) * 2 >= total {
                 break;
             }
             rail = up;
@@ -326,9 +339,24 @@ pub fn drop_recommendation_rails(doc: &Document, chosen: &mut [bool], surest: No
             let rail_end = doc.node(rail).end as usize;
             chosen[rail as usize..rail_end].fill(false);
             dropped = true;
+            before.clear();
         }
     }
     dropped
+}
+
+/// Bytes of chosen text before each node id (and one past the last: the total).
+fn chosen_before(doc: &Document, chosen: &[bool]) -> Vec<usize> {
+    let mut before = Vec::with_capacity(doc.len() + 1);
+    let mut sum = 0;
+    for (i, &c) in chosen.iter().enumerate().take(doc.len()) {
+        before.push(sum);
+        if c {
+            sum += doc.text(i as NodeId).len();
+        }
+    }
+    before.push(sum);
+    before
 }
 
 /// Bytes of chosen text among the nodes `from..to`.
@@ -662,8 +690,11 @@ mod tests {
             let dropped = drop_tables_of_contents(&doc, &mut chosen);
             (dropped, chosen_text(&doc, &chosen))
         };
-        let body = "<h2 id=why>Why it matters</h2><p>A paragraph long enough to outweigh the contents list above it,             and then some more words so that it holds most of the kept text on its own.</p>            <h2 id=how>How it works</h2><p>Another paragraph.</p>";
-        let toc = "<div class=toc><p>Contents</p><ul><li><a href=#why>Why it matters</a></li>            <li><a href=#how>How it works</a></li><li><a href=#faq>Questions people ask</a></li></ul></div>";
+        let body = "<h2 id=why>Why it matters</h2><p>A paragraph long enough to outweigh the contents list \
+            above it, and then some more words so that it holds most of the kept text on its own.</p>\
+            <h2 id=how>How it works</h2><p>Another paragraph.</p>";
+        let toc = "<div class=toc><p>Contents</p><ul><li><a href=#why>Why it matters</a></li>\
+            <li><a href=#how>How it works</a></li><li><a href=#faq>Questions people ask</a></li></ul></div>";
         let (dropped, text) = kept(&format!("<body>{toc}{body}</body>"));
         assert!(dropped);
         assert!(text.starts_with("Why it matters|A paragraph"), "{text}");
