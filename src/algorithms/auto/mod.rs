@@ -195,14 +195,15 @@ pub fn run(ctx: &Context<'_>, models: &Models<'_>) -> Outcome {
     let roots = if chosen.is_empty() {
         roots
     } else {
+        let product = label == Some("product");
+        let surest = if product { select::surest_owner(&m, &p) } else { crate::dom::NONE };
         // A product's customer reviews are its comment thread.
-        let reviews = label == Some("product")
-            && drop_comments
-            && select::drop_threads(doc, &mut chosen, select::surest_owner(&m, &p), lexicon::REVIEW_THREADS);
+        let reviews =
+            product && drop_comments && select::drop_threads(doc, &mut chosen, surest, lexicon::REVIEW_THREADS);
         // And its "Customers also bought" rails are other products.
-        let rails = label == Some("product")
+        let rails = product
             && ctx.params.auto.drop_recommendation_rails
-            && select::drop_recommendation_rails(doc, &mut chosen, select::surest_owner(&m, &p));
+            && select::drop_recommendation_rails(doc, &mut chosen, surest);
         let cta = label == Some("service")
             && select::drop_calls_to_action(&m.blocks, &mut chosen, ctx.params.auto.service_cta_max_words);
         let changed =

@@ -7,7 +7,7 @@ use super::lexicon;
 use super::segment::{Block, Blocks, block_owners};
 use crate::contract::Context;
 use crate::contract::params::AutoParams;
-use crate::dom::{Document, NONE, NodeId, Tag};
+use crate::dom::{Document, NONE, Node, NodeId, Tag};
 use crate::hash::{Fnv1a, IdMap};
 
 /// The text nodes `auto` keeps: those of blocks at or above `threshold`, less comment threads
@@ -110,16 +110,34 @@ pub(super) fn surest_owner(m: &Measured, p: &[f64]) -> NodeId {
 /// [`lexicon::REVIEW_THREADS`]). Returns whether any chosen text was unchosen.
 pub fn drop_threads(doc: &Document, chosen: &mut [bool], surest: NodeId, rules: &[lexicon::Names]) -> bool {
     let Some(first) = chosen.iter().position(|&c| c) else { return false };
-    let mut dropped = false;
+    let thread = |i: NodeId, n: &Node| {
+        n.element().and_then(|e| e.id_class.as_deref()).is_some_and(|c| lexicon::matches_any(rules, c))
+            && !(i..n.end).contains(&surest)
+    };
+    unchoose_topmost(doc, chosen, (first as NodeId).saturating_add(1), thread, |_, _, _| true)
+}
+
+/// Walk the nodes from `start` to the end of the body, and at each one `candidate` accepts (its
+/// subtree is then not entered) unchoose the subtree when it holds chosen text and `drop` agrees
+/// (`drop` reads the choice as it stands). The walk the steps that leave out whole elements share.
+/// Returns whether any chosen text was unchosen.
+fn unchoose_topmost(
+    doc: &Document,
+    chosen: &mut [bool],
+    start: NodeId,
+    mut candidate: impl FnMut(NodeId, &Node) -> bool,
+    mut drop: impl FnMut(NodeId, &Node, &[bool]) -> bool,
+) -> bool {
     let end = doc.node(doc.body).end;
-    let mut i = (first as NodeId).saturating_add(1);
+    let mut dropped = false;
+    let mut i = start;
     while i < end {
         let n = doc.node(i);
-        let named = n.element().and_then(|e| e.id_class.as_deref()).is_some_and(|c| lexicon::matches_any(rules, c));
-        if named && !(i..n.end).contains(&surest) {
-            let span = &mut chosen[i as usize..n.end as usize];
-            dropped |= span.contains(&true);
-            span.fill(false);
+        if candidate(i, n) {
+            if chosen[i as usize..n.end as usize].contains(&true) && drop(i, n, chosen) {
+                chosen[i as usize..n.end as usize].fill(false);
+                dropped = true;
+            }
             i = n.end.max(i + 1);
         } else {
             i += 1;
@@ -152,24 +170,12 @@ const SCRIPT_NOTICE_MAX_CHARS: u32 = 400;
 /// `<noscript>` as markup, since many pages put their images and some their text there, so these
 /// lines reach the classifier as short prose. Returns whether any was unchosen.
 pub fn drop_script_notices(doc: &Document, chosen: &mut [bool]) -> bool {
-    let end = doc.node(doc.body).end;
-    let mut dropped = false;
-    let mut i = doc.body;
-    while i < end {
-        let n = doc.node(i);
-        if n.tag() == Some(Tag::Noscript) {
-            let span = &mut chosen[i as usize..n.end as usize];
-            let names_script = || doc.text_nodes(i).any(|t| doc.text(t).to_ascii_lowercase().contains("javascript"));
-            if n.stats.chars <= SCRIPT_NOTICE_MAX_CHARS && span.contains(&true) && names_script() {
-                span.fill(false);
-                dropped = true;
-            }
-            i = n.end.max(i + 1);
-        } else {
-            i += 1;
-        }
-    }
-    dropped
+    let noscript = |_: NodeId, n: &Node| n.tag() == Some(Tag::Noscript);
+    let notice = |i: NodeId, n: &Node, _: &[bool]| {
+        n.stats.chars <= SCRIPT_NOTICE_MAX_CHARS
+            && doc.text_nodes(i).any(|t| doc.text(t).to_ascii_lowercase().contains("javascript"))
+    };
+    unchoose_topmost(doc, chosen, doc.body, noscript, notice)
 }
 
 /// Unchoose cookie and consent notices
@@ -178,25 +184,14 @@ pub fn drop_script_notices(doc: &Document, chosen: &mut [bool]) -> bool {
 /// text, when chosen text lies outside them. A consent manager's "preference center" can hold more
 /// text than a short forum post. Returns whether any was unchosen.
 pub fn drop_consent_notices(doc: &Document, chosen: &mut [bool]) -> bool {
-    let end = doc.node(doc.body).end;
-    let total = chosen_chars(doc, chosen, doc.body, end);
-    let mut dropped = false;
-    let mut i = doc.body;
-    while i < end {
-        let n = doc.node(i);
-        let named = n.element().and_then(|e| e.id_class.as_deref()).is_some_and(lexicon::is_consent_notice);
-        if named {
-            let inside = chosen_chars(doc, chosen, i, n.end);
-            if inside > 0 && inside < total && doc.text_nodes(i).any(|t| speaks_of_cookies(doc.text(t))) {
-                chosen[i as usize..n.end as usize].fill(false);
-                dropped = true;
-            }
-            i = n.end.max(i + 1);
-        } else {
-            i += 1;
-        }
-    }
-    dropped
+    let total = chosen_chars(doc, chosen, doc.body, doc.node(doc.body).end);
+    let named =
+        |_: NodeId, n: &Node| n.element().and_then(|e| e.id_class.as_deref()).is_some_and(lexicon::is_consent_notice);
+    let notice = |i: NodeId, n: &Node, chosen: &[bool]| {
+        let inside = chosen_chars(doc, chosen, i, n.end);
+        inside > 0 && inside < total && doc.text_nodes(i).any(|t| speaks_of_cookies(doc.text(t)))
+    };
+    unchoose_topmost(doc, chosen, doc.body, named, notice)
 }
 
 /// Does `text` say "cookie" (in lower or upper case, after its first letter)?
@@ -243,26 +238,18 @@ pub fn drop_tables_of_contents(doc: &Document, chosen: &mut [bool]) -> bool {
         }
     }
     let total = chosen_chars(doc, chosen, body, end);
-    let mut dropped = false;
-    let mut i = body;
-    while i < end {
+    let contents = |i: NodeId, node: &Node| {
         let k = (i - body) as usize;
-        let node = doc.node(i);
-        let contents = links[k] >= CONTENTS_MIN_LINKS
+        node.element().is_some()
+            && links[k] >= CONTENTS_MIN_LINKS
             && frag[k] >= CONTENTS_MIN_LINK_BYTES * links[k] as usize
-            && frag[k] * 5 >= all[k] * 4;
-        if contents && node.element().is_some() {
-            let inside = chosen_chars(doc, chosen, i, node.end);
-            if inside > 0 && inside * 2 < total {
-                chosen[i as usize..node.end as usize].fill(false);
-                dropped = true;
-            }
-            i = node.end.max(i + 1);
-        } else {
-            i += 1;
-        }
-    }
-    dropped
+            && frag[k] * 5 >= all[k] * 4
+    };
+    let minor = |i: NodeId, node: &Node, chosen: &[bool]| {
+        let inside = chosen_chars(doc, chosen, i, node.end);
+        inside > 0 && inside * 2 < total
+    };
+    unchoose_topmost(doc, chosen, body, contents, minor)
 }
 
 /// Unchoose the blocks of at most `max_words` words that are link text and nothing else: on a
@@ -408,30 +395,19 @@ pub fn confine_to_main(doc: &Document, chosen: &mut [bool], min_share: f64) -> b
 /// serves) ([`crate::contract::params::AutoParams::drop_sectioning_chrome`]). Returns whether any
 /// was unchosen.
 pub fn drop_sectioning_chrome(doc: &Document, chosen: &mut [bool]) -> bool {
-    let end = doc.node(doc.body).end;
-    let total = chosen_chars(doc, chosen, doc.body, end);
-    let mut dropped = false;
-    let mut i = doc.body;
-    while i < end {
-        let n = doc.node(i);
-        if matches!(n.tag(), Some(Tag::Nav | Tag::Aside | Tag::Footer)) {
-            let inside = chosen_chars(doc, chosen, i, n.end);
-            // A menu is navigation whatever its share, unless it is all there is.
-            let menu = n.tag() == Some(Tag::Nav) && inside < total && {
-                let linked: usize =
-                    (i..n.end).filter(|&t| chosen[t as usize] && doc.node(t).in_link).map(|t| doc.text(t).len()).sum();
-                linked * 10 >= inside * 9
-            };
-            if inside > 0 && (inside * 2 < total || menu) {
-                chosen[i as usize..n.end as usize].fill(false);
-                dropped = true;
-            }
-            i = n.end.max(i + 1);
-        } else {
-            i += 1;
-        }
-    }
-    dropped
+    let total = chosen_chars(doc, chosen, doc.body, doc.node(doc.body).end);
+    let sectioning = |_: NodeId, n: &Node| matches!(n.tag(), Some(Tag::Nav | Tag::Aside | Tag::Footer));
+    let chrome = |i: NodeId, n: &Node, chosen: &[bool]| {
+        let inside = chosen_chars(doc, chosen, i, n.end);
+        // A menu is navigation whatever its share, unless it is all there is.
+        let menu = n.tag() == Some(Tag::Nav) && inside < total && {
+            let linked: usize =
+                (i..n.end).filter(|&t| chosen[t as usize] && doc.node(t).in_link).map(|t| doc.text(t).len()).sum();
+            linked * 10 >= inside * 9
+        };
+        inside > 0 && (inside * 2 < total || menu)
+    };
+    unchoose_topmost(doc, chosen, doc.body, sectioning, chrome)
 }
 
 /// The chosen content as subtree roots: every element whose text nodes are all chosen (topmost only),
