@@ -223,6 +223,12 @@ pub struct AutoParams {
     /// it ("JavaScript is disabled. Please enable it…"). Longer `<noscript>` content (a thread written
     /// out for crawlers, an article's text) stays.
     pub drop_script_notices: bool,
+    /// On a page judged an article, a container named for comments that follows at least this many
+    /// bytes of kept text is left out even when it holds the block the classifier is surest of (0:
+    /// only the first pass's rule, which spares such a container). A long thread's best reply can
+    /// outscore a short post; a wrapper named for comments that holds the article is preceded by a
+    /// headline at most. Not applied with `include_comments`.
+    pub comments_after_article_bytes: u32,
     /// When the page declares one product in JSON-LD whose description has at least this many words,
     /// and the kept text holds fewer than half of that description's distinct words, a page that is
     /// not an article answers with the description first (0: never). Shops often keep the
@@ -305,6 +311,7 @@ impl Default for AutoParams {
             drop_consent_notices: true,
             drop_recommendation_rails: true,
             drop_script_notices: true,
+            comments_after_article_bytes: 500,
             product_description_min_words: 20,
             service_cta_max_words: 3,
             include_comments: false,

@@ -206,8 +206,15 @@ pub fn run(ctx: &Context<'_>, models: &Models<'_>) -> Outcome {
             && select::drop_recommendation_rails(doc, &mut chosen, surest);
         let cta = label == Some("service")
             && select::drop_calls_to_action(&m.blocks, &mut chosen, ctx.params.auto.service_cta_max_words);
-        let changed =
-            select::drop_after_signals(doc, &m.blocks, &mut chosen, &ctx.params.auto) || cta || reviews || rails;
+        // An article's comment thread, even one holding the page's surest block.
+        let comments = is_article
+            && drop_comments
+            && select::drop_threads_after_article(doc, &mut chosen, ctx.params.auto.comments_after_article_bytes);
+        let changed = select::drop_after_signals(doc, &m.blocks, &mut chosen, &ctx.params.auto)
+            || cta
+            || reviews
+            || rails
+            || comments;
         let kept = if changed { roots_of(doc, &chosen) } else { Vec::new() };
         if kept.is_empty() { roots } else { kept }
     };

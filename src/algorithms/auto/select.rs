@@ -117,6 +117,26 @@ pub fn drop_threads(doc: &Document, chosen: &mut [bool], surest: NodeId, rules: 
     unchoose_topmost(doc, chosen, (first as NodeId).saturating_add(1), thread, |_, _, _| true)
 }
 
+/// On a page judged an article, unchoose comment threads ([`lexicon::COMMENT_THREADS`]) that
+/// follow at least `min_before` bytes of chosen text, even one holding the block the classifier is
+/// surest of (0: none). A long thread's best-written reply can outscore a short post, and the
+/// first pass then spares the thread as if it wrapped the article; a wrapper is preceded by a
+/// headline at most, not by the article itself. Returns whether any chosen text was unchosen.
+pub fn drop_threads_after_article(doc: &Document, chosen: &mut [bool], min_before: u32) -> bool {
+    let Some(first) = chosen.iter().position(|&c| c) else { return false };
+    if min_before == 0 {
+        return false;
+    }
+    let before = chosen_before(doc, chosen);
+    let thread = |i: NodeId, n: &Node| {
+        before[i as usize] >= min_before as usize
+            && n.element()
+                .and_then(|e| e.id_class.as_deref())
+                .is_some_and(|c| lexicon::matches_any(lexicon::COMMENT_THREADS, c))
+    };
+    unchoose_topmost(doc, chosen, (first as NodeId).saturating_add(1), thread, |_, _, _| true)
+}
+
 /// Walk the nodes from `start` to the end of the body, and at each one `candidate` accepts (its
 /// subtree is then not entered) unchoose the subtree when it holds chosen text and `drop` agrees
 /// (`drop` reads the choice as it stands). The walk the steps that leave out whole elements share.
@@ -564,6 +584,27 @@ mod tests {
         let thread = |name: &str| lexicon::matches_any(lexicon::COMMENT_THREADS, name);
         assert!(thread("disqus_thread") && thread("pinglun-box"));
         assert!(!thread("recommend") && !thread("commentary"));
+    }
+
+    #[test]
+    fn a_thread_after_the_article_is_dropped_on_an_article_page_whatever_it_holds() {
+        let post = "A short post that says what it has to say in two plain sentences. Thanks for reading.";
+        let page = format!(
+            "<body><h1>Title</h1><div class=post><p>{post}</p></div>\
+             <div id=comments><h3>Comments</h3><p>A reader's long and well-written reply.</p></div></body>"
+        );
+        let doc = Document::parse(&page);
+        let all = || (0..doc.len()).map(|i| doc.node(i as NodeId).is_text()).collect::<Vec<bool>>();
+        let mut chosen = all();
+        assert!(drop_threads_after_article(&doc, &mut chosen, 50));
+        assert_eq!(chosen_text(&doc, &chosen), format!("Title|{post}"));
+        // Kept text before the thread shorter than the bound (a headline over a wrapper): kept.
+        let mut chosen = all();
+        assert!(!drop_threads_after_article(&doc, &mut chosen, 500));
+        assert!(chosen_text(&doc, &chosen).contains("reply"));
+        // 0 turns the step off.
+        let mut chosen = all();
+        assert!(!drop_threads_after_article(&doc, &mut chosen, 0));
     }
 
     #[test]
