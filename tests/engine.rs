@@ -378,3 +378,17 @@ fn a_pages_type_picks_its_block_threshold() {
     assert!(article.has_article.is_article);
     assert_eq!(article.content.text, article_all.content.text);
 }
+
+#[test]
+fn a_page_with_almost_no_text_answers_with_all_of_it() {
+    // No block reaches a threshold above every probability; the heuristic region, built to find a
+    // dense core among much text, keeps the sentence and not the link beside it.
+    let page = b"<html><body><p>Closed today, back on Monday.</p><a href='/'>Home</a></body></html>";
+    let mut e = engine();
+    e.params.auto.block_threshold = 1.01;
+    e.params.auto.type_thresholds = pith::contract::params::TypeThresholds::default();
+    let words = |e: &Engine| e.extract(&Request::new(page)).unwrap().content.text;
+    assert_eq!(words(&e).split_whitespace().collect::<Vec<_>>(), ["Closed", "today,", "back", "on", "Monday.", "Home"]);
+    e.params.auto.small_page_chars = 0;
+    assert_eq!(words(&e), "Closed today, back on Monday.");
+}

@@ -229,6 +229,9 @@ pub struct AutoParams {
     /// outscore a short post; a wrapper named for comments that holds the article is preceded by a
     /// headline at most. Not applied with `include_comments`.
     pub comments_after_article_bytes: u32,
+    /// When no block reaches the threshold and the page's body holds fewer than this many
+    /// characters of text, the answer is all of it (0: the heuristic region, as on larger pages).
+    pub small_page_chars: u32,
     /// When the page declares one product in JSON-LD whose description has at least this many words,
     /// and the kept text holds fewer than half of that description's distinct words, a page that is
     /// not an article answers with the description first (0: never). Shops often keep the
@@ -312,6 +315,7 @@ impl Default for AutoParams {
             drop_recommendation_rails: true,
             drop_script_notices: true,
             comments_after_article_bytes: 500,
+            small_page_chars: 200,
             product_description_min_words: 20,
             service_cta_max_words: 3,
             include_comments: false,

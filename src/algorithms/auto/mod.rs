@@ -138,10 +138,16 @@ pub fn run(ctx: &Context<'_>, models: &Models<'_>) -> Outcome {
         let probs = m.blocks.list.iter().zip(&p).map(|(b, &pr)| (b.owner, pr)).collect::<Vec<_>>();
         let roots = roots_of(doc, &chosen);
         // Nothing passed (a page of one short paragraph, say): fall back to the heuristic region, and
-        // leave the verdict on whether that is an article to the has-article model.
+        // leave the verdict on whether that is an article to the has-article model. A page with
+        // almost no text answers with all of it: there is nothing else on it, and the region, built
+        // to find a dense core among much text, can pick one line of three.
         if roots.is_empty() {
             chosen.clear();
-            (m.keep.clone(), probs)
+            if doc.node(doc.body).stats.chars < ctx.params.auto.small_page_chars {
+                (vec![doc.body], probs)
+            } else {
+                (m.keep.clone(), probs)
+            }
         } else {
             (roots, probs)
         }
