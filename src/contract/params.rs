@@ -228,6 +228,10 @@ pub struct AutoParams {
     /// only the first pass's rule, which spares such a container). A long thread's best reply can
     /// outscore a short post; a wrapper named for comments that holds the article is preceded by a
     /// headline at most. Not applied with `include_comments`.
+    /// Leave out reprint and copyright notices: a short text that names one ("版权与免责声明"), opens
+    /// with "声明：", or speaks of reprinting and rights together, with the section it opens when that
+    /// holds less than half of the kept text. Chinese news sites print them under every article.
+    pub drop_reprint_notices: bool,
     pub comments_after_article_bytes: u32,
     /// When no block reaches the threshold and the page's body holds fewer than this many
     /// characters of text, the answer is all of it (0: the heuristic region, as on larger pages).
@@ -314,6 +318,7 @@ impl Default for AutoParams {
             drop_consent_notices: true,
             drop_recommendation_rails: true,
             drop_script_notices: true,
+            drop_reprint_notices: true,
             comments_after_article_bytes: 500,
             small_page_chars: 200,
             product_description_min_words: 20,

@@ -181,6 +181,25 @@ pub fn is_consent_notice(id_class: &str) -> bool {
         || (cookie.find(name).is_some() && CONSENT_NOTICES.matches(id_class))
 }
 
+/// Names of a reprint or copyright notice, matched anywhere in a short text: "版权与免责声明：",
+/// "反侵权公告" (simplified and traditional script).
+const REPRINT_NOTICE_NAMES: &[&str] =
+    &["免责声明", "版权声明", "侵权公告", "版权与免责", "免責聲明", "版權聲明", "侵權公告", "版權與免責"];
+/// What a notice opens with: "声明：该文观点仅代表作者本人…".
+const REPRINT_NOTICE_OPENINGS: &[&str] = &["声明：", "声明:", "聲明：", "聲明:"];
+/// Words of rights that, beside "reprint" (转载), make a text a reprint notice.
+const REPRINT_RIGHTS: &[&str] = &["侵权", "版权", "著作权", "侵權", "版權", "著作權"];
+
+/// Is the short `text` a reprint or copyright notice: named so, opening with "声明：", or speaking of
+/// reprinting (转载) and of rights or infringement together ("未经书面许可，擅自转载…侵权")? A
+/// writer's "本文禁止转载" under a post names no right and is not one.
+pub fn is_reprint_notice(text: &str) -> bool {
+    let text = text.trim_start();
+    REPRINT_NOTICE_NAMES.iter().any(|n| text.contains(n))
+        || REPRINT_NOTICE_OPENINGS.iter().any(|o| text.starts_with(o))
+        || ((text.contains("转载") || text.contains("轉載")) && REPRINT_RIGHTS.iter().any(|r| text.contains(r)))
+}
+
 /// Headings of a product page's recommendation rails, lower-case, matched anywhere in a short heading
 /// ("People who viewed this item also viewed", "Others like you also bought:").
 pub const RAIL_HEADINGS: &[&str] = &[
@@ -596,6 +615,15 @@ mod tests {
         assert_eq!(boilerplate_cues("Share this: Facebook, Twitter. 3 Comments"), 4);
         assert_eq!(boilerplate_cues("分享到：微博 | 责任编辑：王明"), 2);
         assert_eq!(boilerplate_cues("Farmers learned new methods."), 0);
+    }
+
+    #[test]
+    fn reprint_notices_in_either_script() {
+        assert!(is_reprint_notice("【免责声明】本文仅代表作者本人观点"));
+        assert!(is_reprint_notice("  聲明：本文僅代表作者觀點"));
+        assert!(is_reprint_notice("未經授權不得轉載，侵權必究"));
+        assert!(!is_reprint_notice("本文禁止转载或摘编"));
+        assert!(!is_reprint_notice("两国领导人签署了联合声明：反对扩张"));
     }
 
     #[test]

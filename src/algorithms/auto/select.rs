@@ -177,6 +177,7 @@ pub fn drop_after_signals(doc: &Document, blocks: &Blocks, chosen: &mut [bool], 
     changed |= auto.drop_tables_of_contents && drop_tables_of_contents(doc, chosen);
     changed |= auto.drop_consent_notices && drop_consent_notices(doc, chosen);
     changed |= auto.drop_script_notices && drop_script_notices(doc, chosen);
+    changed |= auto.drop_reprint_notices && drop_reprint_notices(doc, chosen);
     changed
 }
 
@@ -289,9 +290,9 @@ pub fn drop_calls_to_action(blocks: &Blocks, chosen: &mut [bool], max_words: u32
 
 /// The longest heading of a recommendation rail, in bytes.
 const RAIL_HEADING_MAX_BYTES: usize = 60;
-/// The most rail headings read on one page: a bound on the work a hostile page can ask for, far above
-/// the three or four rails of a real product page.
-const MAX_RAIL_HEADINGS: usize = 64;
+/// The most section openers read on one page: a bound on the work a hostile page can ask for, far
+/// above the three or four rails of a real product page or the one notice of a news page.
+const MAX_OPENERS: usize = 64;
 
 /// Unchoose a product page's recommendation rails
 /// ([`crate::contract::params::AutoParams::drop_recommendation_rails`]): a chosen heading that stands
@@ -300,51 +301,90 @@ const MAX_RAIL_HEADINGS: usize = 64;
 /// nor half of the chosen text. Shops render these rails as cards much like the product's own
 /// blocks, and often with class names no rule can read. Returns whether any text was unchosen.
 pub fn drop_recommendation_rails(doc: &Document, chosen: &mut [bool], surest: NodeId) -> bool {
+    drop_opened_sections(doc, chosen, surest, RAIL_HEADING_MAX_BYTES, Opener::WholeBlock, |text| {
+        let lower = text.to_lowercase();
+        lexicon::RAIL_HEADINGS.iter().any(|p| lower.contains(p))
+    })
+}
+
+/// The longest reprint or copyright notice read, in bytes (about 200 CJK characters).
+const REPRINT_NOTICE_MAX_BYTES: usize = 600;
+
+/// Unchoose reprint and copyright notices ([`crate::contract::params::AutoParams::drop_reprint_notices`]):
+/// a chosen text that opens its block and is one ([`lexicon::is_reprint_notice`]:
+/// "声明：该文观点仅代表作者本人…", "版权与免责声明：", "未经书面许可，擅自转载…侵权"), with the highest
+/// ancestor that starts with it and holds less than half of the chosen text (the numbered clauses
+/// under such a heading). Chinese news sites print them under every article, in the article's own
+/// container and type, so density and the block classifier keep them. A page whose main content is
+/// a statement keeps it: its text is at least half of what is chosen. Returns whether any text was
+/// unchosen.
+pub fn drop_reprint_notices(doc: &Document, chosen: &mut [bool]) -> bool {
+    drop_opened_sections(doc, chosen, NONE, REPRINT_NOTICE_MAX_BYTES, Opener::BlockStart, lexicon::is_reprint_notice)
+}
+
+/// Where in its block the text that opens a section stands.
+#[derive(Clone, Copy, PartialEq)]
+enum Opener {
+    /// It is the block's whole text: a heading ("Customers also bought"), not a phrase in a sentence.
+    WholeBlock,
+    /// It is the block's first chosen text: a notice's name before its clauses in one paragraph.
+    BlockStart,
+}
+
+/// Unchoose every section a chosen text opens: a text node of at most `max_bytes` that stands in its
+/// block as `opener` says and that `opens` accepts, with the highest ancestor that starts with it
+/// and holds neither `surest` nor half of the chosen text (with [`Opener::BlockStart`], that
+/// ancestor holds the whole block). At most [`MAX_OPENERS`] openers are read.
+fn drop_opened_sections(
+    doc: &Document,
+    chosen: &mut [bool],
+    surest: NodeId,
+    max_bytes: usize,
+    opener: Opener,
+    opens: impl Fn(&str) -> bool,
+) -> bool {
     let end = doc.node(doc.body).end;
     let total = chosen_chars(doc, chosen, doc.body, end);
-    let mut headings = 0;
+    let mut openers = 0;
     // Chosen bytes before each node, so that every ancestor's share costs one subtraction; rebuilt
-    // after each rail is dropped.
+    // after each section is dropped.
     let mut before: Vec<usize> = Vec::new();
     let mut dropped = false;
     for t in doc.body..end {
         let node = doc.node(t);
-        if !chosen[t as usize] || !node.is_text() || doc.text(t).len() > RAIL_HEADING_MAX_BYTES {
+        if !chosen[t as usize] || !node.is_text() || doc.text(t).len() > max_bytes {
             continue;
         }
-        // The heading is its block's whole text, not a phrase inside a paragraph.
         let mut block = node.parent;
         while block != NONE && doc.node(block).tag().is_some_and(|t| !t.is_block()) {
             block = doc.node(block).parent;
         }
-        if block == NONE || doc.node(block).stats.chars > node.stats.chars + 2 {
+        let whole = block != NONE && doc.node(block).stats.chars <= node.stats.chars + 2;
+        if block == NONE || (opener == Opener::WholeBlock && !whole) || !opens(doc.text(t)) {
             continue;
         }
-        let lower = doc.text(t).to_lowercase();
-        if !lexicon::RAIL_HEADINGS.iter().any(|p| lower.contains(p)) {
-            continue;
-        }
-        headings += 1;
-        if headings > MAX_RAIL_HEADINGS {
+        openers += 1;
+        if openers > MAX_OPENERS {
             break;
         }
         if before.is_empty() {
             before = chosen_before(doc, chosen);
         }
         let chosen_in = |from: NodeId, to: NodeId| before[to as usize] - before[from as usize];
-        let mut rail = NONE;
+        let mut section = NONE;
         let mut up = node.parent;
         while up != NONE && up > doc.body {
             let n = doc.node(up);
             if (up..n.end).contains(&surest) || chosen_in(up, t) > 0 || chosen_in(up, n.end) * 2 >= total {
                 break;
             }
-            rail = up;
+            section = up;
             up = n.parent;
         }
-        if rail != NONE {
-            let rail_end = doc.node(rail).end as usize;
-            chosen[rail as usize..rail_end].fill(false);
+        // Ids are in document order: an ancestor of the block has a smaller one.
+        if section != NONE && (opener == Opener::WholeBlock || section <= block) {
+            let section_end = doc.node(section).end as usize;
+            chosen[section as usize..section_end].fill(false);
             dropped = true;
             before.clear();
         }
@@ -772,6 +812,36 @@ mod tests {
                 "Stoneware mug|{description}|Capacity: 350 ml|Made in our workshop: we hope you|also like|the plates."
             )
         );
+    }
+
+    #[test]
+    fn reprint_notices_are_dropped_with_their_clauses_and_a_statement_page_is_not() {
+        let body = "县农业局今天举办农民培训班，技术员讲解水稻新品种的种植方法，两百多名农民参加了培训。";
+        let kept = |html: &str| {
+            let doc = Document::parse(html);
+            let mut chosen: Vec<bool> = (0..doc.len()).map(|i| doc.node(i as NodeId).is_text()).collect();
+            drop_reprint_notices(&doc, &mut chosen);
+            chosen_text(&doc, &chosen)
+        };
+        // A notice named in its paragraph's first line goes with the clauses under it.
+        let named = format!(
+            "<body><p>{body}</p><table><tr><td><p><b>本网版权与免责声明：</b><br>① 凡本网注明来源的作品，版权均属本网。\
+             <br>② 联系电话：010-12345678</p></td></tr></table></body>"
+        );
+        assert_eq!(kept(&named), body);
+        // One that opens with "声明：", and one that speaks of reprinting and infringement.
+        let opened = format!("<body><p>{body}</p><p>声明：该文观点仅代表作者本人。</p></body>");
+        assert_eq!(kept(&opened), body);
+        let rights = format!(
+            "<body><p>{body}</p><div><span>原创版权禁止商业转载</span><span>报告侵权请联系我们</span></div></body>"
+        );
+        assert_eq!(kept(&rights), body);
+        // A writer's "do not reprint" names no right; "声明：" inside a sentence opens nothing.
+        let own = format!("<body><p>{body}</p><p>本文为我原创，禁止转载。</p><p>他说：<b>声明：</b>无效。</p></body>");
+        assert_eq!(kept(&own), format!("{body}|本文为我原创，禁止转载。|他说：|声明：|无效。"));
+        // A page whose content is a statement keeps it: it is most of the text.
+        let statement = "<body><p>导航</p><p>声明：本公司从未授权任何机构以本公司名义招聘，请广大求职者提高警惕，谨防上当受骗。</p></body>";
+        assert!(kept(statement).contains("从未授权"));
     }
 
     #[test]
