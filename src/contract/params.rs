@@ -232,6 +232,9 @@ pub struct AutoParams {
     /// with "声明：", or speaks of reprinting and rights together, with the section it opens when that
     /// holds less than half of the kept text. Chinese news sites print them under every article.
     pub drop_reprint_notices: bool,
+    /// Leave out share prompts: a kept block of at most 40 characters that is one ("Share this with
+    /// friends", "Share on X", "分享到：", "微信扫一扫").
+    pub drop_share_prompts: bool,
     pub comments_after_article_bytes: u32,
     /// When no block reaches the threshold and the page's body holds fewer than this many
     /// characters of text, the answer is all of it (0: the heuristic region, as on larger pages).
@@ -319,6 +322,7 @@ impl Default for AutoParams {
             drop_recommendation_rails: true,
             drop_script_notices: true,
             drop_reprint_notices: true,
+            drop_share_prompts: true,
             comments_after_article_bytes: 500,
             small_page_chars: 200,
             product_description_min_words: 20,

@@ -200,6 +200,20 @@ pub fn is_reprint_notice(text: &str) -> bool {
         || ((text.contains("转载") || text.contains("轉載")) && REPRINT_RIGHTS.iter().any(|r| text.contains(r)))
 }
 
+/// Is `text` a share prompt: "Share", "Share this with friends", "Share on X" (the word "share" and
+/// at most four more), "Show more sharing options", "分享到：", or a prompt to scan a QR code
+/// ("微信扫一扫", "扫码阅读全文", "关注该公众号")? "Shareholders" and "Shared storage" are not.
+pub fn is_share_prompt(text: &str) -> bool {
+    let t: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let t = t.trim_end_matches([':', '：', ' ']).to_lowercase();
+    let words = t.split(' ').count();
+    (t.split(' ').next() == Some("share") && words <= 5)
+        || t == "show more sharing options"
+        || t == "分享"
+        || ["分享到", "分享至", "分享：", "分享:"].iter().any(|p| t.starts_with(p))
+        || ["扫一扫", "二维码", "扫码", "关注该公众号"].iter().any(|p| t.contains(p))
+}
+
 /// Headings of a product page's recommendation rails, lower-case, matched anywhere in a short heading
 /// ("People who viewed this item also viewed", "Others like you also bought:").
 pub const RAIL_HEADINGS: &[&str] = &[
@@ -624,6 +638,14 @@ mod tests {
         assert!(is_reprint_notice("未經授權不得轉載，侵權必究"));
         assert!(!is_reprint_notice("本文禁止转载或摘编"));
         assert!(!is_reprint_notice("两国领导人签署了联合声明：反对扩张"));
+    }
+
+    #[test]
+    fn share_prompts_in_either_language() {
+        assert!(is_share_prompt("Share this with friends") && is_share_prompt("SHARE:") && is_share_prompt("分享到："));
+        assert!(is_share_prompt("用微信扫码二维码") && is_share_prompt("Show more sharing options"));
+        assert!(!is_share_prompt("Shared Security Podcast") && !is_share_prompt("Shareholders Agreement"));
+        assert!(!is_share_prompt("Share your thoughts on what the council should fund next year please"));
     }
 
     #[test]

@@ -178,6 +178,7 @@ pub fn drop_after_signals(doc: &Document, blocks: &Blocks, chosen: &mut [bool], 
     changed |= auto.drop_consent_notices && drop_consent_notices(doc, chosen);
     changed |= auto.drop_script_notices && drop_script_notices(doc, chosen);
     changed |= auto.drop_reprint_notices && drop_reprint_notices(doc, chosen);
+    changed |= auto.drop_share_prompts && drop_share_prompts(doc, blocks, chosen);
     changed
 }
 
@@ -283,6 +284,32 @@ pub fn drop_calls_to_action(blocks: &Blocks, chosen: &mut [bool], max_words: u32
     for b in blocks.list.iter().filter(|b| b.chars > 0 && b.link_chars == b.chars && b.scan.words <= max_words) {
         for &t in blocks.texts_of(b) {
             dropped |= std::mem::replace(&mut chosen[t as usize], false);
+        }
+    }
+    dropped
+}
+
+/// The longest share prompt, in characters.
+const SHARE_PROMPT_MAX_CHARS: u32 = 40;
+
+/// Unchoose share prompts ([`crate::contract::params::AutoParams::drop_share_prompts`]): a chosen
+/// block of at most [`SHARE_PROMPT_MAX_CHARS`] characters whose whole text is one
+/// ([`lexicon::is_share_prompt`]: "Share this with friends", "分享到：", "微信扫一扫"). Share bars sit
+/// between the headline and the body or right after the body, in the article's own container, and
+/// their labels survive when their icons are links to other sites. Returns whether any was unchosen.
+pub fn drop_share_prompts(doc: &Document, blocks: &Blocks, chosen: &mut [bool]) -> bool {
+    let mut dropped = false;
+    for b in blocks.list.iter().filter(|b| b.chars > 0 && b.chars <= SHARE_PROMPT_MAX_CHARS) {
+        let texts = blocks.texts_of(b);
+        if !texts.iter().all(|&t| chosen[t as usize]) {
+            continue;
+        }
+        let text: String = texts.iter().map(|&t| doc.text(t)).collect::<Vec<_>>().join(" ");
+        if lexicon::is_share_prompt(&text) {
+            for &t in texts {
+                chosen[t as usize] = false;
+            }
+            dropped = true;
         }
     }
     dropped
@@ -842,6 +869,20 @@ mod tests {
         // A page whose content is a statement keeps it: it is most of the text.
         let statement = "<body><p>导航</p><p>声明：本公司从未授权任何机构以本公司名义招聘，请广大求职者提高警惕，谨防上当受骗。</p></body>";
         assert!(kept(statement).contains("从未授权"));
+    }
+
+    #[test]
+    fn share_prompts_are_dropped_and_words_that_begin_alike_are_not() {
+        let body = "The council approved the budget on Tuesday after a long debate about schools.";
+        let html = format!(
+            "<body><h1>Budget passes</h1><div><span>Share this with friends</span></div><p>{body}</p>\
+             <ul><li>分享到：</li><li>微信扫一扫</li></ul><h2>Shareholders agreement</h2><p>Share</p></body>"
+        );
+        let doc = Document::parse(&html);
+        let blocks = super::super::segment::segment(&doc, &block_owners(&doc));
+        let mut chosen: Vec<bool> = (0..doc.len()).map(|i| doc.node(i as NodeId).is_text()).collect();
+        assert!(drop_share_prompts(&doc, &blocks, &mut chosen));
+        assert_eq!(chosen_text(&doc, &chosen), format!("Budget passes|{body}|Shareholders agreement"));
     }
 
     #[test]
