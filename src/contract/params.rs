@@ -235,6 +235,9 @@ pub struct AutoParams {
     /// Leave out share prompts: a kept block of at most 40 characters that is one ("Share this with
     /// friends", "Share on X", "分享到：", "微信扫一扫").
     pub drop_share_prompts: bool,
+    /// Leave out breadcrumb trails: a kept block of at most 200 characters that opens by saying where
+    /// the reader is ("您现在的位置：", "当前位置", "You are here:") and separates steps with ">", "»", "/"….
+    pub drop_breadcrumbs: bool,
     pub comments_after_article_bytes: u32,
     /// When no block reaches the threshold and the page's body holds fewer than this many
     /// characters of text, the answer is all of it (0: the heuristic region, as on larger pages).
@@ -323,6 +326,7 @@ impl Default for AutoParams {
             drop_script_notices: true,
             drop_reprint_notices: true,
             drop_share_prompts: true,
+            drop_breadcrumbs: true,
             comments_after_article_bytes: 500,
             small_page_chars: 200,
             product_description_min_words: 20,

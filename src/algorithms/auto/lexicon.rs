@@ -200,6 +200,29 @@ pub fn is_reprint_notice(text: &str) -> bool {
         || ((text.contains("转载") || text.contains("轉載")) && REPRINT_RIGHTS.iter().any(|r| text.contains(r)))
 }
 
+/// What a breadcrumb trail opens with: "您现在的位置：", "当前位置：", "You are here:".
+const BREADCRUMB_OPENINGS: &[&str] = &[
+    "您现在的位置",
+    "您的位置",
+    "你的位置",
+    "当前位置",
+    "所在位置",
+    "現在位置",
+    "目前位置",
+    "您現在的位置",
+    "當前位置",
+    "you are here",
+];
+/// The signs that separate a trail's steps.
+const BREADCRUMB_SEPARATORS: &[char] = &['>', '»', '›', '/', '→', '＞', '|', '-'];
+
+/// Is `text` a breadcrumb trail: it opens by saying where the reader is ([`BREADCRUMB_OPENINGS`]) and
+/// names the steps with a separator between them?
+pub fn is_breadcrumb(text: &str) -> bool {
+    let t = text.trim_start().to_lowercase();
+    BREADCRUMB_OPENINGS.iter().any(|o| t.starts_with(o)) && t.contains(BREADCRUMB_SEPARATORS)
+}
+
 /// Is `text` a share prompt: "Share", "Share this with friends", "Share on X" (the word "share" and
 /// at most four more), "Show more sharing options", "分享到：", or a prompt to scan a QR code
 /// ("微信扫一扫", "扫码阅读全文", "关注该公众号")? "Shareholders" and "Shared storage" are not.
@@ -646,6 +669,13 @@ mod tests {
         assert!(is_share_prompt("用微信扫码二维码") && is_share_prompt("Show more sharing options"));
         assert!(!is_share_prompt("Shared Security Podcast") && !is_share_prompt("Shareholders Agreement"));
         assert!(!is_share_prompt("Share your thoughts on what the council should fund next year please"));
+    }
+
+    #[test]
+    fn breadcrumbs_open_with_where_the_reader_is() {
+        assert!(is_breadcrumb("您的位置：主页>艺术教育>院校招生资讯") && is_breadcrumb("You are here: Home / News"));
+        assert!(is_breadcrumb("當前位置：首頁 » 新聞"));
+        assert!(!is_breadcrumb("当前位置很好") && !is_breadcrumb("Home > News"));
     }
 
     #[test]

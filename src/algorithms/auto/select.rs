@@ -179,6 +179,7 @@ pub fn drop_after_signals(doc: &Document, blocks: &Blocks, chosen: &mut [bool], 
     changed |= auto.drop_script_notices && drop_script_notices(doc, chosen);
     changed |= auto.drop_reprint_notices && drop_reprint_notices(doc, chosen);
     changed |= auto.drop_share_prompts && drop_share_prompts(doc, blocks, chosen);
+    changed |= auto.drop_breadcrumbs && drop_breadcrumbs(doc, blocks, chosen);
     changed
 }
 
@@ -306,6 +307,32 @@ pub fn drop_share_prompts(doc: &Document, blocks: &Blocks, chosen: &mut [bool]) 
         }
         let text: String = texts.iter().map(|&t| doc.text(t)).collect::<Vec<_>>().join(" ");
         if lexicon::is_share_prompt(&text) {
+            for &t in texts {
+                chosen[t as usize] = false;
+            }
+            dropped = true;
+        }
+    }
+    dropped
+}
+
+/// The longest breadcrumb trail, in characters.
+const BREADCRUMB_MAX_CHARS: u32 = 200;
+
+/// Unchoose breadcrumb trails ([`crate::contract::params::AutoParams::drop_breadcrumbs`]): a chosen
+/// block of at most [`BREADCRUMB_MAX_CHARS`] characters whose text says where the reader is and
+/// walks there ([`lexicon::is_breadcrumb`]: "您现在的位置：首页 > 新闻 > 正文", "You are here: Home »
+/// News"). Portals print the trail in the article's own cell, just above the headline. Returns
+/// whether any was unchosen.
+pub fn drop_breadcrumbs(doc: &Document, blocks: &Blocks, chosen: &mut [bool]) -> bool {
+    let mut dropped = false;
+    for b in blocks.list.iter().filter(|b| b.chars > 0 && b.chars <= BREADCRUMB_MAX_CHARS) {
+        let texts = blocks.texts_of(b);
+        if !texts.iter().all(|&t| chosen[t as usize]) {
+            continue;
+        }
+        let text: String = texts.iter().map(|&t| doc.text(t)).collect();
+        if lexicon::is_breadcrumb(&text) {
             for &t in texts {
                 chosen[t as usize] = false;
             }
@@ -869,6 +896,20 @@ mod tests {
         // A page whose content is a statement keeps it: it is most of the text.
         let statement = "<body><p>导航</p><p>声明：本公司从未授权任何机构以本公司名义招聘，请广大求职者提高警惕，谨防上当受骗。</p></body>";
         assert!(kept(statement).contains("从未授权"));
+    }
+
+    #[test]
+    fn breadcrumb_trails_are_dropped_and_a_sentence_about_a_place_is_not() {
+        let body = "县农业局今天举办农民培训班，两百多名农民参加了培训。";
+        let html = format!(
+            "<body><div>您现在的位置：<a href=/>首页</a> &gt; <a href=/n>新闻</a> &gt; 正文</div><h1>培训班开班</h1>\
+             <p>{body}</p><p>当前位置很好</p><p>You are here: <a href=/>Home</a> » News</p></body>"
+        );
+        let doc = Document::parse(&html);
+        let blocks = super::super::segment::segment(&doc, &block_owners(&doc));
+        let mut chosen: Vec<bool> = (0..doc.len()).map(|i| doc.node(i as NodeId).is_text()).collect();
+        assert!(drop_breadcrumbs(&doc, &blocks, &mut chosen));
+        assert_eq!(chosen_text(&doc, &chosen), format!("培训班开班|{body}|当前位置很好"));
     }
 
     #[test]
