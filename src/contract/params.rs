@@ -238,6 +238,9 @@ pub struct AutoParams {
     /// Leave out breadcrumb trails: a kept block of at most 200 characters that opens by saying where
     /// the reader is ("您现在的位置：", "当前位置", "You are here:") and separates steps with ">", "»", "/"….
     pub drop_breadcrumbs: bool,
+    /// Leave out interface labels: a kept block of at most 30 characters that is a control's label
+    /// and nothing else ("Click to expand...", "Loading...", "Read more", "加载更多").
+    pub drop_interface_labels: bool,
     pub comments_after_article_bytes: u32,
     /// When no block reaches the threshold and the page's body holds fewer than this many
     /// characters of text, the answer is all of it (0: the heuristic region, as on larger pages).
@@ -327,6 +330,7 @@ impl Default for AutoParams {
             drop_reprint_notices: true,
             drop_share_prompts: true,
             drop_breadcrumbs: true,
+            drop_interface_labels: true,
             comments_after_article_bytes: 500,
             small_page_chars: 200,
             product_description_min_words: 20,

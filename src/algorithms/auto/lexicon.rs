@@ -200,6 +200,34 @@ pub fn is_reprint_notice(text: &str) -> bool {
         || ((text.contains("转载") || text.contains("轉載")) && REPRINT_RIGHTS.iter().any(|r| text.contains(r)))
 }
 
+/// Labels of controls, lower-case, without trailing dots, ellipses or arrows.
+pub const INTERFACE_LABELS: &[&str] = &[
+    "loading",
+    "click to expand",
+    "click to shrink",
+    "show more",
+    "show less",
+    "load more",
+    "see more",
+    "view more",
+    "read more",
+    "expand",
+    "collapse",
+    "加载中",
+    "加载更多",
+    "查看更多",
+    "点击加载更多",
+    "展开",
+    "收起",
+];
+/// Is `text`, whole, a control's label ([`INTERFACE_LABELS`]): "Click to expand...", "Loading…",
+/// "READ MORE »"? Case, spacing and trailing dots, ellipses and arrows aside.
+pub fn is_interface_label(text: &str) -> bool {
+    let t = text.split_whitespace().collect::<Vec<_>>().join(" ").to_lowercase();
+    let t = t.trim_end_matches(['.', '…', ' ', '>', '»', '+']);
+    INTERFACE_LABELS.contains(&t)
+}
+
 /// What a breadcrumb trail opens with: "您现在的位置：", "当前位置：", "You are here:".
 const BREADCRUMB_OPENINGS: &[&str] = &[
     "您现在的位置",

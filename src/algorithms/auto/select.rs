@@ -180,6 +180,7 @@ pub fn drop_after_signals(doc: &Document, blocks: &Blocks, chosen: &mut [bool], 
     changed |= auto.drop_reprint_notices && drop_reprint_notices(doc, chosen);
     changed |= auto.drop_share_prompts && drop_share_prompts(doc, blocks, chosen);
     changed |= auto.drop_breadcrumbs && drop_breadcrumbs(doc, blocks, chosen);
+    changed |= auto.drop_interface_labels && drop_interface_labels(doc, blocks, chosen);
     changed
 }
 
@@ -307,6 +308,32 @@ pub fn drop_share_prompts(doc: &Document, blocks: &Blocks, chosen: &mut [bool]) 
         }
         let text: String = texts.iter().map(|&t| doc.text(t)).collect::<Vec<_>>().join(" ");
         if lexicon::is_share_prompt(&text) {
+            for &t in texts {
+                chosen[t as usize] = false;
+            }
+            dropped = true;
+        }
+    }
+    dropped
+}
+
+/// The longest interface label, in characters.
+const INTERFACE_LABEL_MAX_CHARS: u32 = 30;
+
+/// Unchoose interface labels ([`crate::contract::params::AutoParams::drop_interface_labels`]): a
+/// chosen block of at most [`INTERFACE_LABEL_MAX_CHARS`] characters whose whole text is a control's
+/// label ([`lexicon::is_interface_label`]: "Click to expand...", "Loading...", "Read more", "加载更多").
+/// They sit inside the content (a forum quote's expander, a card's link, a lazy list's placeholder)
+/// and say nothing of it. Returns whether any was unchosen.
+pub fn drop_interface_labels(doc: &Document, blocks: &Blocks, chosen: &mut [bool]) -> bool {
+    let mut dropped = false;
+    for b in blocks.list.iter().filter(|b| b.chars > 0 && b.chars <= INTERFACE_LABEL_MAX_CHARS) {
+        let texts = blocks.texts_of(b);
+        if !texts.iter().all(|&t| chosen[t as usize]) {
+            continue;
+        }
+        let text: String = texts.iter().map(|&t| doc.text(t)).collect();
+        if lexicon::is_interface_label(&text) {
             for &t in texts {
                 chosen[t as usize] = false;
             }
@@ -910,6 +937,20 @@ mod tests {
         let mut chosen: Vec<bool> = (0..doc.len()).map(|i| doc.node(i as NodeId).is_text()).collect();
         assert!(drop_breadcrumbs(&doc, &blocks, &mut chosen));
         assert_eq!(chosen_text(&doc, &chosen), format!("培训班开班|{body}|当前位置很好"));
+    }
+
+    #[test]
+    fn interface_labels_are_dropped_and_a_sentence_that_holds_one_is_not() {
+        let post = "I replaced the fan and the noise is gone.";
+        let html = format!(
+            "<body><blockquote><p>The fan is loud.</p><div><a href=#>Click to expand...</a></div></blockquote>\
+             <p>{post}</p><p>Loading…</p><p><a href=/more>READ MORE »</a></p><p>Read more about fans here.</p></body>"
+        );
+        let doc = Document::parse(&html);
+        let blocks = super::super::segment::segment(&doc, &block_owners(&doc));
+        let mut chosen: Vec<bool> = (0..doc.len()).map(|i| doc.node(i as NodeId).is_text()).collect();
+        assert!(drop_interface_labels(&doc, &blocks, &mut chosen));
+        assert_eq!(chosen_text(&doc, &chosen), format!("The fan is loud.|{post}|Read more about fans here."));
     }
 
     #[test]
