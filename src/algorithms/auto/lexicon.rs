@@ -194,6 +194,10 @@ const REPRINT_RIGHTS: &[&str] = &["侵权", "版权", "著作权", "侵權", "�
 /// reprinting (转载) and of rights or infringement together ("未经书面许可，擅自转载…侵权")? A
 /// writer's "本文禁止转载" under a post names no right and is not one.
 pub fn is_reprint_notice(text: &str) -> bool {
+    // Every notice here is in Chinese script; most texts asked are not (a quick scan first).
+    if text.is_ascii() {
+        return false;
+    }
     let text = text.trim_start();
     REPRINT_NOTICE_NAMES.iter().any(|n| text.contains(n))
         || REPRINT_NOTICE_OPENINGS.iter().any(|o| text.starts_with(o))
@@ -223,9 +227,15 @@ pub const INTERFACE_LABELS: &[&str] = &[
 /// Is `text`, whole, a control's label ([`INTERFACE_LABELS`]): "Click to expand...", "Loading…",
 /// "READ MORE »"? Case, spacing and trailing dots, ellipses and arrows aside.
 pub fn is_interface_label(text: &str) -> bool {
-    let t = text.split_whitespace().collect::<Vec<_>>().join(" ").to_lowercase();
-    let t = t.trim_end_matches(['.', '…', ' ', '>', '»', '+']);
-    INTERFACE_LABELS.contains(&t)
+    let t = text.trim_end_matches(|c: char| c.is_whitespace() || matches!(c, '.' | '…' | '>' | '»' | '+'));
+    INTERFACE_LABELS.iter().any(|label| same_words(t, label))
+}
+
+/// Are the whitespace-separated words of `text` those of `phrase` (one space between words), ASCII
+/// case aside? Asked of every short block, so nothing is allocated.
+fn same_words(text: &str, phrase: &str) -> bool {
+    let mut words = text.split_whitespace();
+    phrase.split(' ').all(|p| words.next().is_some_and(|w| w.eq_ignore_ascii_case(p))) && words.next().is_none()
 }
 
 /// What a breadcrumb trail opens with: "您现在的位置：", "当前位置：", "You are here:".
@@ -247,22 +257,22 @@ const BREADCRUMB_SEPARATORS: &[char] = &['>', '»', '›', '/', '→', '＞', '|
 /// Is `text` a breadcrumb trail: it opens by saying where the reader is ([`BREADCRUMB_OPENINGS`]) and
 /// names the steps with a separator between them?
 pub fn is_breadcrumb(text: &str) -> bool {
-    let t = text.trim_start().to_lowercase();
-    BREADCRUMB_OPENINGS.iter().any(|o| t.starts_with(o)) && t.contains(BREADCRUMB_SEPARATORS)
+    let t = text.trim_start();
+    BREADCRUMB_OPENINGS.iter().any(|o| t.get(..o.len()).is_some_and(|p| p.eq_ignore_ascii_case(o)))
+        && t.contains(BREADCRUMB_SEPARATORS)
 }
 
 /// Is `text` a share prompt: "Share", "Share this with friends", "Share on X" (the word "share" and
 /// at most four more), "Show more sharing options", "分享到：", or a prompt to scan a QR code
 /// ("微信扫一扫", "扫码阅读全文", "关注该公众号")? "Shareholders" and "Shared storage" are not.
 pub fn is_share_prompt(text: &str) -> bool {
-    let t: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    let t = t.trim_end_matches([':', '：', ' ']).to_lowercase();
-    let words = t.split(' ').count();
-    (t.split(' ').next() == Some("share") && words <= 5)
-        || t == "show more sharing options"
-        || t == "分享"
-        || ["分享到", "分享至", "分享：", "分享:"].iter().any(|p| t.starts_with(p))
-        || ["扫一扫", "二维码", "扫码", "关注该公众号"].iter().any(|p| t.contains(p))
+    let t = text.trim_end_matches(|c: char| c.is_whitespace() || matches!(c, ':' | '：')).trim_start();
+    (t.split_whitespace().next().is_some_and(|w| w.eq_ignore_ascii_case("share")) && t.split_whitespace().count() <= 5)
+        || same_words(t, "show more sharing options")
+        || (!t.is_ascii()
+            && (t == "分享"
+                || ["分享到", "分享至", "分享：", "分享:"].iter().any(|p| t.starts_with(p))
+                || ["扫一扫", "二维码", "扫码", "关注该公众号"].iter().any(|p| t.contains(p))))
 }
 
 /// Headings of a product page's recommendation rails, lower-case, matched anywhere in a short heading

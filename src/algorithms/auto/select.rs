@@ -178,9 +178,7 @@ pub fn drop_after_signals(doc: &Document, blocks: &Blocks, chosen: &mut [bool], 
     changed |= auto.drop_consent_notices && drop_consent_notices(doc, chosen);
     changed |= auto.drop_script_notices && drop_script_notices(doc, chosen);
     changed |= auto.drop_reprint_notices && drop_reprint_notices(doc, chosen);
-    changed |= auto.drop_share_prompts && drop_share_prompts(doc, blocks, chosen);
-    changed |= auto.drop_breadcrumbs && drop_breadcrumbs(doc, blocks, chosen);
-    changed |= auto.drop_interface_labels && drop_interface_labels(doc, blocks, chosen);
+    changed |= drop_short_furniture(doc, blocks, chosen, auto);
     changed
 }
 
@@ -293,73 +291,49 @@ pub fn drop_calls_to_action(blocks: &Blocks, chosen: &mut [bool], max_words: u32
 
 /// The longest share prompt, in characters.
 const SHARE_PROMPT_MAX_CHARS: u32 = 40;
-
-/// Unchoose share prompts ([`crate::contract::params::AutoParams::drop_share_prompts`]): a chosen
-/// block of at most [`SHARE_PROMPT_MAX_CHARS`] characters whose whole text is one
-/// ([`lexicon::is_share_prompt`]: "Share this with friends", "分享到：", "微信扫一扫"). Share bars sit
-/// between the headline and the body or right after the body, in the article's own container, and
-/// their labels survive when their icons are links to other sites. Returns whether any was unchosen.
-pub fn drop_share_prompts(doc: &Document, blocks: &Blocks, chosen: &mut [bool]) -> bool {
-    let mut dropped = false;
-    for b in blocks.list.iter().filter(|b| b.chars > 0 && b.chars <= SHARE_PROMPT_MAX_CHARS) {
-        let texts = blocks.texts_of(b);
-        if !texts.iter().all(|&t| chosen[t as usize]) {
-            continue;
-        }
-        let text: String = texts.iter().map(|&t| doc.text(t)).collect::<Vec<_>>().join(" ");
-        if lexicon::is_share_prompt(&text) {
-            for &t in texts {
-                chosen[t as usize] = false;
-            }
-            dropped = true;
-        }
-    }
-    dropped
-}
-
 /// The longest interface label, in characters.
 const INTERFACE_LABEL_MAX_CHARS: u32 = 30;
-
-/// Unchoose interface labels ([`crate::contract::params::AutoParams::drop_interface_labels`]): a
-/// chosen block of at most [`INTERFACE_LABEL_MAX_CHARS`] characters whose whole text is a control's
-/// label ([`lexicon::is_interface_label`]: "Click to expand...", "Loading...", "Read more", "加载更多").
-/// They sit inside the content (a forum quote's expander, a card's link, a lazy list's placeholder)
-/// and say nothing of it. Returns whether any was unchosen.
-pub fn drop_interface_labels(doc: &Document, blocks: &Blocks, chosen: &mut [bool]) -> bool {
-    let mut dropped = false;
-    for b in blocks.list.iter().filter(|b| b.chars > 0 && b.chars <= INTERFACE_LABEL_MAX_CHARS) {
-        let texts = blocks.texts_of(b);
-        if !texts.iter().all(|&t| chosen[t as usize]) {
-            continue;
-        }
-        let text: String = texts.iter().map(|&t| doc.text(t)).collect();
-        if lexicon::is_interface_label(&text) {
-            for &t in texts {
-                chosen[t as usize] = false;
-            }
-            dropped = true;
-        }
-    }
-    dropped
-}
-
 /// The longest breadcrumb trail, in characters.
 const BREADCRUMB_MAX_CHARS: u32 = 200;
 
-/// Unchoose breadcrumb trails ([`crate::contract::params::AutoParams::drop_breadcrumbs`]): a chosen
-/// block of at most [`BREADCRUMB_MAX_CHARS`] characters whose text says where the reader is and
-/// walks there ([`lexicon::is_breadcrumb`]: "您现在的位置：首页 > 新闻 > 正文", "You are here: Home »
-/// News"). Portals print the trail in the article's own cell, just above the headline. Returns
-/// whether any was unchosen.
-pub fn drop_breadcrumbs(doc: &Document, blocks: &Blocks, chosen: &mut [bool]) -> bool {
+/// Unchoose the short blocks that are page furniture whatever their place, each kind as `auto`
+/// asks, in one pass over the blocks (their text nodes joined by spaces):
+///
+/// - share prompts ([`AutoParams::drop_share_prompts`], at most [`SHARE_PROMPT_MAX_CHARS`]
+///   characters, [`lexicon::is_share_prompt`]: "Share this with friends", "分享到：", "微信扫一扫"):
+///   share bars sit between the headline and the body or right after it, in the article's own
+///   container, and their labels survive when their icons are links to other sites;
+/// - interface labels ([`AutoParams::drop_interface_labels`], at most
+///   [`INTERFACE_LABEL_MAX_CHARS`], [`lexicon::is_interface_label`]: "Click to expand...",
+///   "Loading...", "Read more", "加载更多"): they sit inside the content (a forum quote's expander, a
+///   card's link, a lazy list's placeholder) and say nothing of it;
+/// - breadcrumb trails ([`AutoParams::drop_breadcrumbs`], at most [`BREADCRUMB_MAX_CHARS`],
+///   [`lexicon::is_breadcrumb`]: "您现在的位置：首页 > 新闻 > 正文", "You are here: Home » News"):
+///   portals print the trail in the article's own cell, just above the headline.
+///
+/// Returns whether any text was unchosen.
+pub fn drop_short_furniture(doc: &Document, blocks: &Blocks, chosen: &mut [bool], auto: &AutoParams) -> bool {
+    let kinds = [
+        (auto.drop_share_prompts, SHARE_PROMPT_MAX_CHARS, lexicon::is_share_prompt as fn(&str) -> bool),
+        (auto.drop_interface_labels, INTERFACE_LABEL_MAX_CHARS, lexicon::is_interface_label),
+        (auto.drop_breadcrumbs, BREADCRUMB_MAX_CHARS, lexicon::is_breadcrumb),
+    ];
+    let Some(max_chars) = kinds.iter().filter(|k| k.0).map(|k| k.1).max() else { return false };
+    let mut text = String::new();
     let mut dropped = false;
-    for b in blocks.list.iter().filter(|b| b.chars > 0 && b.chars <= BREADCRUMB_MAX_CHARS) {
+    for b in blocks.list.iter().filter(|b| b.chars > 0 && b.chars <= max_chars) {
         let texts = blocks.texts_of(b);
         if !texts.iter().all(|&t| chosen[t as usize]) {
             continue;
         }
-        let text: String = texts.iter().map(|&t| doc.text(t)).collect();
-        if lexicon::is_breadcrumb(&text) {
+        text.clear();
+        for (k, &t) in texts.iter().enumerate() {
+            if k > 0 {
+                text.push(' ');
+            }
+            text.push_str(doc.text(t));
+        }
+        if kinds.iter().any(|&(on, max, is)| on && b.chars <= max && is(&text)) {
             for &t in texts {
                 chosen[t as usize] = false;
             }
@@ -935,7 +909,8 @@ mod tests {
         let doc = Document::parse(&html);
         let blocks = super::super::segment::segment(&doc, &block_owners(&doc));
         let mut chosen: Vec<bool> = (0..doc.len()).map(|i| doc.node(i as NodeId).is_text()).collect();
-        assert!(drop_breadcrumbs(&doc, &blocks, &mut chosen));
+        let auto = AutoParams { drop_share_prompts: false, drop_interface_labels: false, ..AutoParams::default() };
+        assert!(drop_short_furniture(&doc, &blocks, &mut chosen, &auto));
         assert_eq!(chosen_text(&doc, &chosen), format!("培训班开班|{body}|当前位置很好"));
     }
 
@@ -949,7 +924,8 @@ mod tests {
         let doc = Document::parse(&html);
         let blocks = super::super::segment::segment(&doc, &block_owners(&doc));
         let mut chosen: Vec<bool> = (0..doc.len()).map(|i| doc.node(i as NodeId).is_text()).collect();
-        assert!(drop_interface_labels(&doc, &blocks, &mut chosen));
+        let auto = AutoParams { drop_share_prompts: false, drop_breadcrumbs: false, ..AutoParams::default() };
+        assert!(drop_short_furniture(&doc, &blocks, &mut chosen, &auto));
         assert_eq!(chosen_text(&doc, &chosen), format!("The fan is loud.|{post}|Read more about fans here."));
     }
 
@@ -963,7 +939,8 @@ mod tests {
         let doc = Document::parse(&html);
         let blocks = super::super::segment::segment(&doc, &block_owners(&doc));
         let mut chosen: Vec<bool> = (0..doc.len()).map(|i| doc.node(i as NodeId).is_text()).collect();
-        assert!(drop_share_prompts(&doc, &blocks, &mut chosen));
+        let auto = AutoParams { drop_breadcrumbs: false, drop_interface_labels: false, ..AutoParams::default() };
+        assert!(drop_short_furniture(&doc, &blocks, &mut chosen, &auto));
         assert_eq!(chosen_text(&doc, &chosen), format!("Budget passes|{body}|Shareholders agreement"));
     }
 
