@@ -241,6 +241,13 @@ pub struct AutoParams {
     /// Leave out interface labels: a kept block of at most 30 characters that is a control's label
     /// and nothing else ("Click to expand...", "Loading...", "Read more", "加载更多").
     pub drop_interface_labels: bool,
+    /// Leave out links to the previous and next article: a kept block of at most 100 characters that
+    /// opens with "上一篇", "下一篇", "Previous post", "Next article" and the like, and a colon.
+    pub drop_prev_next_links: bool,
+    /// Leave out a site's registration record: a kept block of at most 300 characters holding
+    /// "ICP备", "ICP证" or "公网安备" followed by its number (the footer every site in China shows,
+    /// with its sponsor, address and telephone).
+    pub drop_site_records: bool,
     pub comments_after_article_bytes: u32,
     /// When no block reaches the threshold and the page's body holds fewer than this many
     /// characters of text, the answer is all of it (0: the heuristic region, as on larger pages).
@@ -331,6 +338,8 @@ impl Default for AutoParams {
             drop_share_prompts: true,
             drop_breadcrumbs: true,
             drop_interface_labels: true,
+            drop_prev_next_links: true,
+            drop_site_records: true,
             comments_after_article_bytes: 500,
             small_page_chars: 200,
             product_description_min_words: 20,

@@ -262,6 +262,53 @@ pub fn is_breadcrumb(text: &str) -> bool {
         && t.contains(BREADCRUMB_SEPARATORS)
 }
 
+/// What a link to the previous or next article opens with, before a colon.
+const PREV_NEXT_OPENINGS: &[&str] = &[
+    "上一篇",
+    "下一篇",
+    "上一条",
+    "下一条",
+    "前一篇",
+    "后一篇",
+    "上篇",
+    "下篇",
+    "上一篇文章",
+    "下一篇文章",
+    "上一篇文章",
+    "上一則",
+    "下一則",
+    "previous article",
+    "next article",
+    "previous post",
+    "next post",
+    "previous story",
+    "next story",
+];
+
+/// Is `text` a link to the previous or next article: it opens with one of [`PREV_NEXT_OPENINGS`]
+/// and a colon ("上一篇：关于…的通知", "Next post: Seed fair")? "上篇文章讲到…" has no colon.
+pub fn is_prev_next_link(text: &str) -> bool {
+    let t = text.trim_start();
+    PREV_NEXT_OPENINGS.iter().any(|o| {
+        t.get(..o.len()).is_some_and(|p| p.eq_ignore_ascii_case(o))
+            && t[o.len()..].trim_start().starts_with([':', '：'])
+    })
+}
+
+/// The marks of a site's registration record in China: "京ICP备12345678号", "京ICP证030173号",
+/// "京公网安备 11000002000001号".
+const SITE_RECORD_MARKS: &[&str] = &["ICP备", "ICP证", "公网安备"];
+
+/// Does `text` hold a site's registration record: one of [`SITE_RECORD_MARKS`] with a digit within
+/// the next four characters? An article about filing ("网站要办理ICP备案") names the mark without a
+/// number.
+pub fn is_site_record(text: &str) -> bool {
+    !text.is_ascii()
+        && SITE_RECORD_MARKS.iter().any(|m| {
+            text.match_indices(m).any(|(i, _)| text[i + m.len()..].chars().take(4).any(|c| c.is_ascii_digit()))
+        })
+}
+
 /// Is `text` a share prompt: "Share", "Share this with friends", "Share on X" (the word "share" and
 /// at most four more), "Show more sharing options", "分享到：", or a prompt to scan a QR code
 /// ("微信扫一扫", "扫码阅读全文", "关注该公众号")? "Shareholders" and "Shared storage" are not.
@@ -714,6 +761,14 @@ mod tests {
         assert!(is_breadcrumb("您的位置：主页>艺术教育>院校招生资讯") && is_breadcrumb("You are here: Home / News"));
         assert!(is_breadcrumb("當前位置：首頁 » 新聞"));
         assert!(!is_breadcrumb("当前位置很好") && !is_breadcrumb("Home > News"));
+    }
+
+    #[test]
+    fn links_to_the_next_article_and_site_records() {
+        assert!(is_prev_next_link("上一篇：关于春季农机安全检查的通知") && is_prev_next_link("Previous post: Notes"));
+        assert!(!is_prev_next_link("上篇文章讲到了育苗") && !is_prev_next_link("Next, post the form"));
+        assert!(is_site_record("备案号：京ICP备12345678号") && is_site_record("京公网安备 11000002000001号"));
+        assert!(!is_site_record("网站要办理ICP备案，流程如下") && !is_site_record("ICP 12345"));
     }
 
     #[test]

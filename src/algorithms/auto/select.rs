@@ -295,6 +295,10 @@ const SHARE_PROMPT_MAX_CHARS: u32 = 40;
 const INTERFACE_LABEL_MAX_CHARS: u32 = 30;
 /// The longest breadcrumb trail, in characters.
 const BREADCRUMB_MAX_CHARS: u32 = 200;
+/// The longest link to the previous or next article, in characters.
+const PREV_NEXT_MAX_CHARS: u32 = 100;
+/// The longest site footer read for a registration record, in characters.
+const SITE_RECORD_MAX_CHARS: u32 = 300;
 
 /// Unchoose the short blocks that are page furniture whatever their place, each kind as `auto`
 /// asks, in one pass over the blocks (their text nodes joined by spaces):
@@ -309,7 +313,13 @@ const BREADCRUMB_MAX_CHARS: u32 = 200;
 ///   card's link, a lazy list's placeholder) and say nothing of it;
 /// - breadcrumb trails ([`AutoParams::drop_breadcrumbs`], at most [`BREADCRUMB_MAX_CHARS`],
 ///   [`lexicon::is_breadcrumb`]: "您现在的位置：首页 > 新闻 > 正文", "You are here: Home » News"):
-///   portals print the trail in the article's own cell, just above the headline.
+///   portals print the trail in the article's own cell, just above the headline;
+/// - links to the previous and next article ([`AutoParams::drop_prev_next_links`], at most
+///   [`PREV_NEXT_MAX_CHARS`], [`lexicon::is_prev_next_link`]: "上一篇：…", "Next post: …"), printed
+///   right under the body;
+/// - a site's registration record ([`AutoParams::drop_site_records`], at most
+///   [`SITE_RECORD_MAX_CHARS`], [`lexicon::is_site_record`]: "京ICP备12345678号", "公网安备 …号"),
+///   which every site in China shows in its footer, with its sponsor, address and telephone.
 ///
 /// Returns whether any text was unchosen.
 pub fn drop_short_furniture(doc: &Document, blocks: &Blocks, chosen: &mut [bool], auto: &AutoParams) -> bool {
@@ -317,6 +327,8 @@ pub fn drop_short_furniture(doc: &Document, blocks: &Blocks, chosen: &mut [bool]
         (auto.drop_share_prompts, SHARE_PROMPT_MAX_CHARS, lexicon::is_share_prompt as fn(&str) -> bool),
         (auto.drop_interface_labels, INTERFACE_LABEL_MAX_CHARS, lexicon::is_interface_label),
         (auto.drop_breadcrumbs, BREADCRUMB_MAX_CHARS, lexicon::is_breadcrumb),
+        (auto.drop_prev_next_links, PREV_NEXT_MAX_CHARS, lexicon::is_prev_next_link),
+        (auto.drop_site_records, SITE_RECORD_MAX_CHARS, lexicon::is_site_record),
     ];
     let Some(max_chars) = kinds.iter().filter(|k| k.0).map(|k| k.1).max() else { return false };
     let mut text = String::new();
@@ -927,6 +939,25 @@ mod tests {
         let auto = AutoParams { drop_share_prompts: false, drop_breadcrumbs: false, ..AutoParams::default() };
         assert!(drop_short_furniture(&doc, &blocks, &mut chosen, &auto));
         assert_eq!(chosen_text(&doc, &chosen), format!("The fan is loud.|{post}|Read more about fans here."));
+    }
+
+    #[test]
+    fn links_to_the_next_article_and_a_sites_record_are_dropped() {
+        let body = "县农业局今天举办农民培训班，两百多名农民参加了培训。";
+        let html = format!(
+            "<body><p>{body}</p><p>上一篇：<a href=/a>关于春季农机安全检查的通知</a></p>\
+             <p>Next post: <a href=/b>Seed fair</a></p><p>上篇文章讲到了育苗。</p>\
+             <div>主办：县农业局 电话：0123-4567890 备案号：某ICP备12345678号</div>\
+             <p>网站要办理ICP备案。</p></body>"
+        );
+        let doc = Document::parse(&html);
+        let blocks = super::super::segment::segment(&doc, &block_owners(&doc));
+        let mut chosen: Vec<bool> = (0..doc.len()).map(|i| doc.node(i as NodeId).is_text()).collect();
+        assert!(drop_short_furniture(&doc, &blocks, &mut chosen, &AutoParams::default()));
+        assert_eq!(chosen_text(&doc, &chosen), format!("{body}|上篇文章讲到了育苗。|网站要办理ICP备案。"));
+        let auto = AutoParams { drop_prev_next_links: false, drop_site_records: false, ..AutoParams::default() };
+        let mut chosen: Vec<bool> = (0..doc.len()).map(|i| doc.node(i as NodeId).is_text()).collect();
+        assert!(!drop_short_furniture(&doc, &blocks, &mut chosen, &auto));
     }
 
     #[test]
