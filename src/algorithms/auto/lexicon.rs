@@ -258,8 +258,12 @@ const BREADCRUMB_SEPARATORS: &[char] = &['>', '»', '›', '/', '→', '＞', '|
 /// names the steps with a separator between them?
 pub fn is_breadcrumb(text: &str) -> bool {
     let t = text.trim_start();
-    BREADCRUMB_OPENINGS.iter().any(|o| t.get(..o.len()).is_some_and(|p| p.eq_ignore_ascii_case(o)))
-        && t.contains(BREADCRUMB_SEPARATORS)
+    BREADCRUMB_OPENINGS.iter().any(|o| opens_with(t, o)) && t.contains(BREADCRUMB_SEPARATORS)
+}
+
+/// Does `text` open with `opening`, ASCII case aside?
+fn opens_with(text: &str, opening: &str) -> bool {
+    text.get(..opening.len()).is_some_and(|p| p.eq_ignore_ascii_case(opening))
 }
 
 /// What a link to the previous or next article opens with, before a colon.
@@ -274,7 +278,6 @@ const PREV_NEXT_OPENINGS: &[&str] = &[
     "下篇",
     "上一篇文章",
     "下一篇文章",
-    "上一篇文章",
     "上一則",
     "下一則",
     "previous article",
@@ -289,10 +292,7 @@ const PREV_NEXT_OPENINGS: &[&str] = &[
 /// and a colon ("上一篇：关于…的通知", "Next post: Seed fair")? "上篇文章讲到…" has no colon.
 pub fn is_prev_next_link(text: &str) -> bool {
     let t = text.trim_start();
-    PREV_NEXT_OPENINGS.iter().any(|o| {
-        t.get(..o.len()).is_some_and(|p| p.eq_ignore_ascii_case(o))
-            && t[o.len()..].trim_start().starts_with([':', '：'])
-    })
+    PREV_NEXT_OPENINGS.iter().any(|o| opens_with(t, o) && t[o.len()..].trim_start().starts_with([':', '：']))
 }
 
 /// The marks of a site's registration record in China: "京ICP备12345678号", "京ICP证030173号",

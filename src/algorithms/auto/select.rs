@@ -109,12 +109,7 @@ pub(super) fn surest_owner(m: &Measured, p: &[f64]) -> NodeId {
 /// [`drop_comment_threads`] for the containers `rules` name (a product's reviews:
 /// [`lexicon::REVIEW_THREADS`]). Returns whether any chosen text was unchosen.
 pub fn drop_threads(doc: &Document, chosen: &mut [bool], surest: NodeId, rules: &[lexicon::Names]) -> bool {
-    let Some(first) = chosen.iter().position(|&c| c) else { return false };
-    let thread = |i: NodeId, n: &Node| {
-        n.element().and_then(|e| e.id_class.as_deref()).is_some_and(|c| lexicon::matches_any(rules, c))
-            && !(i..n.end).contains(&surest)
-    };
-    unchoose_topmost(doc, chosen, (first as NodeId).saturating_add(1), thread, |_, _, _| true)
+    drop_named_after_first(doc, chosen, rules, |i, n| !(i..n.end).contains(&surest))
 }
 
 /// On a page judged an article, unchoose comment threads ([`lexicon::COMMENT_THREADS`]) that
@@ -123,18 +118,27 @@ pub fn drop_threads(doc: &Document, chosen: &mut [bool], surest: NodeId, rules: 
 /// first pass then spares the thread as if it wrapped the article; a wrapper is preceded by a
 /// headline at most, not by the article itself. Returns whether any chosen text was unchosen.
 pub fn drop_threads_after_article(doc: &Document, chosen: &mut [bool], min_before: u32) -> bool {
-    let Some(first) = chosen.iter().position(|&c| c) else { return false };
     if min_before == 0 {
         return false;
     }
     let before = chosen_before(doc, chosen);
-    let thread = |i: NodeId, n: &Node| {
-        before[i as usize] >= min_before as usize
-            && n.element()
-                .and_then(|e| e.id_class.as_deref())
-                .is_some_and(|c| lexicon::matches_any(lexicon::COMMENT_THREADS, c))
+    drop_named_after_first(doc, chosen, lexicon::COMMENT_THREADS, |i, _| before[i as usize] >= min_before as usize)
+}
+
+/// Unchoose the topmost elements that start after the first chosen text node, are named as `rules`
+/// say and that `thread` accepts (the two comment-thread steps differ only there). Returns whether
+/// any chosen text was unchosen.
+fn drop_named_after_first(
+    doc: &Document,
+    chosen: &mut [bool],
+    rules: &[lexicon::Names],
+    thread: impl Fn(NodeId, &Node) -> bool,
+) -> bool {
+    let Some(first) = chosen.iter().position(|&c| c) else { return false };
+    let candidate = |i: NodeId, n: &Node| {
+        n.element().and_then(|e| e.id_class.as_deref()).is_some_and(|c| lexicon::matches_any(rules, c)) && thread(i, n)
     };
-    unchoose_topmost(doc, chosen, (first as NodeId).saturating_add(1), thread, |_, _, _| true)
+    unchoose_topmost(doc, chosen, (first as NodeId).saturating_add(1), candidate, |_, _, _| true)
 }
 
 /// Walk the nodes from `start` to the end of the body, and at each one `candidate` accepts (its
@@ -911,6 +915,16 @@ mod tests {
         assert!(kept(statement).contains("从未授权"));
     }
 
+    /// Choose every text node, run the short-furniture pass with `auto`, and return whether it
+    /// unchose any text and the text still chosen.
+    fn kept_after_furniture(html: &str, auto: &AutoParams) -> (bool, String) {
+        let doc = Document::parse(html);
+        let blocks = super::super::segment::segment(&doc, &block_owners(&doc));
+        let mut chosen: Vec<bool> = (0..doc.len()).map(|i| doc.node(i as NodeId).is_text()).collect();
+        let dropped = drop_short_furniture(&doc, &blocks, &mut chosen, auto);
+        (dropped, chosen_text(&doc, &chosen))
+    }
+
     #[test]
     fn breadcrumb_trails_are_dropped_and_a_sentence_about_a_place_is_not() {
         let body = "县农业局今天举办农民培训班，两百多名农民参加了培训。";
@@ -918,12 +932,8 @@ mod tests {
             "<body><div>您现在的位置：<a href=/>首页</a> &gt; <a href=/n>新闻</a> &gt; 正文</div><h1>培训班开班</h1>\
              <p>{body}</p><p>当前位置很好</p><p>You are here: <a href=/>Home</a> » News</p></body>"
         );
-        let doc = Document::parse(&html);
-        let blocks = super::super::segment::segment(&doc, &block_owners(&doc));
-        let mut chosen: Vec<bool> = (0..doc.len()).map(|i| doc.node(i as NodeId).is_text()).collect();
         let auto = AutoParams { drop_share_prompts: false, drop_interface_labels: false, ..AutoParams::default() };
-        assert!(drop_short_furniture(&doc, &blocks, &mut chosen, &auto));
-        assert_eq!(chosen_text(&doc, &chosen), format!("培训班开班|{body}|当前位置很好"));
+        assert_eq!(kept_after_furniture(&html, &auto), (true, format!("培训班开班|{body}|当前位置很好")));
     }
 
     #[test]
@@ -933,12 +943,11 @@ mod tests {
             "<body><blockquote><p>The fan is loud.</p><div><a href=#>Click to expand...</a></div></blockquote>\
              <p>{post}</p><p>Loading…</p><p><a href=/more>READ MORE »</a></p><p>Read more about fans here.</p></body>"
         );
-        let doc = Document::parse(&html);
-        let blocks = super::super::segment::segment(&doc, &block_owners(&doc));
-        let mut chosen: Vec<bool> = (0..doc.len()).map(|i| doc.node(i as NodeId).is_text()).collect();
         let auto = AutoParams { drop_share_prompts: false, drop_breadcrumbs: false, ..AutoParams::default() };
-        assert!(drop_short_furniture(&doc, &blocks, &mut chosen, &auto));
-        assert_eq!(chosen_text(&doc, &chosen), format!("The fan is loud.|{post}|Read more about fans here."));
+        assert_eq!(
+            kept_after_furniture(&html, &auto),
+            (true, format!("The fan is loud.|{post}|Read more about fans here."))
+        );
     }
 
     #[test]
@@ -950,14 +959,10 @@ mod tests {
              <div>主办：县农业局 电话：0123-4567890 备案号：某ICP备12345678号</div>\
              <p>网站要办理ICP备案。</p></body>"
         );
-        let doc = Document::parse(&html);
-        let blocks = super::super::segment::segment(&doc, &block_owners(&doc));
-        let mut chosen: Vec<bool> = (0..doc.len()).map(|i| doc.node(i as NodeId).is_text()).collect();
-        assert!(drop_short_furniture(&doc, &blocks, &mut chosen, &AutoParams::default()));
-        assert_eq!(chosen_text(&doc, &chosen), format!("{body}|上篇文章讲到了育苗。|网站要办理ICP备案。"));
+        let kept = format!("{body}|上篇文章讲到了育苗。|网站要办理ICP备案。");
+        assert_eq!(kept_after_furniture(&html, &AutoParams::default()), (true, kept));
         let auto = AutoParams { drop_prev_next_links: false, drop_site_records: false, ..AutoParams::default() };
-        let mut chosen: Vec<bool> = (0..doc.len()).map(|i| doc.node(i as NodeId).is_text()).collect();
-        assert!(!drop_short_furniture(&doc, &blocks, &mut chosen, &auto));
+        assert!(!kept_after_furniture(&html, &auto).0);
     }
 
     #[test]
@@ -967,12 +972,8 @@ mod tests {
             "<body><h1>Budget passes</h1><div><span>Share this with friends</span></div><p>{body}</p>\
              <ul><li>分享到：</li><li>微信扫一扫</li></ul><h2>Shareholders agreement</h2><p>Share</p></body>"
         );
-        let doc = Document::parse(&html);
-        let blocks = super::super::segment::segment(&doc, &block_owners(&doc));
-        let mut chosen: Vec<bool> = (0..doc.len()).map(|i| doc.node(i as NodeId).is_text()).collect();
         let auto = AutoParams { drop_breadcrumbs: false, drop_interface_labels: false, ..AutoParams::default() };
-        assert!(drop_short_furniture(&doc, &blocks, &mut chosen, &auto));
-        assert_eq!(chosen_text(&doc, &chosen), format!("Budget passes|{body}|Shareholders agreement"));
+        assert_eq!(kept_after_furniture(&html, &auto), (true, format!("Budget passes|{body}|Shareholders agreement")));
     }
 
     #[test]
