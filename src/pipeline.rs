@@ -255,6 +255,9 @@ impl Engine {
         check_input(bytes, self.limits.max_input_bytes)?;
         // Stage 1, with the declarations read before pre-strip removes the scripts that carry them.
         let decoded = decode::decode(bytes, prep.charset)?;
+        if decoded.repaired > 0 {
+            tracing::debug!(repaired = decoded.repaired, "doubly encoded characters repaired");
+        }
         let meta = if needs.declarations { crate::meta::scan(&decoded.text) } else { PageMeta::default() };
         let t_decode = Instant::now();
         // The work budget, checked on the start tags before any lol_html pass (the metadata scan's and

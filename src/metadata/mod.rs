@@ -529,7 +529,9 @@ fn heading_text(doc: &Document, id: crate::dom::NodeId) -> String {
             out.push(' ');
         }
     }
-    out.trim_end().to_string()
+    // The permalink mark documentation generators put after each heading (`Middleware¶`) is a link
+    // to the heading, not a word of it.
+    out.trim_end().trim_end_matches('¶').trim_end().to_string()
 }
 
 /// Characters that take no room on the page: the soft hyphen, zero-width spaces and joiners, the
@@ -700,6 +702,13 @@ mod tests {
 
     fn title_of(html: &str, article: bool) -> Option<String> {
         extract(&scan(html), &Document::parse(html), None, article).title
+    }
+
+    #[test]
+    fn a_headings_permalink_mark_is_not_part_of_the_title() {
+        let page = r##"<title>json — JSON encoder and decoder — Python documentation</title>
+            <body><h1>json — JSON encoder and decoder<a class="headerlink" href="#json">¶</a></h1><p>x</p></body>"##;
+        assert_eq!(title_of(page, true).as_deref(), Some("JSON encoder and decoder"));
     }
 
     #[test]

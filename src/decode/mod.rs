@@ -9,6 +9,8 @@ use encoding_rs::Encoding;
 
 use crate::Error;
 
+mod mojibake;
+
 /// How far into the page `<meta>` declarations are looked for (the HTML standard says 1024 bytes).
 const META_SCAN: usize = 1024;
 /// How many bytes statistical detection reads. Enough text for a confident guess on every set we have,
@@ -34,6 +36,8 @@ pub struct Decoded {
     pub source: CharsetSource,
     /// True when the bytes held sequences that are invalid in the chosen encoding.
     pub had_errors: bool,
+    /// How many doubly encoded characters (`â€™` for `’`) were repaired ([`mojibake`]).
+    pub repaired: usize,
 }
 
 /// Resolve a charset label (`"gb2312"`, `"tis-620"`, `"utf8"`) to an encoding.
@@ -70,7 +74,10 @@ pub fn decode(bytes: &[u8], caller_charset: Option<&str>) -> Result<Decoded, Err
         // NUL is never meaningful in HTML text; html5ever would turn it into U+FFFD anyway.
         text.retain(|c| c != '\0');
     }
-    Ok(Decoded { text, charset: used.name(), source, had_errors })
+    // Damage of that kind is UTF-8 read as a single-byte charset; a page decoded from GBK or Big5 cannot
+    // hold it, and its pinyin letters are left as they are.
+    let repaired = if used == encoding_rs::UTF_8 || used.is_single_byte() { mojibake::repair(&mut text) } else { 0 };
+    Ok(Decoded { text, charset: used.name(), source, had_errors, repaired })
 }
 
 /// Statistical detection over a bounded window. The window starts just before the first non-ASCII byte:
@@ -211,5 +218,25 @@ mod tests {
     fn nul_bytes_are_dropped() {
         let d = decode(b"a\0b", None).unwrap();
         assert_eq!(d.text, "ab");
+    }
+
+    #[test]
+    fn doubly_encoded_text_is_repaired_whatever_the_declared_charset() {
+        // `’` and `—` encoded as UTF-8, read as ISO-8859-1 and saved as UTF-8 again.
+        let twice = "<title>A DIY Investor\u{e2}\u{80}\u{99}s Guide \u{e2}\u{80}\u{94} 2025</title>";
+        let d = decode(twice.as_bytes(), None).unwrap();
+        assert_eq!(d.text, "<title>A DIY Investor’s Guide — 2025</title>");
+        assert_eq!(d.repaired, 2);
+        // The original bytes served under a stale windows-1252 label read the same.
+        let once = "<p>it’s — done</p>";
+        let d = decode(once.as_bytes(), Some("windows-1252")).unwrap();
+        assert_eq!((d.text.as_str(), d.repaired), (once, 2));
+    }
+
+    #[test]
+    fn legacy_chinese_text_is_not_touched_by_the_repair() {
+        let (bytes, _, _) = encoding_rs::GBK.encode("<p>水稻种植 nóngyè</p>");
+        let d = decode(&bytes, Some("gbk")).unwrap();
+        assert_eq!((d.text.as_str(), d.repaired), ("<p>水稻种植 nóngyè</p>", 0));
     }
 }
