@@ -206,6 +206,9 @@ pub struct AutoParams {
     /// content in a template that misuses the name, and stays, unless it is a `<nav>` whose kept
     /// text is nearly all links and there is kept text outside it: a menu, however large.
     pub drop_sectioning_chrome: bool,
+    /// With `drop_sectioning_chrome`, treat an element whose id or class has the word "footer"
+    /// (`<div class="site-footer">`) as a `<footer>`: most templates still write their footer so.
+    pub drop_named_footers: bool,
     /// Leave out kept tables of contents: elements whose text is nearly all links to places in the
     /// page itself (`href="#..."`, three or more, not footnote marks), when they hold less than half
     /// of the kept text. They repeat the headings the content already holds; a reader of the
@@ -248,6 +251,12 @@ pub struct AutoParams {
     /// "ICP备", "ICP证" or "公网安备" followed by its number (the footer every site in China shows,
     /// with its sponsor, address and telephone).
     pub drop_site_records: bool,
+    /// Leave out the headline when it opens the kept text: the first kept block (two, for a headline
+    /// printed twice) of at most 300 characters whose whole text `<title>` holds. Off by default: the
+    /// labelled sets disagree (wcxb-dev, readability-tests, tiptopjaw-2026 and zh-cwce keep the body
+    /// only; l3s-gn1, dragnet and utomo-big9-chaos keep the headline with it), and the headline is in
+    /// the answer's `title` either way.
+    pub drop_leading_headline: bool,
     pub comments_after_article_bytes: u32,
     /// When no block reaches the threshold and the page's body holds fewer than this many
     /// characters of text, the answer is all of it (0: the heuristic region, as on larger pages).
@@ -330,6 +339,7 @@ impl Default for AutoParams {
             repeat_min_chars: REPEAT_MIN_CHARS,
             main_min_share: MAIN_MIN_SHARE,
             drop_sectioning_chrome: true,
+            drop_named_footers: true,
             drop_tables_of_contents: true,
             drop_consent_notices: true,
             drop_recommendation_rails: true,
@@ -340,6 +350,7 @@ impl Default for AutoParams {
             drop_interface_labels: true,
             drop_prev_next_links: true,
             drop_site_records: true,
+            drop_leading_headline: false,
             comments_after_article_bytes: 500,
             small_page_chars: 200,
             product_description_min_words: 20,

@@ -146,6 +146,10 @@ pub const COMMENT_THREADS: &[Names] = &[
     Names::words(&["respond", "replies"]),
 ];
 
+/// Footers written as plain elements named for one ("footer", "site-footer", "page_footer",
+/// "footer-links"): the word itself, as `<footer>` would be. "footnotes" is another word.
+pub const FOOTERS: &[Names] = &[Names::words(&["footer"])];
+
 /// Customer-review sections of a product page ("reviews", "product-reviews", "review-list"): a
 /// product's comment thread. Review widgets' vendor names and "rating" / "testimonial" added nothing
 /// on product pages and cost elsewhere (docs/EVALUATION.md), so the one stem stays.

@@ -177,13 +177,55 @@ fn unchoose_topmost(
 pub fn drop_after_signals(doc: &Document, blocks: &Blocks, chosen: &mut [bool], auto: &AutoParams) -> bool {
     let mut changed = drop_repeats(doc, blocks, chosen, auto.repeat_min_chars);
     changed |= confine_to_main(doc, chosen, auto.main_min_share);
-    changed |= auto.drop_sectioning_chrome && drop_sectioning_chrome(doc, chosen);
+    changed |= auto.drop_sectioning_chrome && drop_sectioning_chrome(doc, chosen, auto.drop_named_footers);
     changed |= auto.drop_tables_of_contents && drop_tables_of_contents(doc, chosen);
     changed |= auto.drop_consent_notices && drop_consent_notices(doc, chosen);
     changed |= auto.drop_script_notices && drop_script_notices(doc, chosen);
     changed |= auto.drop_reprint_notices && drop_reprint_notices(doc, chosen);
     changed |= drop_short_furniture(doc, blocks, chosen, auto);
+    changed |= auto.drop_leading_headline && drop_leading_headline(doc, blocks, chosen);
     changed
+}
+
+/// The longest headline read, in characters.
+const HEADLINE_MAX_CHARS: u32 = 300;
+
+/// Unchoose the page's headline when it opens the chosen text
+/// ([`crate::contract::params::AutoParams::drop_leading_headline`]): the first chosen blocks (at most
+/// two, a headline printed twice) of at most [`HEADLINE_MAX_CHARS`] characters whose chosen text,
+/// eight letters or more, `<title>` holds. The title is the answer's `title`; at the top of the text
+/// it is read twice by whoever indexes both. Returns whether any text was unchosen.
+pub fn drop_leading_headline(doc: &Document, blocks: &Blocks, chosen: &mut [bool]) -> bool {
+    let Some(title) = doc.title.as_deref().map(headline_key).filter(|k| !k.is_empty()) else { return false };
+    let mut dropped = false;
+    let mut text = String::new();
+    for _ in 0..2 {
+        let Some(b) = blocks.list.iter().find(|b| blocks.texts_of(b).iter().any(|&t| chosen[t as usize])) else {
+            break;
+        };
+        if b.chars > HEADLINE_MAX_CHARS {
+            break;
+        }
+        text.clear();
+        for &t in blocks.texts_of(b).iter().filter(|&&t| chosen[t as usize]) {
+            text.push_str(doc.text(t));
+        }
+        let k = headline_key(&text);
+        if k.chars().count() < 8 || !title.contains(&k) {
+            break;
+        }
+        for &t in blocks.texts_of(b) {
+            chosen[t as usize] = false;
+        }
+        dropped = true;
+    }
+    dropped
+}
+
+/// Letters and digits only, lower case: a headline and `<title>` compared whatever their spacing and
+/// punctuation.
+fn headline_key(s: &str) -> String {
+    s.chars().filter(|c| c.is_alphanumeric()).flat_map(char::to_lowercase).collect()
 }
 
 /// The most text (characters) a `<noscript>` element may hold and be a notice: some forums write a
@@ -520,14 +562,22 @@ pub fn confine_to_main(doc: &Document, chosen: &mut [bool], min_share: f64) -> b
     true
 }
 
-/// Unchoose the chosen text of `<nav>`, `<aside>` and `<footer>` elements that hold less than half
-/// of the chosen characters, and of `<nav>` elements whose chosen text is at least nine tenths link
+/// Unchoose the chosen text of `<nav>`, `<aside>` and `<footer>` elements (and, with `named_footers`,
+/// of elements whose id or class has the word "footer": [`lexicon::FOOTERS`],
+/// [`crate::contract::params::AutoParams::drop_named_footers`]) that hold less than half of the
+/// chosen characters, and of `<nav>` elements whose chosen text is at least nine tenths link
 /// text when some chosen text lies outside them (a shop's mega-menu can outweigh the page it
 /// serves) ([`crate::contract::params::AutoParams::drop_sectioning_chrome`]). Returns whether any
 /// was unchosen.
-pub fn drop_sectioning_chrome(doc: &Document, chosen: &mut [bool]) -> bool {
+pub fn drop_sectioning_chrome(doc: &Document, chosen: &mut [bool], named_footers: bool) -> bool {
     let total = chosen_chars(doc, chosen, doc.body, doc.node(doc.body).end);
-    let sectioning = |_: NodeId, n: &Node| matches!(n.tag(), Some(Tag::Nav | Tag::Aside | Tag::Footer));
+    let sectioning = |_: NodeId, n: &Node| {
+        matches!(n.tag(), Some(Tag::Nav | Tag::Aside | Tag::Footer))
+            || (named_footers
+                && n.element()
+                    .and_then(|e| e.id_class.as_deref())
+                    .is_some_and(|c| lexicon::matches_any(lexicon::FOOTERS, c)))
+    };
     let chrome = |i: NodeId, n: &Node, chosen: &[bool]| {
         let inside = chosen_chars(doc, chosen, i, n.end);
         // A menu is navigation whatever its share, unless it is all there is.
@@ -787,10 +837,16 @@ mod tests {
         let kept = |html: &str| {
             let doc = Document::parse(html);
             let mut chosen: Vec<bool> = (0..doc.len()).map(|i| doc.node(i as NodeId).is_text()).collect();
-            drop_sectioning_chrome(&doc, &mut chosen);
+            drop_sectioning_chrome(&doc, &mut chosen, true);
             chosen_text(&doc, &chosen)
         };
         let body = "The article's own paragraph, longer than the menu, the sidebar and the footer together.";
+        // A footer written as a `<div>` named for it goes as `<footer>` does; "footnotes" is not one.
+        let named = format!(
+            "<body><div class=\"site-footer\"><p>Copyright 2026 County News</p></div><p>{body}</p>\
+             <div id=footnotes><p>1. A note.</p></div><div id=\"page-footer-links\"><p>Terms</p></div></body>"
+        );
+        assert_eq!(kept(&named), format!("{body}|1. A note."));
         let page = format!(
             "<body><nav><p>Home</p></nav><div><p>{body}</p><footer><p>Filed under news</p></footer></div>\
              <aside><p>Popular this week</p></aside><footer><p>Copyright</p></footer></body>"
@@ -923,6 +979,33 @@ mod tests {
         let mut chosen: Vec<bool> = (0..doc.len()).map(|i| doc.node(i as NodeId).is_text()).collect();
         let dropped = drop_short_furniture(&doc, &blocks, &mut chosen, auto);
         (dropped, chosen_text(&doc, &chosen))
+    }
+
+    #[test]
+    fn a_headline_opening_the_text_is_dropped_and_one_further_down_is_not() {
+        let kept = |html: &str| {
+            let doc = Document::parse(html);
+            let blocks = super::super::segment::segment(&doc, &block_owners(&doc));
+            let mut chosen: Vec<bool> = (0..doc.len()).map(|i| doc.node(i as NodeId).is_text()).collect();
+            let dropped = drop_leading_headline(&doc, &blocks, &mut chosen);
+            (dropped, chosen_text(&doc, &chosen))
+        };
+        let body = "<p>Two hundred farmers came to the county's first rice course.</p>";
+        // Printed twice (a visually hidden copy and the visible one), both go; `<title>` holds it with
+        // the site's name.
+        let page = format!(
+            "<title>Rice course opens | County Farm News</title><body><h1>Rice course opens</h1>\
+             <div><h2>Rice Course Opens!</h2>{body}</div><p>Rice course opens</p></body>"
+        );
+        assert_eq!(
+            kept(&page),
+            (true, "Two hundred farmers came to the county's first rice course.|Rice course opens".to_string())
+        );
+        // A first block `<title>` does not hold stays, and so does a short one (`News`).
+        let page = format!("<title>Rice course opens</title><body><h1>Farm news</h1>{body}</body>");
+        assert!(!kept(&page).0);
+        let page = format!("<title>News | Rice course opens</title><body><p>News</p>{body}</body>");
+        assert!(!kept(&page).0);
     }
 
     #[test]
