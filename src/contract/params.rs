@@ -242,7 +242,8 @@ pub struct AutoParams {
     /// the reader is ("您现在的位置：", "当前位置", "You are here:") and separates steps with ">", "»", "/"….
     pub drop_breadcrumbs: bool,
     /// Leave out interface labels: a kept block of at most 30 characters that is a control's label
-    /// and nothing else ("Click to expand...", "Loading...", "Read more", "加载更多").
+    /// and nothing else ("Click to expand...", "Loading...", "Read more", "加载更多"; a shop's "Quick
+    /// view", "Add to cart", "Compare").
     pub drop_interface_labels: bool,
     /// Leave out links to the previous and next article: a kept block of at most 100 characters that
     /// opens with "上一篇", "下一篇", "Previous post", "Next article" and the like, and a colon.

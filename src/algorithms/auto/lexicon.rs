@@ -228,12 +228,41 @@ pub const INTERFACE_LABELS: &[&str] = &[
     "展开",
     "收起",
 ];
-/// Is `text`, whole, a control's label ([`INTERFACE_LABELS`]): "Click to expand...", "Loading…",
-/// "READ MORE »"? Case, spacing and trailing dots, ellipses and arrows aside.
+/// Is `text`, whole, a control's label ([`INTERFACE_LABELS`], [`SHOP_CONTROLS`]): "Click to
+/// expand...", "Loading…", "READ MORE »", "Add to cart"? Case, spacing and trailing dots, ellipses
+/// and arrows aside.
 pub fn is_interface_label(text: &str) -> bool {
     let t = text.trim_end_matches(|c: char| c.is_whitespace() || matches!(c, '.' | '…' | '>' | '»' | '+'));
-    INTERFACE_LABELS.iter().any(|label| same_words(t, label))
+    INTERFACE_LABELS.iter().any(|label| same_words(t, label)) || SHOP_CONTROLS.iter().any(|label| same_words(t, label))
 }
+
+/// A shop's controls, printed on every product card of a listing and beside a product's own text
+/// ("Quick view", "Add to cart", "Compare"). "Learn more" is not among them: service pages' golds
+/// keep it as often as not (docs/EVALUATION.md).
+pub const SHOP_CONTROLS: &[&str] = &[
+    "quick view",
+    "quick shop",
+    "quick add",
+    "add to cart",
+    "add to bag",
+    "add to basket",
+    "add to wishlist",
+    "add to wish list",
+    "add to compare",
+    "wishlist",
+    "+ wishlist",
+    "compare",
+    "select size",
+    "select options",
+    "choose options",
+    "view options",
+    "view details",
+    "shop now",
+    "buy now",
+    "back to product",
+    "back to top",
+    "qty:",
+];
 
 /// Are the whitespace-separated words of `text` those of `phrase` (one space between words), ASCII
 /// case aside? Asked of every short block, so nothing is allocated.
