@@ -243,7 +243,8 @@ pub struct AutoParams {
     pub drop_breadcrumbs: bool,
     /// Leave out interface labels: a kept block of at most 30 characters that is a control's label
     /// and nothing else ("Click to expand...", "Loading...", "Read more", "加载更多"; a shop's "Quick
-    /// view", "Add to cart", "Compare").
+    /// view", "Add to cart", "Compare"; "Sort by:", "Filters", "Apply now", "Advertisement"; a vote
+    /// count, "12 likes").
     pub drop_interface_labels: bool,
     /// Leave out links to the previous and next article: a kept block of at most 100 characters that
     /// opens with "上一篇", "下一篇", "Previous post", "Next article" and the like, and a colon.

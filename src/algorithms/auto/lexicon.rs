@@ -228,12 +228,40 @@ pub const INTERFACE_LABELS: &[&str] = &[
     "展开",
     "收起",
 ];
-/// Is `text`, whole, a control's label ([`INTERFACE_LABELS`], [`SHOP_CONTROLS`]): "Click to
-/// expand...", "Loading…", "READ MORE »", "Add to cart"? Case, spacing and trailing dots, ellipses
-/// and arrows aside.
+/// Is `text`, whole, a control's label ([`INTERFACE_LABELS`], [`SHOP_CONTROLS`],
+/// [`LISTING_CONTROLS`]) or a vote count ("12 likes"): "Click to expand...", "Loading…", "READ MORE
+/// »", "Add to cart", "Sort by:"? Case, spacing and trailing dots, ellipses and arrows aside.
 pub fn is_interface_label(text: &str) -> bool {
     let t = text.trim_end_matches(|c: char| c.is_whitespace() || matches!(c, '.' | '…' | '>' | '»' | '+'));
-    INTERFACE_LABELS.iter().any(|label| same_words(t, label)) || SHOP_CONTROLS.iter().any(|label| same_words(t, label))
+    INTERFACE_LABELS.iter().any(|label| same_words(t, label))
+        || SHOP_CONTROLS.iter().any(|label| same_words(t, label))
+        || {
+            // Sort and filter labels end with a colon ("Sort by:").
+            let t = t.trim_end_matches(|c: char| c.is_whitespace() || c == ':');
+            LISTING_CONTROLS.iter().any(|label| same_words(t, label)) || is_like_count(t)
+        }
+}
+
+/// Controls over a list of results and the page: sorting and filtering it, applying to a listed job
+/// or course, skipping to the results, and the label over an advertisement.
+pub const LISTING_CONTROLS: &[&str] = &[
+    "apply now",
+    "sort",
+    "sort by",
+    "filter",
+    "filters",
+    "filter by",
+    "skip to search results",
+    "skip to content",
+    "skip to main content",
+    "advertisement",
+];
+
+/// A post's vote widget: "1 Like", "12 likes".
+fn is_like_count(t: &str) -> bool {
+    let mut w = t.split_whitespace();
+    matches!((w.next(), w.next(), w.next()), (Some(n), Some(l), None)
+        if n.bytes().all(|b| b.is_ascii_digit()) && (l.eq_ignore_ascii_case("like") || l.eq_ignore_ascii_case("likes")))
 }
 
 /// A shop's controls, printed on every product card of a listing and beside a product's own text

@@ -1026,12 +1026,18 @@ mod tests {
             "<body><blockquote><p>The fan is loud.</p><div><a href=#>Click to expand...</a></div></blockquote>\
              <p>{post}</p><p>Loading…</p><p><a href=/more>READ MORE »</a></p><p>Read more about fans here.</p>\
              <div><button>Quick view</button><button>Add to cart</button><span>Compare</span></div>\
-             <p>Compare the two fans before you buy.</p></body>"
+             <p>Compare the two fans before you buy.</p><p>Sort by:</p><p>12 Likes</p><p>Advertisement</p>\
+             <p>Sort the seeds by size.</p></body>"
         );
         let auto = AutoParams { drop_share_prompts: false, drop_breadcrumbs: false, ..AutoParams::default() };
         assert_eq!(
             kept_after_furniture(&html, &auto),
-            (true, format!("The fan is loud.|{post}|Read more about fans here.|Compare the two fans before you buy."))
+            (
+                true,
+                format!(
+                    "The fan is loud.|{post}|Read more about fans here.|Compare the two fans before you buy.|Sort the seeds by size."
+                )
+            )
         );
     }
 
