@@ -253,6 +253,10 @@ pub struct AutoParams {
     /// "ICP备", "ICP证" or "公网安备" followed by its number (the footer every site in China shows,
     /// with its sponsor, address and telephone).
     pub drop_site_records: bool,
+    /// Leave out what a forum prints about each post's poster: a kept block of at most 40 characters
+    /// that is a rank ("Member", "Senior Member", "Moderator", "Original poster") or opens with
+    /// "Posts:", "Messages:", "Joined:", "Registered:", "Start date" and holds a number.
+    pub drop_poster_details: bool,
     /// Leave out the headline when it opens the kept text: the first kept block (two, for a headline
     /// printed twice) of at most 300 characters whose whole text `<title>` holds. Off by default: the
     /// labelled sets disagree (wcxb-dev, readability-tests, tiptopjaw-2026 and zh-cwce keep the body
@@ -352,6 +356,7 @@ impl Default for AutoParams {
             drop_interface_labels: true,
             drop_prev_next_links: true,
             drop_site_records: true,
+            drop_poster_details: true,
             drop_leading_headline: false,
             comments_after_article_bytes: 500,
             small_page_chars: 200,

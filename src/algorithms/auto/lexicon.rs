@@ -242,6 +242,32 @@ pub fn is_interface_label(text: &str) -> bool {
         }
 }
 
+/// A forum poster's rank as the whole text ("Senior Member", "Moderator").
+pub const MEMBER_RANKS: &[&str] = &[
+    "member",
+    "new member",
+    "junior member",
+    "senior member",
+    "full member",
+    "active member",
+    "well-known member",
+    "moderator",
+    "administrator",
+    "original poster",
+];
+
+/// Is `text` what a forum prints beside each post about its poster and thread ("Posts: 1,077",
+/// "Joined: Mar 2019", "Registered: 2016-07-02", "Start date Jul 9, 2022", with a number), or a rank
+/// ([`MEMBER_RANKS`])? "Posts about rice" has neither colon nor number.
+pub fn is_poster_detail(t: &str) -> bool {
+    let lower = t.trim().to_ascii_lowercase();
+    if MEMBER_RANKS.iter().any(|r| same_words(&lower, r)) {
+        return true;
+    }
+    let counted = ["posts:", "messages:", "reaction score:", "joined:", "registered:", "start date"];
+    lower.len() <= 40 && counted.iter().any(|p| lower.starts_with(p)) && lower.bytes().any(|b| b.is_ascii_digit())
+}
+
 /// Controls over a list of results and the page: sorting and filtering it, applying to a listed job
 /// or course, skipping to the results, and the label over an advertisement.
 pub const LISTING_CONTROLS: &[&str] = &[

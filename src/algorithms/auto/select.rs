@@ -345,6 +345,8 @@ const BREADCRUMB_MAX_CHARS: u32 = 200;
 const PREV_NEXT_MAX_CHARS: u32 = 100;
 /// The longest site footer read for a registration record, in characters.
 const SITE_RECORD_MAX_CHARS: u32 = 300;
+/// The longest line about a forum poster, in characters.
+const POSTER_DETAIL_MAX_CHARS: u32 = 40;
 
 /// Unchoose the short blocks that are page furniture whatever their place, each kind as `auto`
 /// asks, in one pass over the blocks (their text nodes joined by spaces):
@@ -365,7 +367,10 @@ const SITE_RECORD_MAX_CHARS: u32 = 300;
 ///   right under the body;
 /// - a site's registration record ([`AutoParams::drop_site_records`], at most
 ///   [`SITE_RECORD_MAX_CHARS`], [`lexicon::is_site_record`]: "京ICP备12345678号", "公网安备 …号"),
-///   which every site in China shows in its footer, with its sponsor, address and telephone.
+///   which every site in China shows in its footer, with its sponsor, address and telephone;
+/// - what a forum prints about each post's poster ([`AutoParams::drop_poster_details`], at most
+///   [`POSTER_DETAIL_MAX_CHARS`], [`lexicon::is_poster_detail`]: "Posts: 1,077", "Joined: Mar 2019",
+///   "Senior Member"), the user panel beside every reply.
 ///
 /// Returns whether any text was unchosen.
 pub fn drop_short_furniture(doc: &Document, blocks: &Blocks, chosen: &mut [bool], auto: &AutoParams) -> bool {
@@ -375,6 +380,7 @@ pub fn drop_short_furniture(doc: &Document, blocks: &Blocks, chosen: &mut [bool]
         (auto.drop_breadcrumbs, BREADCRUMB_MAX_CHARS, lexicon::is_breadcrumb),
         (auto.drop_prev_next_links, PREV_NEXT_MAX_CHARS, lexicon::is_prev_next_link),
         (auto.drop_site_records, SITE_RECORD_MAX_CHARS, lexicon::is_site_record),
+        (auto.drop_poster_details, POSTER_DETAIL_MAX_CHARS, lexicon::is_poster_detail),
     ];
     let Some(max_chars) = kinds.iter().filter(|k| k.0).map(|k| k.1).max() else { return false };
     let mut text = String::new();
@@ -1053,6 +1059,21 @@ mod tests {
         let kept = format!("{body}|上篇文章讲到了育苗。|网站要办理ICP备案。");
         assert_eq!(kept_after_furniture(&html, &AutoParams::default()), (true, kept));
         let auto = AutoParams { drop_prev_next_links: false, drop_site_records: false, ..AutoParams::default() };
+        assert!(!kept_after_furniture(&html, &auto).0);
+    }
+
+    #[test]
+    fn a_forum_posters_details_are_dropped_and_a_reply_about_posts_is_not() {
+        let reply = "I replaced the fan and the noise is gone.";
+        let html = format!(
+            "<body><div><p>Senior Member</p><p>Posts: 1,077</p><p>Joined: Mar 2019</p></div><p>{reply}</p>\
+             <p>Member</p><p>Posts about rice</p><p>Moderators of this forum</p></body>"
+        );
+        assert_eq!(
+            kept_after_furniture(&html, &AutoParams::default()),
+            (true, format!("{reply}|Posts about rice|Moderators of this forum"))
+        );
+        let auto = AutoParams { drop_poster_details: false, ..AutoParams::default() };
         assert!(!kept_after_furniture(&html, &auto).0);
     }
 
