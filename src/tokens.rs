@@ -39,6 +39,12 @@ pub fn normalize(s: &str) -> String {
     out
 }
 
+/// Letters and digits only, lower case: two texts compared, or one looked for in the other, whatever
+/// their spacing and punctuation (a headline in `<title>`, a title part against a heading).
+pub fn alnum_key(s: &str) -> String {
+    s.chars().filter(|c| c.is_alphanumeric()).flat_map(char::to_lowercase).collect()
+}
+
 /// True for characters written without spaces between words: each is a word by itself.
 pub fn is_cjk(c: char) -> bool {
     matches!(c as u32,

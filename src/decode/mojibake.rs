@@ -26,9 +26,6 @@ pub fn repair(text: &mut String) -> usize {
             }
             None => from = start + 1,
         }
-        if from >= bytes.len() {
-            break;
-        }
     }
     if !telling || runs.is_empty() {
         return 0;

@@ -17,7 +17,8 @@ mod scan;
 use serde::{Deserialize, Serialize};
 
 use crate::dom::{Declarations, Document, Tag};
-use crate::tokens::{TITLE_SEPARATORS, split_title};
+// `key`: normalised for containment tests, lower case, letters and digits only.
+use crate::tokens::{TITLE_SEPARATORS, alnum_key as key, split_title};
 use jsonld::Entity;
 pub use scan::{Found, handlers, scan};
 
@@ -377,11 +378,6 @@ fn authors(s: &Declarations, ents: &[Entity], main: Option<&Entity>, visible: &b
         }
     }
     seen
-}
-
-/// Normalised for containment tests: lower case, letters and digits only.
-fn key(s: &str) -> String {
-    s.chars().filter(|c| c.is_alphanumeric()).flat_map(char::to_lowercase).collect()
 }
 
 /// Characters from which a declared headline may have been cut to a length limit.

@@ -259,13 +259,12 @@ pub const MEMBER_RANKS: &[&str] = &[
 /// Is `text` what a forum prints beside each post about its poster and thread ("Posts: 1,077",
 /// "Joined: Mar 2019", "Registered: 2016-07-02", "Start date Jul 9, 2022", with a number), or a rank
 /// ([`MEMBER_RANKS`])? "Posts about rice" has neither colon nor number.
+/// Asked of every short block, so nothing is allocated (case is compared ASCII-insensitively).
 pub fn is_poster_detail(t: &str) -> bool {
-    let lower = t.trim().to_ascii_lowercase();
-    if MEMBER_RANKS.iter().any(|r| same_words(&lower, r)) {
-        return true;
-    }
+    let t = t.trim();
     let counted = ["posts:", "messages:", "reaction score:", "joined:", "registered:", "start date"];
-    lower.len() <= 40 && counted.iter().any(|p| lower.starts_with(p)) && lower.bytes().any(|b| b.is_ascii_digit())
+    MEMBER_RANKS.iter().any(|r| same_words(t, r))
+        || (t.len() <= 40 && counted.iter().any(|p| opens_with(t, p)) && t.bytes().any(|b| b.is_ascii_digit()))
 }
 
 /// Controls over a list of results and the page: sorting and filtering it, applying to a listed job

@@ -196,7 +196,9 @@ const HEADLINE_MAX_CHARS: u32 = 300;
 /// eight letters or more, `<title>` holds. The title is the answer's `title`; at the top of the text
 /// it is read twice by whoever indexes both. Returns whether any text was unchosen.
 pub fn drop_leading_headline(doc: &Document, blocks: &Blocks, chosen: &mut [bool]) -> bool {
-    let Some(title) = doc.title.as_deref().map(headline_key).filter(|k| !k.is_empty()) else { return false };
+    let Some(title) = doc.title.as_deref().map(crate::tokens::alnum_key).filter(|k| !k.is_empty()) else {
+        return false;
+    };
     let mut dropped = false;
     let mut text = String::new();
     for _ in 0..2 {
@@ -210,7 +212,7 @@ pub fn drop_leading_headline(doc: &Document, blocks: &Blocks, chosen: &mut [bool
         for &t in blocks.texts_of(b).iter().filter(|&&t| chosen[t as usize]) {
             text.push_str(doc.text(t));
         }
-        let k = headline_key(&text);
+        let k = crate::tokens::alnum_key(&text);
         if k.chars().count() < 8 || !title.contains(&k) {
             break;
         }
@@ -220,12 +222,6 @@ pub fn drop_leading_headline(doc: &Document, blocks: &Blocks, chosen: &mut [bool
         dropped = true;
     }
     dropped
-}
-
-/// Letters and digits only, lower case: a headline and `<title>` compared whatever their spacing and
-/// punctuation.
-fn headline_key(s: &str) -> String {
-    s.chars().filter(|c| c.is_alphanumeric()).flat_map(char::to_lowercase).collect()
 }
 
 /// The most text (characters) a `<noscript>` element may hold and be a notice: some forums write a
@@ -977,25 +973,24 @@ mod tests {
         assert!(kept(statement).contains("从未授权"));
     }
 
-    /// Choose every text node, run the short-furniture pass with `auto`, and return whether it
-    /// unchose any text and the text still chosen.
-    fn kept_after_furniture(html: &str, auto: &AutoParams) -> (bool, String) {
+    /// Choose every text node, run `step` over the page's blocks, and return whether it unchose any
+    /// text and the text still chosen.
+    fn kept_after(html: &str, step: impl Fn(&Document, &Blocks, &mut [bool]) -> bool) -> (bool, String) {
         let doc = Document::parse(html);
         let blocks = super::super::segment::segment(&doc, &block_owners(&doc));
         let mut chosen: Vec<bool> = (0..doc.len()).map(|i| doc.node(i as NodeId).is_text()).collect();
-        let dropped = drop_short_furniture(&doc, &blocks, &mut chosen, auto);
+        let dropped = step(&doc, &blocks, &mut chosen);
         (dropped, chosen_text(&doc, &chosen))
+    }
+
+    /// [`kept_after`] the short-furniture pass with `auto`.
+    fn kept_after_furniture(html: &str, auto: &AutoParams) -> (bool, String) {
+        kept_after(html, |doc, blocks, chosen| drop_short_furniture(doc, blocks, chosen, auto))
     }
 
     #[test]
     fn a_headline_opening_the_text_is_dropped_and_one_further_down_is_not() {
-        let kept = |html: &str| {
-            let doc = Document::parse(html);
-            let blocks = super::super::segment::segment(&doc, &block_owners(&doc));
-            let mut chosen: Vec<bool> = (0..doc.len()).map(|i| doc.node(i as NodeId).is_text()).collect();
-            let dropped = drop_leading_headline(&doc, &blocks, &mut chosen);
-            (dropped, chosen_text(&doc, &chosen))
-        };
+        let kept = |html: &str| kept_after(html, drop_leading_headline);
         let body = "<p>Two hundred farmers came to the county's first rice course.</p>";
         // Printed twice (a visually hidden copy and the visible one), both go; `<title>` holds it with
         // the site's name.
