@@ -11,6 +11,7 @@ pub mod declarations;
 mod serialize;
 mod tag;
 mod text;
+mod tokenizer;
 mod tree;
 
 use html5ever::LocalName;
@@ -30,6 +31,23 @@ pub use tree::parse_options;
 pub fn parse_html(html: &str) -> scraper::Html {
     use html5ever::tendril::TendrilSink;
     html5ever::parse_document(scraper::HtmlTreeSink::new(scraper::Html::new_document()), parse_options()).one(html)
+}
+
+/// Whether pith's tokenizer and html5ever's own build the same tree for `html`; `Err` names the first
+/// node where they differ. Extraction always uses pith's; this is the check the tests and
+/// `pith eval --check-tokenizer` hold it to.
+#[doc(hidden)]
+pub fn tokenizers_agree(html: &str) -> Result<(), String> {
+    let ours = tree::parse(StrTendril::from_slice(html), usize::MAX).map_err(|_| "over budget".to_string())?;
+    let reference =
+        tree::parse_with_html5ever(StrTendril::from_slice(html), usize::MAX).map_err(|_| "over budget".to_string())?;
+    let (a, b) = (tree::dump(&ours), tree::dump(&reference));
+    if a == b {
+        return Ok(());
+    }
+    let line = a.lines().zip(b.lines()).position(|(x, y)| x != y).unwrap_or(a.lines().count().min(b.lines().count()));
+    let show = |d: &str| d.lines().skip(line.saturating_sub(2)).take(5).collect::<Vec<_>>().join("\n");
+    Err(format!("trees differ at node line {line}\n  pith:\n{}\n  html5ever:\n{}", show(&a), show(&b)))
 }
 
 /// Index of a node in [`Document::nodes`].

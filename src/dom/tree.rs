@@ -10,7 +10,7 @@ use std::borrow::Cow;
 use std::cell::{Ref, RefCell};
 
 use html5ever::tendril::{StrTendril, TendrilSink};
-use html5ever::tree_builder::{ElementFlags, NodeOrText, QuirksMode, TreeSink};
+use html5ever::tree_builder::{ElementFlags, NodeOrText, QuirksMode, TreeBuilder, TreeSink};
 use html5ever::{Attribute, LocalName, QualName, ns, parse_document};
 
 /// Index of a node in [`Tree::nodes`].
@@ -319,15 +319,28 @@ impl TreeSink for Sink {
     }
 }
 
-/// Bytes handed to the parser at a time: the node count is checked between chunks, so a page that
-/// breaks the budget stops within a chunk of it (html5ever's streaming input gives the same tree
-/// however the text is cut).
-const CHUNK: usize = 32 * 1024;
-
 /// Parse a whole document held in one tendril (moved in, not copied), as a browser without
 /// JavaScript does (see [`parse_options`]), or stop and return the node count once it passes
-/// `max_nodes`.
+/// `max_nodes`. The tokens come from [`super::tokenizer`], the tree from html5ever's tree builder.
 pub(super) fn parse(html: StrTendril, max_nodes: usize) -> Result<Tree, usize> {
+    let builder = TreeBuilder::new(Sink { tree: RefCell::new(Tree::new()) }, parse_options().tree_builder);
+    let mut nodes = 0;
+    let mut over = || {
+        nodes = builder.sink.tree.borrow().nodes.len();
+        nodes > max_nodes
+    };
+    if super::tokenizer::run(html, &builder, &mut over).is_err() {
+        return Err(nodes);
+    }
+    Ok(builder.sink.finish())
+}
+
+/// Bytes handed to html5ever's own tokenizer at a time by [`parse_with_html5ever`].
+const CHUNK: usize = 32 * 1024;
+
+/// The same parse with html5ever's own tokenizer in front of the tree builder: the reference the
+/// tests hold [`parse`] to (`dom::tokenizers_agree`).
+pub(super) fn parse_with_html5ever(html: StrTendril, max_nodes: usize) -> Result<Tree, usize> {
     let sink = Sink { tree: RefCell::new(Tree::new()) };
     let mut parser = parse_document(sink, parse_options());
     let mut at = 0;
@@ -344,6 +357,49 @@ pub(super) fn parse(html: StrTendril, max_nodes: usize) -> Result<Tree, usize> {
         }
     }
     Ok(parser.finish())
+}
+
+/// The tree as text, one line per node in preorder (template contents after their element), every
+/// element's name and attributes and every text in full: two parses built the same tree exactly when
+/// their dumps are equal.
+pub(super) fn dump(t: &Tree) -> String {
+    use std::fmt::Write;
+    let mut out = format!("quirks {}\n", t.quirks);
+    let mut roots = vec![DOCUMENT];
+    while let Some(root) = roots.pop() {
+        let mut depth = 0usize;
+        let mut id = root;
+        while id != NIL {
+            let n = &t.nodes[id as usize];
+            let pad = " ".repeat(depth);
+            match &n.data {
+                Data::Document => out.push_str("#document\n"),
+                Data::Element { name, attrs, template_contents } => {
+                    let _ = write!(out, "{pad}<{:?} {}", name.ns, name.local);
+                    for a in attrs {
+                        let _ = write!(out, " {:?}:{}={:?}", a.name.ns, a.name.local, &*a.value);
+                    }
+                    out.push_str(">\n");
+                    if *template_contents != NIL {
+                        roots.push(*template_contents);
+                    }
+                }
+                Data::Text(s) => {
+                    let _ = writeln!(out, "{pad}{:?}", &**s);
+                }
+                Data::Other => {
+                    let _ = writeln!(out, "{pad}#other");
+                }
+            }
+            if n.first_child != NIL {
+                depth += 1;
+                id = n.first_child;
+            } else {
+                id = t.next_after(id, root, || depth -= 1);
+            }
+        }
+    }
+    out
 }
 
 /// The parser settings of every parse: scripting off. pith runs no scripts, so it reads a page the way
@@ -439,7 +495,7 @@ mod tests {
         assert!(page.len() > 3 * CHUNK);
         let whole = parse_document(Sink { tree: RefCell::new(Tree::new()) }, parse_options())
             .one(StrTendril::from(page.as_str()));
-        let chunked = parse(StrTendril::from(page.as_str()), usize::MAX).unwrap();
+        let chunked = parse_with_html5ever(StrTendril::from(page.as_str()), usize::MAX).unwrap();
         let shape = |t: &Tree| -> Vec<String> {
             (0..t.nodes.len() as Id)
                 .filter(|&i| t.nodes[i as usize].first_child != NIL)

@@ -1,0 +1,113 @@
+//! pith's tokenizer against html5ever's own, tree for tree: every shipped page and fixture, and every
+//! page of every dataset in `../shared/datasets` (as decoded, scripts and all, and as handed to the
+//! parser after pre-strip). Without the datasets that part is skipped on a developer's machine and
+//! fails when `CI` is set.
+
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+
+fn agree(label: &str, html: &str) -> Option<String> {
+    pith::dom::tokenizers_agree(html).err().map(|e| format!("{label}: {e}"))
+}
+
+/// The page as pre-strip hands it to the parser, and as decoded.
+fn both_texts(bytes: &[u8]) -> Option<(String, String)> {
+    let decoded = pith::decode::decode(bytes, None).ok()?;
+    let stripped = pith::prestrip::prestrip(&decoded.text, pith::prestrip::UNBOUNDED).ok()?;
+    Some((stripped.html.to_string(), decoded.text))
+}
+
+fn files_under(dir: &Path, out: &mut Vec<PathBuf>) {
+    for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            files_under(&p, out);
+        } else {
+            out.push(p);
+        }
+    }
+}
+
+fn read_page(p: &Path) -> Vec<u8> {
+    let raw = std::fs::read(p).unwrap();
+    if p.extension().is_some_and(|e| e == "gz") {
+        use std::io::Read;
+        let mut out = Vec::new();
+        flate2::read::GzDecoder::new(&raw[..]).read_to_end(&mut out).unwrap();
+        out
+    } else {
+        raw
+    }
+}
+
+#[test]
+fn the_same_trees_on_every_shipped_page() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    files_under(&root.join("tests/fixtures"), &mut files);
+    files_under(&root.join("benches/pages"), &mut files);
+    files.retain(|p| {
+        let name = p.to_string_lossy();
+        name.ends_with(".html") || name.ends_with(".htm") || name.ends_with(".html.gz")
+    });
+    assert!(files.len() > 20, "found only {} pages", files.len());
+    let failures: Vec<String> = files
+        .par_iter()
+        .flat_map_iter(|p| {
+            let bytes = read_page(p);
+            let label = p.strip_prefix(root).unwrap_or(p).display().to_string();
+            match both_texts(&bytes) {
+                Some((stripped, decoded)) => {
+                    vec![agree(&label, &decoded), agree(&format!("{label} (pre-stripped)"), &stripped)]
+                }
+                None => vec![agree(&label, &String::from_utf8_lossy(&bytes))],
+            }
+        })
+        .flatten()
+        .collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+#[test]
+fn the_same_trees_on_every_dataset_page() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/datasets");
+    let entries = match std::fs::read_dir(&root) {
+        Ok(entries) => entries,
+        Err(e) if std::env::var_os("CI").is_some() => panic!("CI is set but {} is unreadable: {e}", root.display()),
+        Err(_) => {
+            eprintln!("skipped: no datasets at {} (set CI to make this a failure)", root.display());
+            return;
+        }
+    };
+    let mut dirs: Vec<_> =
+        entries.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.join("pages.jsonl").exists()).collect();
+    dirs.sort();
+    assert!(!dirs.is_empty(), "no datasets found under {}", root.display());
+    let mut pages = 0;
+    let mut failures = Vec::new();
+    for dir in dirs {
+        let ds = pith::dataset::Dataset::open(&dir).unwrap();
+        let found: Vec<String> = ds
+            .pages
+            .par_iter()
+            .flat_map_iter(|p| {
+                let bytes = ds.html(p).unwrap();
+                let label = format!("{}/{}", ds.name, p.id);
+                match both_texts(&bytes) {
+                    Some((stripped, decoded)) => {
+                        vec![agree(&label, &decoded), agree(&format!("{label} (pre-stripped)"), &stripped)]
+                    }
+                    None => Vec::new(),
+                }
+                .into_iter()
+                .flatten()
+                .collect::<Vec<_>>()
+            })
+            .collect();
+        failures.extend(found);
+        pages += ds.pages.len();
+    }
+    assert!(failures.is_empty(), "{} differences:\n{}", failures.len(), failures.join("\n\n"));
+    eprintln!("{pages} pages: the same trees from both tokenizers");
+}
