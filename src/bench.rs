@@ -60,6 +60,20 @@ pub struct BenchReport {
     pub algorithms: Vec<Row>,
     /// Peak resident set size of this process (VmHWM), KiB, when the OS reports it.
     pub peak_rss_kib: Option<u64>,
+    /// Every page's timings (`pith bench --per-page`), in the order measured.
+    #[serde(skip)]
+    pub per_page: Vec<PageTiming>,
+}
+
+/// One page's minimum times: the parse's and each algorithm's (in [`BenchReport::algorithms`]' order;
+/// `None` where the extraction failed).
+#[derive(Debug, Clone, Serialize)]
+pub struct PageTiming {
+    pub dataset: String,
+    pub id: String,
+    pub bytes: usize,
+    pub parse_ms: f64,
+    pub ms: Vec<Option<f64>>,
 }
 
 /// Per-page timings, kept for the summary.
@@ -150,6 +164,7 @@ pub fn run(engine: &Engine, opts: &BenchOptions) -> Result<BenchReport, Error> {
     let mut names = Vec::new();
     let mut pages = 0usize;
     let mut bytes_total = 0u64;
+    let mut per_page = Vec::new();
     'sets: for dir in &opts.datasets {
         let ds = Dataset::open(dir)?;
         names.push(ds.name.clone());
@@ -188,6 +203,13 @@ pub fn run(engine: &Engine, opts: &BenchOptions) -> Result<BenchReport, Error> {
             }
             pages += 1;
             bytes_total += bytes.len() as u64;
+            per_page.push(PageTiming {
+                dataset: ds.name.clone(),
+                id: page.id.clone(),
+                bytes: bytes.len(),
+                parse_ms: p_ms,
+                ms: a_ms.iter().zip(&failed).map(|(&ms, &f)| (!f).then_some(ms)).collect(),
+            });
             parse.ms.push(p_ms);
             parse.ratio.push(1.0);
             parse.total_ms += p_ms;
@@ -227,6 +249,7 @@ pub fn run(engine: &Engine, opts: &BenchOptions) -> Result<BenchReport, Error> {
         parse: row("parse", &parse),
         algorithms: opts.algorithms.iter().zip(&algos).map(|(n, s)| row(n, s)).collect(),
         peak_rss_kib: peak_rss_kib(),
+        per_page,
     })
 }
 
@@ -310,6 +333,39 @@ mod tests {
         assert_eq!(quantile(&v, 0.95), 5.0);
         assert_eq!(quantile(&v, 0.0), 1.0);
         assert_eq!(quantile(&[], 0.5), 0.0);
+    }
+
+    #[test]
+    fn every_page_is_timed_for_every_algorithm() {
+        use std::io::Write;
+        let dir = std::env::temp_dir().join(format!("pith-bench-test-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("html")).unwrap();
+        let mut index = String::new();
+        for (id, body) in [("a", "<p>One paragraph of text.</p>"), ("b", "<h1>T</h1><p>Another, longer text here.</p>")]
+        {
+            index += &format!("{{\"id\":\"{id}\",\"url\":null,\"lang\":\"en\",\"has_article\":null,\"gold\":null}}\n");
+            let f = std::fs::File::create(dir.join("html").join(format!("{id}.html.gz"))).unwrap();
+            let mut gz = flate2::write::GzEncoder::new(f, flate2::Compression::fast());
+            gz.write_all(body.as_bytes()).unwrap();
+            gz.finish().unwrap();
+        }
+        std::fs::write(dir.join("pages.jsonl"), index).unwrap();
+        let engine = Engine::with_defaults().unwrap();
+        let opts = BenchOptions {
+            datasets: vec![dir.clone()],
+            algorithms: vec!["auto".into(), "cetd-ds".into()],
+            repeats: 1,
+            max_pages: 0,
+        };
+        let report = run(&engine, &opts).unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+        let ids: Vec<&str> = report.per_page.iter().map(|p| p.id.as_str()).collect();
+        assert_eq!(ids, ["a", "b"]);
+        for p in &report.per_page {
+            assert!(p.parse_ms > 0.0 && p.bytes > 20, "{p:?}");
+            assert_eq!(p.ms.len(), 2);
+            assert!(p.ms.iter().all(|ms| ms.is_some_and(|ms| ms > 0.0)), "{p:?}");
+        }
     }
 
     #[test]

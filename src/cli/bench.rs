@@ -40,6 +40,10 @@ pub struct BenchArgs {
     /// Seconds for `--page`.
     #[arg(long, default_value_t = 5.0)]
     pub seconds: f64,
+    /// Also write every page's minimum times to this file, one JSON object per line (`dataset`, `id`,
+    /// `bytes`, `parse_ms`, and `ms`: one per algorithm, in the order given, null where it failed).
+    #[arg(long)]
+    pub per_page: Option<PathBuf>,
 }
 
 pub fn run(a: BenchArgs) -> Result<ExitCode, pith::Error> {
@@ -81,6 +85,15 @@ pub fn run(a: BenchArgs) -> Result<ExitCode, pith::Error> {
     let bar = super::progress::observe_library();
     let report = pith::bench::run(&engine, &opts)?;
     super::progress::clear(bar);
+    if let Some(path) = &a.per_page {
+        let mut out = String::new();
+        for row in &report.per_page {
+            out += &serde_json::to_string(row).map_err(std::io::Error::other)?;
+            out.push('\n');
+        }
+        std::fs::write(path, out)
+            .map_err(|e| std::io::Error::new(e.kind(), format!("cannot write {}: {e}", path.display())))?;
+    }
     let text = match a.format {
         Format::Table => pith::bench::table(&report),
         Format::Json => serde_json::to_string_pretty(&report).map_err(std::io::Error::other)? + "\n",
