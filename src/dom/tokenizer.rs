@@ -39,7 +39,8 @@ enum Mode {
 pub(super) struct Stopped;
 
 /// Feed every token of `input` to `sink` (html5ever's tree builder), then the end of file. `stop` is
-/// asked after every tag, and when it answers true the tokenizer stops there.
+/// asked after every tag and comment (the tokens that make nodes; text between them makes one at
+/// most), and when it answers true the tokenizer stops there.
 pub(super) fn run<S: TokenSink>(input: StrTendril, sink: &S, stop: &mut dyn FnMut() -> bool) -> Result<(), Stopped> {
     let input = normalize_newlines(input);
     let mut t =
@@ -240,17 +241,27 @@ impl<S: TokenSink> Tokenizer<'_, S> {
                             Some(_) => {
                                 self.text(run, i);
                                 self.bogus_comment(i + 2);
+                                if stop() {
+                                    return Err(Stopped);
+                                }
                                 run = self.pos;
                             }
                         },
+                        // Comments are nodes too: a page of nothing else must meet the budget.
                         Some(b'!') => {
                             self.text(run, i);
                             self.markup_declaration(i + 2);
+                            if stop() {
+                                return Err(Stopped);
+                            }
                             run = self.pos;
                         }
                         Some(b'?') => {
                             self.text(run, i);
                             self.bogus_comment(i + 1);
+                            if stop() {
+                                return Err(Stopped);
+                            }
                             run = self.pos;
                         }
                         // Any other `<` is text; what follows it is read again in the data state.
@@ -1081,6 +1092,16 @@ mod tests {
         let failures: Vec<String> =
             CASES.iter().filter_map(|c| tokenizers_agree(c).err().map(|e| format!("{c:?}: {e}"))).collect();
         assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+    }
+
+    #[test]
+    fn comments_count_against_the_node_budget() {
+        use html5ever::tendril::StrTendril;
+        let page = "<!-- c -->x".repeat(100_000);
+        let got = crate::dom::tree::parse(StrTendril::from(page.as_str()), 1000);
+        assert!(got.is_err_and(|nodes| nodes > 1000 && nodes < 1010));
+        let page = "<?pi>y".repeat(100_000);
+        assert!(crate::dom::tree::parse(StrTendril::from(page.as_str()), 1000).is_err());
     }
 
     /// Random edits of the cases above (bytes deleted, repeated and swapped, fragments of other cases
