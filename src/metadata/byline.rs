@@ -267,6 +267,20 @@ fn named_ancestor(doc: &Document, id: NodeId, test: fn(&str) -> bool, levels: us
     doc.ancestors(id).take(levels).any(|a| doc.node(a).element().and_then(|e| e.id_class.as_deref()).is_some_and(test))
 }
 
+/// [`named_ancestor`] with [`names_author`], each element's answer kept in `memo` (by node id: 0 not
+/// yet asked, 1 no, 2 yes): the texts of the window share most of their ancestors, and each answer
+/// costs a handful of substring searches.
+fn author_named_ancestor(doc: &Document, id: NodeId, memo: &mut [u8]) -> bool {
+    doc.ancestors(id).take(4).any(|a| {
+        let Some(slot) = memo.get_mut(a as usize) else { return false };
+        if *slot == 0 {
+            let named = doc.node(a).element().and_then(|e| e.id_class.as_deref()).is_some_and(names_author);
+            *slot = 1 + u8::from(named);
+        }
+        *slot == 2
+    })
+}
+
 /// The headline: the first `<h1>` in the body.
 fn headline(doc: &Document) -> Option<NodeId> {
     (doc.body..doc.node(doc.body).end).find(|&i| doc.node(i).tag() == Some(Tag::H1))
@@ -283,6 +297,7 @@ pub fn read(doc: &Document) -> Byline {
     let before: Vec<NodeId> = (doc.body..start).rev().filter(|&i| doc.node(i).is_text()).take(40).collect();
     let mut pending_author_label = false;
     let mut pending_date_label = false;
+    let mut author_memo = vec![0u8; doc.len()];
     for &t in texts.iter().chain(before.iter()) {
         let text = doc.text(t);
         // A link to a person's page, in the byline region: its text is the author.
@@ -338,7 +353,7 @@ pub fn read(doc: &Document) -> Byline {
         // Only while no author is known: the element-name test below costs a dozen substring searches
         // per ancestor, and the window is walked to its end on most pages (few name a source).
         if out.authors.is_empty() {
-            let named = named_ancestor(doc, t, names_author, 4);
+            let named = author_named_ancestor(doc, t, &mut author_memo);
             if !doc.node(t).in_link || named {
                 if let Some(n) = english_byline(text) {
                     out.authors = n;
