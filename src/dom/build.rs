@@ -114,6 +114,8 @@ pub(super) struct Builder {
     lang: Option<String>,
     body: NodeId,
     truncated: bool,
+    /// The last text node made, to be told when whitespace follows it (see [`Builder::text`]).
+    last_text: NodeId,
     /// When set, the arena id given to each working-tree element (by tree id; `NONE` when not copied),
     /// for `serialize`'s id stamps.
     pub(super) stamps: Option<Vec<NodeId>>,
@@ -148,6 +150,7 @@ impl Builder {
             lang: None,
             body: NONE,
             truncated: false,
+            last_text: NONE,
             stamps: None,
             skip: None,
             pre_depth: 0,
@@ -619,7 +622,7 @@ impl Builder {
             self.truncated = true;
             return;
         }
-        let Some(&Frame { id: parent, last_child, .. }) = self.stack.last() else { return };
+        let Some(&Frame { id: parent, .. }) = self.stack.last() else { return };
         let in_link = self.nodes[parent as usize].in_link;
         let start = self.text_buf.len();
         let Folded { chars, raw_chars, punct, space_before, space_after } = fold_into(raw, &mut self.text_buf);
@@ -633,9 +636,11 @@ impl Builder {
             if in_link {
                 self.nodes[parent as usize].stats.raw_link_chars += raw_chars;
             }
-            // Let the previous text node know a space followed it.
-            if last_child != NONE
-                && let NodeData::Text { space_after, .. } = &mut self.nodes[last_child as usize].data
+            // Let the previous text node know a space followed it, wherever it is: between two links
+            // (`American</a> <a>television`) the space belongs to neither, and without this the two
+            // words would be read as one.
+            if self.last_text != NONE
+                && let NodeData::Text { space_after, .. } = &mut self.nodes[self.last_text as usize].data
             {
                 *space_after = true;
             }
@@ -658,6 +663,7 @@ impl Builder {
             stats,
         );
         self.link(id);
+        self.last_text = id;
         if self.pre_depth > 0 {
             let mut kept = std::mem::take(&mut self.pre_pending);
             kept.push_str(raw);
@@ -732,6 +738,16 @@ mod tests {
         assert_eq!(s.raw_chars, " a,b\u{0B}c\u{A0} 中文，好 x. ".chars().count() as u32);
         assert_eq!(s.punct, 3);
         assert!(matches!(doc.node(t).data, NodeData::Text { space_before: true, space_after: true, .. }));
+    }
+
+    #[test]
+    fn space_between_elements_separates_their_words() {
+        // The space between two links belongs to neither; the words must not run together.
+        let doc = Document::parse(
+            "<body><p><a href=/a>American</a> <a href=/t>television</a>&nbsp;<b>movie</b><i>s</i></p></body>",
+        );
+        assert_eq!(doc.subtree_text(doc.body), "American television movies");
+        assert_eq!(crate::output::render_text(&doc, &[doc.body]), "American television movies");
     }
 
     #[test]
