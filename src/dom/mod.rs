@@ -34,8 +34,8 @@ pub fn parse_html(html: &str) -> scraper::Html {
 }
 
 /// Whether pith's tokenizer and html5ever's own build the same tree for `html`; `Err` names the first
-/// node where they differ. Extraction always uses pith's; this is the check the tests and
-/// `pith eval --check-tokenizer` hold it to.
+/// node where they differ. Extraction always uses pith's; this is the check `tests/tokenizer.rs` and
+/// `examples/html5lib_trees.rs` hold it to.
 #[doc(hidden)]
 pub fn tokenizers_agree(html: &str) -> Result<(), String> {
     let ours = tree::parse(StrTendril::from_slice(html), usize::MAX).map_err(|_| "over budget".to_string())?;
