@@ -2,26 +2,14 @@
 //! Binary or empty pages may be refused with a clear error; anything else must extract. Without the
 //! datasets the test is skipped on a developer's machine, and fails when `CI` is set.
 
-use std::path::Path;
+#[path = "common/datasets.rs"]
+mod shared_datasets;
 
 use rayon::prelude::*;
 
 #[test]
 fn every_algorithm_on_every_dataset_page() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/datasets");
-    let entries = match std::fs::read_dir(&root) {
-        Ok(entries) => entries,
-        // CI runs beside shared/, so a missing directory there is a broken checkout, not a skip.
-        Err(e) if std::env::var_os("CI").is_some() => panic!("CI is set but {} is unreadable: {e}", root.display()),
-        Err(_) => {
-            eprintln!("skipped: no datasets at {} (set CI to make this a failure)", root.display());
-            return;
-        }
-    };
-    let mut dirs: Vec<_> =
-        entries.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.join("pages.jsonl").exists()).collect();
-    dirs.sort();
-    assert!(!dirs.is_empty(), "no datasets found under {}", root.display());
+    let Some(dirs) = shared_datasets::dirs() else { return };
     let engine = pith::Engine::with_defaults().unwrap();
     // The visual methods need a browser per page; tests/render.rs covers them on fixture pages.
     let names: Vec<&str> = pith::algorithms::names()
