@@ -12,10 +12,10 @@
 //!
 //! The tree builder is html5ever's, unchanged, so tree construction (the adoption agency, foster
 //! parenting, foreign content) is exactly as before. What the tree builder receives differs only in
-//! how text is cut into tokens (longer runs here) and in the absence of parse-error tokens, neither of
-//! which changes the tree; the tests compare the two tokenizers' trees on every shipped page, on
-//! hand-written edge cases and on randomly mutated markup, and the evaluation compares them on every
-//! page of the developer datasets.
+//! how text is cut into tokens (longer runs here) and in sending parse-error tokens only where the
+//! tree builder reacts to them (see `emit_decoded`), neither of which changes the tree; the tests
+//! compare the two tokenizers' trees on hand-written edge cases and randomly mutated markup, and
+//! `tests/tokenizer.rs` on every shipped page and every page of the developer datasets.
 //!
 //! Carriage returns are normalised once up front (`\r\n` and `\r` to `\n`), as the standard's input
 //! preprocessing does, so no state below ever sees one.
@@ -173,102 +173,67 @@ impl<S: TokenSink> Tokenizer<'_, S> {
         self.text(run, end);
     }
 
-    /// The data state, up to the end of the page or a tag that switches the tokenizer elsewhere.
+    /// The data state, up to the end of the page or a tag that switches the tokenizer elsewhere. The
+    /// text between markup (character references, NULs) is [`Tokenizer::chars`]' to emit.
     fn data(&mut self, stop: &mut dyn FnMut() -> bool) -> Result<Mode, Stopped> {
         let n = self.b.len();
         let mut run = self.pos;
         loop {
-            let Some(off) = memchr3(b'<', b'&', 0, &self.b[self.pos..]) else {
-                self.text(run, n);
+            let Some(off) = memchr(b'<', &self.b[self.pos..]) else {
+                self.chars(run, n, true, true);
                 self.pos = n;
                 return Ok(Mode::Data);
             };
             let i = self.pos + off;
-            match self.b[i] {
-                0 => {
-                    self.text(run, i);
-                    let _ = self.emit(Token::NullCharacterToken);
-                    self.pos = i + 1;
-                    run = self.pos;
-                }
-                b'&' => match self.char_ref(i + 1, n, false) {
-                    Some((decoded, after)) => {
-                        self.text(run, i);
-                        self.emit_decoded(&decoded);
-                        self.pos = after;
-                        run = after;
-                    }
-                    None => self.pos = i + 1,
-                },
-                _ => {
-                    let next = self.b.get(i + 1).copied();
-                    match next {
-                        Some(c) if c.is_ascii_alphabetic() => {
-                            self.text(run, i);
-                            let mode = match self.tag(TagKind::StartTag, i + 1) {
-                                TagEnd::Eof => return Ok(Mode::Data),
-                                TagEnd::Emitted(result) => Self::mode_after(result),
-                            };
-                            if stop() {
-                                return Err(Stopped);
-                            }
-                            if !matches!(mode, Mode::Data) {
-                                return Ok(mode);
-                            }
-                            run = self.pos;
-                        }
-                        Some(b'/') => match self.b.get(i + 2).copied() {
-                            Some(c) if c.is_ascii_alphabetic() => {
-                                self.text(run, i);
-                                if let TagEnd::Eof = self.tag(TagKind::EndTag, i + 2) {
-                                    return Ok(Mode::Data);
-                                }
-                                if stop() {
-                                    return Err(Stopped);
-                                }
-                                run = self.pos;
-                            }
-                            Some(b'>') => {
-                                // `</>` is dropped. html5ever reports it, and the report matters: see
-                                // `emit_decoded`.
-                                self.text(run, i);
-                                let _ = self.emit(Token::ParseError(std::borrow::Cow::Borrowed("</>")));
-                                self.pos = i + 3;
-                                run = self.pos;
-                            }
-                            // `</` at the end of the page is text.
-                            None => self.pos = i + 2,
-                            Some(_) => {
-                                self.text(run, i);
-                                self.bogus_comment(i + 2);
-                                if stop() {
-                                    return Err(Stopped);
-                                }
-                                run = self.pos;
-                            }
-                        },
-                        // Comments are nodes too: a page of nothing else must meet the budget.
-                        Some(b'!') => {
-                            self.text(run, i);
-                            self.markup_declaration(i + 2);
-                            if stop() {
-                                return Err(Stopped);
-                            }
-                            run = self.pos;
-                        }
-                        Some(b'?') => {
-                            self.text(run, i);
-                            self.bogus_comment(i + 1);
-                            if stop() {
-                                return Err(Stopped);
-                            }
-                            run = self.pos;
-                        }
-                        // Any other `<` is text; what follows it is read again in the data state.
-                        _ => self.pos = i + 1,
-                    }
-                }
+            let (next, after) = (self.b.get(i + 1).copied(), self.b.get(i + 2).copied());
+            let letter = |c: Option<u8>| c.is_some_and(|c| c.is_ascii_alphabetic());
+            // Any other `<` (`</` at the end of the page too) is text; what follows it is read again in
+            // the data state.
+            if !(letter(next) || matches!((next, after), (Some(b'/'), Some(_)) | (Some(b'!' | b'?'), _))) {
+                self.pos = i + 1;
+                continue;
             }
+            self.chars(run, i, true, true);
+            let mode = match next {
+                _ if letter(next) => match self.tag(TagKind::StartTag, i + 1) {
+                    TagEnd::Eof => return Ok(Mode::Data),
+                    TagEnd::Emitted(result) => Self::mode_after(result),
+                },
+                Some(b'/') if letter(after) => {
+                    if let TagEnd::Eof = self.tag(TagKind::EndTag, i + 2) {
+                        return Ok(Mode::Data);
+                    }
+                    Mode::Data
+                }
+                Some(b'/') if after == Some(b'>') => {
+                    // `</>` is dropped. html5ever reports it, and the report matters: see
+                    // `emit_decoded`.
+                    let _ = self.emit(Token::ParseError(std::borrow::Cow::Borrowed("</>")));
+                    self.pos = i + 3;
+                    Mode::Data
+                }
+                Some(b'/') => {
+                    self.bogus_comment(i + 2);
+                    Mode::Data
+                }
+                Some(b'!') => {
+                    self.markup_declaration(i + 2);
+                    Mode::Data
+                }
+                _ => {
+                    self.bogus_comment(i + 1);
+                    Mode::Data
+                }
+            };
+            // Tags and comments are the tokens that make nodes (a page of nothing but comments must
+            // meet the budget too).
+            if stop() {
+                return Err(Stopped);
+            }
+            if !matches!(mode, Mode::Data) {
+                return Ok(mode);
+            }
+            run = self.pos;
         }
     }
 
