@@ -14,11 +14,21 @@ fn agree(label: &str, html: &str) -> Option<String> {
     pith::dom::tokenizers_agree(html).err().map(|e| format!("{label}: {e}"))
 }
 
-/// The page as pre-strip hands it to the parser, and as decoded.
-fn both_texts(bytes: &[u8]) -> Option<(String, String)> {
-    let decoded = pith::decode::decode(bytes, None).ok()?;
-    let stripped = pith::prestrip::prestrip(&decoded.text, pith::prestrip::UNBOUNDED).ok()?;
-    Some((stripped.html.to_string(), decoded.text))
+/// Where the two tokenizers' trees differ for a page: as decoded and as pre-strip hands it to the
+/// parser (a page that does not decode or pre-strip: its bytes read as UTF-8, replacement characters
+/// and all).
+fn differences(label: &str, bytes: &[u8]) -> Vec<String> {
+    let texts = pith::decode::decode(bytes, None).ok().and_then(|decoded| {
+        let stripped = pith::prestrip::prestrip(&decoded.text, pith::prestrip::UNBOUNDED).ok()?;
+        Some((decoded.text, stripped.html.to_string()))
+    });
+    match texts {
+        Some((decoded, stripped)) => [agree(label, &decoded), agree(&format!("{label} (pre-stripped)"), &stripped)]
+            .into_iter()
+            .flatten()
+            .collect(),
+        None => agree(label, &String::from_utf8_lossy(bytes)).into_iter().collect(),
+    }
 }
 
 fn files_under(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -57,17 +67,7 @@ fn the_same_trees_on_every_shipped_page() {
     assert!(files.len() > 20, "found only {} pages", files.len());
     let failures: Vec<String> = files
         .par_iter()
-        .flat_map_iter(|p| {
-            let bytes = read_page(p);
-            let label = p.strip_prefix(root).unwrap_or(p).display().to_string();
-            match both_texts(&bytes) {
-                Some((stripped, decoded)) => {
-                    vec![agree(&label, &decoded), agree(&format!("{label} (pre-stripped)"), &stripped)]
-                }
-                None => vec![agree(&label, &String::from_utf8_lossy(&bytes))],
-            }
-        })
-        .flatten()
+        .flat_map_iter(|p| differences(&p.strip_prefix(root).unwrap_or(p).display().to_string(), &read_page(p)))
         .collect();
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
@@ -82,19 +82,7 @@ fn the_same_trees_on_every_dataset_page() {
         let found: Vec<String> = ds
             .pages
             .par_iter()
-            .flat_map_iter(|p| {
-                let bytes = ds.html(p).unwrap();
-                let label = format!("{}/{}", ds.name, p.id);
-                match both_texts(&bytes) {
-                    Some((stripped, decoded)) => {
-                        vec![agree(&label, &decoded), agree(&format!("{label} (pre-stripped)"), &stripped)]
-                    }
-                    None => Vec::new(),
-                }
-                .into_iter()
-                .flatten()
-                .collect::<Vec<_>>()
-            })
+            .flat_map_iter(|p| differences(&format!("{}/{}", ds.name, p.id), &ds.html(p).unwrap()))
             .collect();
         failures.extend(found);
         pages += ds.pages.len();
