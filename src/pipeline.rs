@@ -272,7 +272,7 @@ impl Engine {
         // scan's handlers run in it (the page tokenized once, the scan's time counted in pre-strip's);
         // a page pre-strip rewrote before its pass (attributes capped) is scanned as decoded, in a pass
         // of its own.
-        let passed_through = admitted.is_unchanged() && !admitted.runs_pass(needs.source);
+        let passed_through = admitted.is_unchanged() && !admitted.runs_pass();
         let together = prep.metadata && admitted.is_unchanged() && !passed_through;
         let (found, observers) = if together {
             let (handlers, found) = crate::metadata::handlers(&decoded.text);
@@ -283,7 +283,7 @@ impl Engine {
         let scanned = (prep.metadata && !together && !passed_through).then(|| crate::metadata::scan(&decoded.text));
         let metadata_ms = ms(t_admit, Instant::now());
         // Stage 2.
-        let mut stripped = admitted.prestrip_observed(needs.source, observers);
+        let mut stripped = admitted.prestrip_observed(observers);
         let mut declared = found.map(crate::metadata::Found::finish).or(scanned);
         // Read from the tree in stage 3 when the parse below is the plain one; the other parses
         // (site rules, rendered layouts) scan the page, which pre-strip left as decoded.
@@ -599,11 +599,11 @@ mod tests {
             <script>var x = "<meta name=description content=fake>";</script></body></html>"#,
             "<g></g>".repeat(2000)
         );
-        for source in [false, true] {
+        {
             let admitted = prestrip::admit(&page, prestrip::UNBOUNDED).unwrap();
-            assert!(admitted.is_unchanged() && admitted.runs_pass(source));
+            assert!(admitted.is_unchanged() && admitted.runs_pass());
             let (handlers, found) = crate::metadata::handlers(&page);
-            let stripped = admitted.prestrip_observed(source, handlers);
+            let stripped = admitted.prestrip_observed(handlers);
             assert!(stripped.applied && !stripped.html.contains("NewsArticle") && !stripped.html.contains("<g>"));
             let together = found.finish();
             assert_eq!(together.title.as_deref(), Some("T & t"));

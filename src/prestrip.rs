@@ -24,23 +24,16 @@ use std::borrow::Cow;
 use std::sync::LazyLock;
 
 use lol_html::html_content::Element;
-use lol_html::{
-    ElementContentHandlers, HandlerResult, HtmlRewriter, RewriteStrSettings, Selector, Settings, doc_comments,
-};
+use lol_html::{ElementContentHandlers, HandlerResult, HtmlRewriter, RewriteStrSettings, Selector, Settings};
 
 /// Elements removed with everything inside them: the ones whose content is bulky and never text (a
 /// subset of [`crate::hidden::is_ignored`], which the DOM stage applies to whatever is left).
 const DROP: &str = "script, style, template, iframe, svg, select";
 
 /// The selectors, parsed once: on a small page parsing them cost about a fifth of the pass.
-static SELECTORS: LazyLock<[Option<Selector>; 4]> = LazyLock::new(|| {
-    [DROP, "[hidden], [aria-hidden=\"true\" i]", "[style*=\"none\" i], [style*=\"hidden\" i]", "*"]
-        .map(|s| s.parse().ok())
-});
+static SELECTORS: LazyLock<[Option<Selector>; 2]> = LazyLock::new(|| [DROP, "*"].map(|s| s.parse().ok()));
 const SEL_DROP: usize = 0;
-const SEL_HIDDEN: usize = 1;
-const SEL_STYLE: usize = 2;
-const SEL_ANY: usize = 3;
+const SEL_ANY: usize = 1;
 
 /// Add an element handler for one of [`SELECTORS`] (the constants parse; a failure would only skip it).
 fn on<'h>(
@@ -104,8 +97,8 @@ pub struct OverBudget {
 pub struct Admitted<'a> {
     html: Cow<'a, str>,
     scan: Prescan,
-    /// The byte ranges of script and style contents left out of the copy the parser reads (see
-    /// [`Cut::RawText`]), in page order.
+    /// The byte ranges left out of the copy the parser reads, in page order: script and style
+    /// contents ([`Cut::RawText`]) and iframe start tags inside `<noscript>` ([`Cut::Tag`]).
     raw_text: Vec<(usize, usize)>,
 }
 
@@ -137,10 +130,10 @@ pub fn admit<'a>(html: &'a str, budget: ElementBudget<'_>) -> Result<Admitted<'a
     Ok(Admitted { html, scan, raw_text })
 }
 
-/// [`prescan`], also collecting the script and style contents the parser need not read.
+/// [`prescan`], also collecting the ranges the parser need not read ([`Cut::RawText`], [`Cut::Tag`]).
 fn scan_raw_text(html: &str, raw_text: &mut Vec<(usize, usize)>) -> Prescan {
     scan_with(html, &mut EndTags::default(), &mut |cut| {
-        if let Cut::RawText(from, to) = cut {
+        if let Cut::RawText(from, to) | Cut::Tag(from, to) = cut {
             raw_text.push((from, to));
         }
     })
@@ -162,38 +155,28 @@ impl Admitted<'_> {
         matches!(self.html, Cow::Borrowed(_))
     }
 
-    /// Whether [`Admitted::prestrip`] (`source`: [`Admitted::prestrip_source`]) runs the lol_html pass
-    /// rather than passing the page through.
-    pub fn runs_pass(&self, source: bool) -> bool {
+    /// Whether [`Admitted::prestrip`] runs the lol_html pass rather than passing the page through.
+    pub fn runs_pass(&self) -> bool {
         let left_out: usize = self.raw_text.iter().map(|(from, to)| to - from).sum();
-        source
-            || self.scan.max_depth > MAX_NESTING
+        self.scan.max_depth > MAX_NESTING
             || self.scan.noise_bytes.saturating_sub(left_out) * 100 >= self.html.len() * MIN_NOISE_PERCENT
     }
 
     /// Remove the non-content elements named in `DROP`, and flatten nesting past [`MAX_NESTING`].
     pub fn prestrip(self) -> Prestripped {
-        self.prestrip_observed(false, Vec::new())
+        self.prestrip_observed(Vec::new())
     }
 
-    /// [`Admitted::prestrip`], and also remove comments and hidden elements (`hidden`,
-    /// `aria-hidden="true"`, inline `display:none` / `visibility:hidden`). For the line-based
-    /// algorithm, which reads the source text rather than the DOM and so cannot rely on the DOM stage
-    /// to skip them. About twice the cost.
-    pub fn prestrip_source(self) -> Prestripped {
-        self.prestrip_observed(true, Vec::new())
-    }
-
-    /// [`Admitted::prestrip`] (`source`: [`Admitted::prestrip_source`]) with `observers` run in the
-    /// same pass. They run only when the pass does ([`Admitted::runs_pass`]).
-    pub fn prestrip_observed(self, source: bool, observers: Observers) -> Prestripped {
+    /// [`Admitted::prestrip`] with `observers` run in the same pass. They run only when the pass does
+    /// ([`Admitted::runs_pass`]).
+    pub fn prestrip_observed(self, observers: Observers) -> Prestripped {
         let elements = self.scan.elements;
-        let runs = self.runs_pass(source);
+        let runs = self.runs_pass();
         let html = without_ranges(&self.html, &self.raw_text);
         if !runs {
             return Prestripped { html, applied: !self.raw_text.is_empty(), elements };
         }
-        Prestripped { elements, ..run(&html, source, self.scan.max_depth, observers) }
+        Prestripped { elements, ..run(&html, self.scan.max_depth, observers) }
     }
 }
 
@@ -213,11 +196,6 @@ fn without_ranges(html: &str, ranges: &[(usize, usize)]) -> StrTendril {
 /// [`admit`] then [`Admitted::prestrip`].
 pub fn prestrip(html: &str, budget: ElementBudget<'_>) -> Result<Prestripped, OverBudget> {
     admit(html, budget).map(Admitted::prestrip)
-}
-
-/// [`admit`] then [`Admitted::prestrip_source`].
-pub fn prestrip_source(html: &str, budget: ElementBudget<'_>) -> Result<Prestripped, OverBudget> {
-    admit(html, budget).map(Admitted::prestrip_source)
 }
 
 /// When a start tag has more than [`MAX_ATTRIBUTES`] attributes (`scan`, the page's [`prescan`], says
@@ -275,7 +253,7 @@ pub fn repair_title(html: &str) -> Option<String> {
     Some(fixed)
 }
 
-fn run(html: &str, hidden: bool, max_depth: usize, observers: Observers) -> Prestripped {
+fn run(html: &str, max_depth: usize, observers: Observers) -> Prestripped {
     // Non-strict: a page with an ambiguous construct (text inside `<select>`, say) is rewritten on a
     // best-effort basis instead of refused.
     let settings = on(RewriteStrSettings::new().with_strict(false), SEL_DROP, |el| {
@@ -285,30 +263,6 @@ fn run(html: &str, hidden: bool, max_depth: usize, observers: Observers) -> Pres
     // Depth tracking costs a handler call per element, so it runs only when a quick scan says the page
     // may nest past the limit. Implicitly closed elements (`<p>`, `<li>` without end tags) make the
     // count drift upwards; that can only flatten more, never lose text.
-    let settings = if hidden {
-        let panel = |el: &Element<'_, '_>| el.get_attribute("role").is_some_and(|r| crate::hidden::is_tab_panel(&r));
-        let settings = on(settings, SEL_HIDDEN, move |el| {
-            let aria = el.get_attribute("aria-hidden").is_some_and(|v| v.trim().eq_ignore_ascii_case("true"));
-            let shown = el.get_attribute("hidden").is_some_and(|v| !crate::hidden::hidden_attribute_hides(&v))
-                || el.get_attribute("id").is_some_and(|id| crate::hidden::is_streamed_segment(&id));
-            if !panel(el) && (aria || !shown) {
-                el.remove();
-            }
-            Ok(())
-        });
-        on(settings, SEL_STYLE, move |el| {
-            if !panel(el) && el.get_attribute("style").is_some_and(|s| crate::hidden::style_hides(&s)) {
-                el.remove();
-            }
-            Ok(())
-        })
-        .append_document_content_handler(doc_comments!(|c| {
-            c.remove();
-            Ok(())
-        }))
-    } else {
-        settings
-    };
     let settings = if max_depth > MAX_NESTING {
         let depth = Rc::new(Cell::new(0usize));
         on(settings, SEL_ANY, move |el| {
@@ -377,6 +331,12 @@ enum Cut {
     /// `<textarea>` that the scan, which knows neither, took for a real one): there the tokenizer's
     /// idea of where the element ends may differ from the scan's, and the parser is left to decide.
     RawText(usize, usize),
+    /// An `<iframe>` start tag inside a `<noscript>`: one whose own end tag comes after the next
+    /// `</noscript>`, or never (`<noscript><iframe src=… /></noscript>`, the tag-manager snippet as
+    /// some frameworks write it). A browser runs scripts and never parses a `<noscript>`'s markup; pith
+    /// does, and there an iframe's content is raw text up to `</iframe>`: without its start tag the
+    /// rest of the page would be read as the frame's text. The DOM stage skips iframes anyway.
+    Tag(usize, usize),
 }
 
 /// [`prescan`] with the end-tag search given (the tests compare the remembering search with the plain
@@ -408,6 +368,14 @@ fn scan_with(html: &str, ends: &mut impl FindEnd, cut: &mut impl FnMut(Cut)) -> 
                     content_from = Some(tag.end);
                 }
                 if is_void_name(name) {
+                    continue;
+                }
+                if name.eq_ignore_ascii_case(b"iframe")
+                    && let Some(tag_end) = content_from
+                    && let Some(closes) = ends.find(b, name_end, b"noscript")
+                    && ends.find(b, name_end, b"iframe").is_none_or(|end| end > closes)
+                {
+                    cut(Cut::Tag(i - 1, tag_end));
                     continue;
                 }
                 depth += 1;
@@ -576,7 +544,7 @@ fn find_end_tag(b: &[u8], from: usize, name: &[u8]) -> Option<usize> {
 }
 
 /// Void element names, any case (the names are ASCII alphanumeric, at most 6 bytes long).
-fn is_void_name(name: &[u8]) -> bool {
+pub(crate) fn is_void_name(name: &[u8]) -> bool {
     if name.len() < 2 || name.len() > 6 {
         return false;
     }
@@ -611,10 +579,6 @@ mod tests {
         prestrip(html, UNBOUNDED).unwrap()
     }
 
-    fn strip_source(html: &str) -> Prestripped {
-        prestrip_source(html, UNBOUNDED).unwrap()
-    }
-
     #[test]
     fn start_tags_over_the_budget_are_refused_before_the_pass() {
         // Deep enough that the pass would run (flattening), with many more tags than the budget.
@@ -627,7 +591,6 @@ mod tests {
         let refused = prestrip(&page, &budget).err().expect("refused");
         assert_eq!(asked.get(), page.len(), "the budget is the page's own, before the pass");
         assert_eq!(refused, OverBudget { elements: 10_002, budget: page.len() / 16 });
-        assert!(prestrip_source(&page, &budget).is_err());
         // Under a budget it passes, the same as without one.
         let generous = |len: usize| len / 4;
         let admitted = prestrip(&page, &generous).unwrap();
@@ -677,22 +640,10 @@ mod tests {
     }
 
     #[test]
-    fn the_source_pass_keeps_hidden_tab_panels() {
-        let out = strip_source(
-            "<body><div role=tabpanel hidden><p>go get farm</p></div><div style='display:none' role=tabpanel>\
-             <p>cargo add farm</p></div><div hidden><p>hidden note</p></div><div hidden=until-found><p>found note</p></div></body>",
-        );
-        let h = out.html.to_string();
-        assert!(h.contains("go get farm") && h.contains("cargo add farm") && h.contains("found note"), "{h}");
-        assert!(!h.contains("hidden note"), "{h}");
-    }
-
-    #[test]
     fn drops_noise_and_keeps_content() {
         let out = run(
             "<body><!-- c --><script>x()</script><style>p{}</style><p>keep <a href=/>link</a></p>\
              <svg><text>art</text></svg><form><p>form text</p><select><option>opt</select></form></body>",
-            false,
             0,
             Vec::new(),
         );
@@ -706,15 +657,19 @@ mod tests {
     }
 
     #[test]
-    fn source_variant_drops_hidden_elements_and_comments() {
-        let page = "<p>keep</p><!-- c --><div style='DISPLAY: none'>gone</div><div hidden>gone</div>\
-                    <span aria-hidden=true>gone</span><p style='color:red'>kept too</p>\
-                    <div hidden id=S:2><p>streamed</p></div><div hidden id=S:3 aria-hidden=true>gone</div>";
-        let h = strip_source(page).html.to_string();
-        assert!(h.contains("keep") && h.contains("kept too") && h.contains("streamed"), "{h}");
-        assert!(!h.contains("gone") && !h.contains("<!--"), "{h}");
-        // The DOM-feeding variant leaves them to the DOM stage.
-        assert!(strip(page).html.contains("gone"));
+    fn an_iframe_inside_noscript_does_not_swallow_the_page() {
+        // Without its end tag, the iframe's raw text would run to the end of the page.
+        let page =
+            "<body><noscript><iframe src=\"https://t.example/ns\" height=\"0\" /></noscript><p>article</p></body>";
+        let h = strip(page).html.to_string();
+        assert_eq!(h, "<body><noscript></noscript><p>article</p></body>");
+        // An iframe that closes before the `</noscript>`, or outside any, is left to the parser.
+        for kept in [
+            "<body><noscript><iframe src=x></iframe></noscript><p>a</p></body>",
+            "<body><iframe src=x></iframe><p>a</p></body>",
+        ] {
+            assert_eq!(strip(kept).html.to_string(), kept);
+        }
     }
 
     #[test]
@@ -766,13 +721,13 @@ mod tests {
         // A page with little noise is passed through untouched; one heavy with noise other than script
         // and style contents (which are cut without the pass) goes through the pass.
         let light = format!("<body><p>{}</p><svg><g></g></svg></body>", "words ".repeat(100));
-        assert!(!admit(&light, UNBOUNDED).unwrap().runs_pass(false));
+        assert!(!admit(&light, UNBOUNDED).unwrap().runs_pass());
         assert!(!strip(&light).applied);
         let scripted = format!("<body><p>text</p><script>{}</script></body>", "x();".repeat(100));
-        assert!(!admit(&scripted, UNBOUNDED).unwrap().runs_pass(false));
+        assert!(!admit(&scripted, UNBOUNDED).unwrap().runs_pass());
         assert!(!strip(&scripted).html.contains("x()"));
         let heavy = format!("<body><p>text</p><svg>{}</svg></body>", "<g></g>".repeat(100));
-        assert!(admit(&heavy, UNBOUNDED).unwrap().runs_pass(false));
+        assert!(admit(&heavy, UNBOUNDED).unwrap().runs_pass());
         let out = strip(&heavy);
         assert!(out.applied && !out.html.contains("<g>"));
     }

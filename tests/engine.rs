@@ -276,7 +276,7 @@ fn comment_threads_are_left_out_unless_asked_for() {
 /// the viewport's width, stacked by document order.
 fn synthetic_layout(e: &Engine, bytes: &[u8]) -> pith::layout::Layout {
     use pith::layout::{Display, ElementBox, Layout, Rect};
-    let prepared = pith::render::prepare(e, bytes, None, Algorithm::Vips, &[]).unwrap();
+    let prepared = pith::render::prepare(e, bytes, None, &[]).unwrap();
     let doc = &prepared.doc;
     let boxes = (0..doc.len())
         .map(|i| {
@@ -312,7 +312,7 @@ fn the_work_budget_refuses_in_the_scan_or_in_the_parse() {
     assert!(refused(&"<p>word ".repeat(600)));
     assert!(e.extract(&Request::new("<p>word ".repeat(300).as_bytes())).is_ok());
     // The page prepared for the browser is held to the same budget, in the scan and in the parse.
-    let prepared = |page: &str| pith::render::prepare(&e, page.as_bytes(), None, Algorithm::Vips, &[]);
+    let prepared = |page: &str| pith::render::prepare(&e, page.as_bytes(), None, &[]);
     assert!(matches!(prepared(&"<b>x".repeat(1200)), Err(Error::TooComplex(_))));
     assert!(matches!(prepared(&"<p>word ".repeat(600)), Err(Error::TooComplex(_))));
     assert!(prepared(&"<p>word ".repeat(300)).is_ok());

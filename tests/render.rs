@@ -24,7 +24,7 @@ async fn visual_methods_extract_the_article() {
     let Some(r) = renderer(RenderConfig::default()) else { return };
     let e = engine();
     for algorithm in [Algorithm::CehtdDs, Algorithm::Vips] {
-        let layout = r.layout(&e, ARTICLE, None, algorithm, &[]).await.unwrap();
+        let layout = r.layout(&e, ARTICLE, None, &[]).await.unwrap();
         assert!(layout.boxes.iter().filter(|b| b.is_some()).count() > 10);
         let out = e.extract_rendered(&Request { algorithm, ..Request::new(ARTICLE) }, &layout).unwrap();
         let text = &out.content.text;
@@ -53,12 +53,12 @@ async fn scripts_build_the_page_and_render_hides_what_css_hides() {
     let scripted = r.run_scripts(&e, SCRIPTED, None, Some("https://news.example/seed-bank")).await.unwrap();
     assert!(scripted.html.contains("community seed bank"));
     let bytes = scripted.html.as_bytes();
-    let layout = r.layout(&e, bytes, Some("utf-8"), Algorithm::CectdDs, &scripted.stylesheets).await.unwrap();
+    let layout = r.layout(&e, bytes, Some("utf-8"), &scripted.stylesheets).await.unwrap();
     let out = e.extract_rendered(&Request { charset: Some("utf-8"), ..Request { bytes, ..req } }, &layout).unwrap();
     assert!(out.content.text.contains("A community seed bank opened in the valley"), "{}", out.content.text);
     assert!(!out.content.text.contains("Subscribe now"), "{}", out.content.text);
     // The visual methods on the scripted page.
-    let layout = r.layout(&e, bytes, Some("utf-8"), Algorithm::CehtdDs, &scripted.stylesheets).await.unwrap();
+    let layout = r.layout(&e, bytes, Some("utf-8"), &scripted.stylesheets).await.unwrap();
     let vis = e
         .extract_rendered(
             &Request { algorithm: Algorithm::CehtdDs, charset: Some("utf-8"), ..Request::new(bytes) },
@@ -82,7 +82,7 @@ async fn browsers_are_recycled_and_a_hung_page_costs_only_its_deadline() {
     let Some(r) = renderer(cfg) else { return };
     let e = engine();
     for _ in 0..5 {
-        r.layout(&e, ARTICLE, None, Algorithm::Vips, &[]).await.unwrap();
+        r.layout(&e, ARTICLE, None, &[]).await.unwrap();
     }
     let s = r.stats();
     assert_eq!(s.pages, 5);
@@ -94,7 +94,7 @@ async fn browsers_are_recycled_and_a_hung_page_costs_only_its_deadline() {
     let err = r.run_scripts(&e, hang, None, None).await.unwrap_err();
     assert!(t.elapsed() < Duration::from_secs(8), "{:?}", t.elapsed());
     assert!(matches!(err, RenderError::Page(_) | RenderError::Timeout(_) | RenderError::Browser(_)), "{err}");
-    r.layout(&e, ARTICLE, None, Algorithm::Vips, &[]).await.unwrap();
+    r.layout(&e, ARTICLE, None, &[]).await.unwrap();
     let pids = r.browser_pids().await;
     r.shutdown().await;
     // Shutdown leaves nothing running.
@@ -107,11 +107,11 @@ async fn browsers_are_recycled_and_a_hung_page_costs_only_its_deadline() {
 async fn unavailable_rendering_is_an_error_not_a_hang() {
     let off = Renderer::new(RenderConfig { enabled: false, ..RenderConfig::default() });
     assert!(!off.is_ready());
-    let err = off.layout(&engine(), ARTICLE, None, Algorithm::Vips, &[]).await.unwrap_err();
+    let err = off.layout(&engine(), ARTICLE, None, &[]).await.unwrap_err();
     assert_eq!(err.code(), "render-unavailable");
     assert!(err.to_string().contains("render.enabled"), "{err}");
     let missing = Renderer::new(RenderConfig { browser: "/nonexistent/chromium".into(), ..RenderConfig::default() });
-    let err = missing.layout(&engine(), ARTICLE, None, Algorithm::Vips, &[]).await.unwrap_err();
+    let err = missing.layout(&engine(), ARTICLE, None, &[]).await.unwrap_err();
     assert!(err.to_string().contains("/nonexistent/chromium"), "{err}");
 }
 

@@ -147,7 +147,7 @@ async fn no_way_out_with_or_without_scripts() {
     let Some(r) = renderer(config()) else { return };
     let engine = pith::Engine::untrained().unwrap();
     // Raw HTML: laid out with every request refused.
-    let layout = r.layout(&engine, page.as_bytes(), None, pith::Algorithm::CehtdDs, &[]).await.unwrap();
+    let layout = r.layout(&engine, page.as_bytes(), None, &[]).await.unwrap();
     assert!(layout.boxes.iter().any(Option::is_some));
     // Scripts on, at an address of the page's own (its relative requests go there too).
     let scripted =
@@ -182,7 +182,7 @@ async fn redirects_are_checked_again() {
 <link rel="stylesheet" href="http://localhost:{r}/css"><script src="http://localhost:{r}/script"></script>
 <script>fetch("http://localhost:{r}/fetch").catch(() => {{}}); new WebSocket("ws://localhost:{r}/ws");</script></body></html>"#
     );
-    let layout_only = renderer.layout(&engine, page.as_bytes(), None, pith::Algorithm::Vips, &[]).await.unwrap();
+    let layout_only = renderer.layout(&engine, page.as_bytes(), None, &[]).await.unwrap();
     assert!(layout_only.boxes.iter().any(Option::is_some));
     assert!(redirector.hits.lock().unwrap().is_empty(), "the layout pass makes no request at all");
     renderer.run_scripts(&engine, page.as_bytes(), None, Some("http://localhost/")).await.unwrap();

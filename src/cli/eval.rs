@@ -152,8 +152,8 @@ pub fn run(a: EvalArgs) -> Result<ExitCode, pith::Error> {
     } else {
         None
     };
-    let layout = |engine: &pith::Engine, bytes: &[u8], algorithm: pith::Algorithm| match (&renderer, &runtime) {
-        (Some(r), Some(rt)) => rt.block_on(r.layout(engine, bytes, None, algorithm, &[])).map_err(|e| e.to_string()),
+    let layout = |engine: &pith::Engine, bytes: &[u8]| match (&renderer, &runtime) {
+        (Some(r), Some(rt)) => rt.block_on(r.layout(engine, bytes, None, &[])).map_err(|e| e.to_string()),
         _ => Err("no renderer".to_string()),
     };
     if a.cv_models.is_some() && folds.is_none() {

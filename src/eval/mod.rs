@@ -34,8 +34,8 @@ pub fn all_algorithms() -> Vec<Algorithm> {
     crate::algorithms::ALGORITHMS.iter().copied().filter(|&a| a != Algorithm::Template && !a.needs().layout).collect()
 }
 
-/// Lays a page out for the visual methods: `(engine, bytes, algorithm)` → layout, or why not.
-pub type LayoutFn<'a> = &'a (dyn Fn(&Engine, &[u8], Algorithm) -> Result<crate::layout::Layout, String> + Sync);
+/// Lays a page out for the visual methods: `(engine, bytes)` → layout, or why not.
+pub type LayoutFn<'a> = &'a (dyn Fn(&Engine, &[u8]) -> Result<crate::layout::Layout, String> + Sync);
 
 /// How much of the datasets to run, and how to render.
 #[derive(Clone, Copy, Default)]
@@ -304,7 +304,7 @@ fn run_page<'e>(
     let mut predicted_type = None;
     // The visual methods: the page laid out first (a browser failure is this page's error).
     let layout = match (algorithm.needs().layout, read_error.is_none(), opts.layout) {
-        (true, true, Some(f)) => Some(f(engine, bytes, algorithm)),
+        (true, true, Some(f)) => Some(f(engine, bytes)),
         _ => None,
     };
     let render_ms = match &layout {

@@ -48,7 +48,7 @@ pub use process::group_members;
 pub use proxy::{Policy as ProxyPolicy, vet};
 
 use crate::layout::Layout;
-use crate::{Algorithm, Engine, Error};
+use crate::{Engine, Error};
 use page::Mode;
 use pool::Pool;
 
@@ -157,19 +157,19 @@ impl Renderer {
         self.pool.as_ref().ok_or_else(|| RenderError::Unavailable(self.availability.reason()))
     }
 
-    /// Lay the page out: the boxes of the arena `engine` builds from the same bytes for `algorithm`.
-    /// `extra_css` is style sheet text to apply before the page's own `<style>` elements.
+    /// Lay the page out: the boxes of the arena `engine` builds from the same bytes (the same for
+    /// every algorithm). `extra_css` is style sheet text to apply before the page's own `<style>`
+    /// elements.
     pub async fn layout(
         &self,
         engine: &Engine,
         bytes: &[u8],
         charset: Option<&str>,
-        algorithm: Algorithm,
         extra_css: &[String],
     ) -> Result<Layout, RenderError> {
         let pool = self.pool()?;
         let t0 = Instant::now();
-        let prepared = cpu(|| prepare(engine, bytes, charset, algorithm, extra_css))?;
+        let prepared = cpu(|| prepare(engine, bytes, charset, extra_css))?;
         let cfg = pool.config();
         let snap = pool
             .with_tab(async |tab| {
@@ -258,7 +258,7 @@ impl Renderer {
             Some(s) => (s.html.as_bytes(), Some("utf-8"), s.stylesheets.as_slice()),
             None => (req.bytes, req.charset, &[][..]),
         };
-        let layout = self.layout(engine, bytes, charset, req.algorithm, css).await?;
+        let layout = self.layout(engine, bytes, charset, css).await?;
         let ms = layout.render_ms + scripted.as_ref().map_or(0.0, |s| s.ms);
         Ok(Rendered { scripted, layout, ms })
     }

@@ -14,7 +14,7 @@ use lol_html::html_content::{Element, TextChunk};
 use lol_html::{ElementContentHandlers, HtmlRewriter, Selector, Settings};
 
 use crate::dom::{Document, parse_stamped};
-use crate::{Algorithm, Engine, Error, check_input, decode, prestrip};
+use crate::{Engine, Error, check_input, decode, prestrip};
 
 /// Most bytes of inline CSS carried into the layout pass (real pages stay far below).
 const MAX_INLINE_CSS: usize = 4 * 1024 * 1024;
@@ -29,22 +29,16 @@ pub struct Prepared {
     pub links: Vec<String>,
 }
 
-/// Decode, collect styles, pre-strip, parse and stamp.
-/// `algorithm` picks the pre-strip the engine uses for it, so that the arenas match.
-pub fn prepare(
-    engine: &Engine,
-    bytes: &[u8],
-    charset: Option<&str>,
-    algorithm: Algorithm,
-    extra_css: &[String],
-) -> Result<Prepared, Error> {
+/// Decode, collect styles, pre-strip, parse and stamp, with the pre-strip the engine uses for every
+/// algorithm, so that the arenas match.
+pub fn prepare(engine: &Engine, bytes: &[u8], charset: Option<&str>, extra_css: &[String]) -> Result<Prepared, Error> {
     check_input(bytes, engine.limits.max_input_bytes)?;
     let decoded = decode::decode(bytes, charset)?;
     let styles = collect_styles(&decoded.text);
     let node_budget = |len: usize| engine.limits.dom.node_budget(len);
     let admitted =
         prestrip::admit(&decoded.text, &node_budget).map_err(|o| crate::pipeline::too_complex(o.elements, o.budget))?;
-    let stripped = if algorithm.needs().source { admitted.prestrip_source() } else { admitted.prestrip() };
+    let stripped = admitted.prestrip();
     drop(decoded);
     crate::pipeline::check_start_tags(&engine.limits.dom, &stripped)?;
     let mut head = String::from("<meta charset=\"utf-8\">");
@@ -150,7 +144,7 @@ mod tests {
         let engine = Engine::untrained().unwrap();
         let page = b"<html><head><style>.n{float:left}</style></head><body><div class=n><a href=/>Home</a></div>\
                      <p>Body text of the page.</p><script>x()</script></body></html>";
-        let p = prepare(&engine, page, None, Algorithm::CehtdDs, &["body{margin:0}".to_string()]).unwrap();
+        let p = prepare(&engine, page, None, &["body{margin:0}".to_string()]).unwrap();
         let plain = Document::parse(std::str::from_utf8(page).unwrap());
         assert_eq!(crate::layout::fingerprint(&p.doc), crate::layout::fingerprint(&plain));
         assert!(
