@@ -535,16 +535,14 @@ impl Builder {
         {
             e.has_namesake = true;
         }
-        let in_link = tag == Tag::A || self.stack.last().is_some_and(|f| self.nodes[f.id as usize].in_link);
+        // A link: an `<a>`, or a custom element that carries an `href` (`<dropdown-item href=…>`, a
+        // component that renders its anchor itself): menus built of them are link lists to a reader.
+        let link = tag == Tag::A || (href.is_some() && name.contains('-'));
+        let in_link = link || self.stack.last().is_some_and(|f| self.nodes[f.id as usize].in_link);
         if tag == Tag::Body && self.body == NONE {
             self.body = id;
         }
-        let stats = Stats {
-            link_tags: u32::from(tag == Tag::A),
-            p_count: u32::from(tag == Tag::P),
-            markup,
-            ..Stats::default()
-        };
+        let stats = Stats { link_tags: u32::from(link), p_count: u32::from(tag == Tag::P), markup, ..Stats::default() };
         let element = Element {
             tag,
             name: name.clone(),

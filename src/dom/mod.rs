@@ -462,6 +462,17 @@ mod tests {
     }
 
     #[test]
+    fn custom_elements_with_an_href_are_links() {
+        let doc = Document::parse(
+            "<body><div id=x><menu-item href=/a>Guitars</menu-item><menu-item>Basses</menu-item>\
+             <span href=/b>Drums</span></div></body>",
+        );
+        let s = doc.node(find(&doc, |e| e.id_class.as_deref() == Some("x"))).stats;
+        // Only the custom element with an `href`: a plain element's `href` means nothing to a browser.
+        assert_eq!((s.link_chars, s.link_tags), (7, 1));
+    }
+
+    #[test]
     fn xpath_indexes_namesakes() {
         let doc = Document::parse("<body><div>a</div><div><p>b</p></div></body>");
         let p = find(&doc, |e| e.tag == Tag::P);
