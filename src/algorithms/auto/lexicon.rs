@@ -232,14 +232,42 @@ pub const INTERFACE_LABELS: &[&str] = &[
 /// [`LISTING_CONTROLS`]) or a vote count ("12 likes"): "Click to expand...", "Loading…", "READ MORE
 /// »", "Add to cart", "Sort by:"? Case, spacing and trailing dots, ellipses and arrows aside.
 pub fn is_interface_label(text: &str) -> bool {
+    static LABELS: std::sync::LazyLock<u128> =
+        std::sync::LazyLock::new(|| solid_lengths(&[INTERFACE_LABELS, SHOP_CONTROLS]));
+    static CONTROLS: std::sync::LazyLock<u128> = std::sync::LazyLock::new(|| solid_lengths(&[LISTING_CONTROLS]));
     let t = text.trim_end_matches(|c: char| c.is_whitespace() || matches!(c, '.' | '…' | '>' | '»' | '+'));
-    INTERFACE_LABELS.iter().any(|label| same_words(t, label))
-        || SHOP_CONTROLS.iter().any(|label| same_words(t, label))
+    (may_be_one_of(t, *LABELS)
+        && (INTERFACE_LABELS.iter().any(|label| same_words(t, label))
+            || SHOP_CONTROLS.iter().any(|label| same_words(t, label))))
         || {
             // Sort and filter labels end with a colon ("Sort by:").
             let t = t.trim_end_matches(|c: char| c.is_whitespace() || c == ':');
-            LISTING_CONTROLS.iter().any(|label| same_words(t, label)) || is_like_count(t)
+            (may_be_one_of(t, *CONTROLS) && LISTING_CONTROLS.iter().any(|label| same_words(t, label)))
+                || is_like_count(t)
         }
+}
+
+/// The most [`solid_length`] counts: the lengths of the phrases are a 128-bit set.
+const SOLID_MAX: usize = 127;
+
+/// The bytes of `text` outside whitespace, up to [`SOLID_MAX`]: the same for a text as for a phrase
+/// it has the [`same_words`] as, since ASCII case folding keeps every byte's length.
+fn solid_length(text: &str) -> usize {
+    text.split_whitespace().map(str::len).sum::<usize>().min(SOLID_MAX)
+}
+
+/// The [`solid_length`]s of every phrase of `lists`, as a bit set.
+fn solid_lengths(lists: &[&[&str]]) -> u128 {
+    lists.iter().flat_map(|l| l.iter()).fold(0, |set, p| set | 1 << solid_length(p))
+}
+
+/// Whether `text` may have the [`same_words`] as one of the phrases whose [`solid_lengths`] are
+/// `lengths`: a length test that answers most texts (the phrase lists are read for every short
+/// block) before any phrase is compared. A text of [`SOLID_MAX`] solid bytes or more is compared in
+/// full.
+fn may_be_one_of(text: &str, lengths: u128) -> bool {
+    let n = solid_length(text);
+    n >= SOLID_MAX || lengths & (1 << n) != 0
 }
 
 /// A forum poster's rank as the whole text ("Senior Member", "Moderator").
@@ -262,8 +290,9 @@ pub const MEMBER_RANKS: &[&str] = &[
 /// Asked of every short block, so nothing is allocated (case is compared ASCII-insensitively).
 pub fn is_poster_detail(t: &str) -> bool {
     let t = t.trim();
+    static RANKS: std::sync::LazyLock<u128> = std::sync::LazyLock::new(|| solid_lengths(&[MEMBER_RANKS]));
     let counted = ["posts:", "messages:", "reaction score:", "joined:", "registered:", "start date"];
-    MEMBER_RANKS.iter().any(|r| same_words(t, r))
+    (may_be_one_of(t, *RANKS) && MEMBER_RANKS.iter().any(|r| same_words(t, r)))
         || (t.len() <= 40 && counted.iter().any(|p| opens_with(t, p)) && t.bytes().any(|b| b.is_ascii_digit()))
 }
 
@@ -800,6 +829,16 @@ pub const CONTACT_TEXTS: &[&str] = &[
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn phrase_lists_are_single_spaced_so_their_lengths_answer_for_them() {
+        for p in [INTERFACE_LABELS, SHOP_CONTROLS, LISTING_CONTROLS, MEMBER_RANKS].concat() {
+            assert_eq!(p.split_whitespace().collect::<Vec<_>>().join(" "), p, "{p:?}");
+        }
+        assert!(is_interface_label("READ  MORE »") && is_interface_label("Sort by:") && is_interface_label("12 likes"));
+        assert!(!is_interface_label("Read more about rice") && !is_interface_label(&"x ".repeat(40)));
+        assert!(is_poster_detail("Senior  Member") && !is_poster_detail("Senior Members"));
+    }
 
     #[test]
     fn consent_notice_names_match_as_their_stems_do() {
