@@ -1,7 +1,8 @@
 //! Elements that never hold page text: the non-content names (scripts, styles, form controls, embedded
 //! objects; not `<noscript>`, whose markup a browser without JavaScript shows and pith parses), and elements hidden by `hidden`, `aria-hidden="true"` or an inline
 //! `display:none`/`visibility:hidden` (seed 003's rule R1). Pre-strip (stage 2) removes the bulkiest of
-//! them before the parse; the DOM stage (3) skips whatever is left, with its subtree. Both ask here.
+//! them before the parse; the DOM stage (3) skips whatever is left, with its subtree (and a `<dialog>`
+//! without `open`, which a browser shows only when a script opens it). Both ask here.
 
 /// Elements whose content is never page text. Pre-strip removes most of them; any that remain are
 /// skipped here.

@@ -473,6 +473,7 @@ impl Builder {
         // a tab panel: see below.
         let mut hidden_by: Option<Action> = None;
         let mut tab_panel = false;
+        let mut dialog_open = false;
         let mut disclosed = false;
         // Seed 001 removes id, class and style before measuring; the markup that remains is counted.
         let mut markup = 2 + name.len() as u32;
@@ -503,6 +504,7 @@ impl Builder {
                     hidden_by.get_or_insert(Action::Skipped);
                 }
                 "role" => tab_panel |= crate::hidden::is_tab_panel(v),
+                "open" => dialog_open = true,
                 "href" => href = Some(v.into()),
                 "src" => src = Some(v.into()),
                 "alt" => alt = Some(v.into()),
@@ -513,6 +515,8 @@ impl Builder {
         }
         // A tab panel ([`crate::hidden::is_tab_panel`]) or an element a control discloses
         // ([`Builder::note_controls`]) is kept even while hidden.
+        // A `<dialog>` shows only while `open` (a script opens it: a sign-up form, a share sheet).
+        hidden_attr |= !dialog_open && &**name == "dialog";
         if !tab_panel && !disclosed {
             if let Some(hidden) = hidden_by {
                 return hidden;
@@ -773,13 +777,14 @@ mod tests {
             <div role='TabPanel' style='display:none'><p>cargo add farm</p></div>\
             <div role=tabpanel aria-hidden=true><p>npm install farm</p></div>\
             <div hidden><p>hidden note</p></div><div style='display:none' role=dialog><p>sign up</p></div>\
-            <div aria-hidden=true role=region><p>decoration</p></div><div hidden='Until-Found'><p>found note</p></div></body>";
+            <div aria-hidden=true role=region><p>decoration</p></div><div hidden='Until-Found'><p>found note</p></div>\
+            <dialog><p>newsletter</p></dialog><dialog open><p>open dialog</p></dialog></body>";
         let doc = Document::parse(page);
         let text = doc.subtree_text(doc.body);
-        for kept in ["pip install", "go get", "cargo add", "npm install", "found note"] {
+        for kept in ["pip install", "go get", "cargo add", "npm install", "found note", "open dialog"] {
             assert!(text.contains(kept), "{kept} missing from {text}");
         }
-        for dropped in ["hidden note", "sign up", "decoration"] {
+        for dropped in ["hidden note", "sign up", "decoration", "newsletter"] {
             assert!(!text.contains(dropped), "{dropped} kept in {text}");
         }
     }
