@@ -222,6 +222,10 @@ pub struct AutoParams {
     /// "Customers also bought" or "Similar items" opens, when it holds neither the block the
     /// classifier is surest of nor half of the kept text. They are other products' cards.
     pub drop_recommendation_rails: bool,
+    /// On a page labelled `listing` or `collection`, leave out its filter and sort panels: elements
+    /// named for filters, facets or refinements that start after the first kept text and hold neither
+    /// the block the classifier is surest of nor half of the kept text.
+    pub drop_filter_panels: bool,
     /// Leave out notices about JavaScript: `<noscript>` elements of at most 400 characters that name
     /// it ("JavaScript is disabled. Please enable it…"). Longer `<noscript>` content (a thread written
     /// out for crawlers, an article's text) stays.
@@ -349,6 +353,7 @@ impl Default for AutoParams {
             drop_tables_of_contents: true,
             drop_consent_notices: true,
             drop_recommendation_rails: true,
+            drop_filter_panels: true,
             drop_script_notices: true,
             drop_reprint_notices: true,
             drop_share_prompts: true,

@@ -155,6 +155,9 @@ pub const FOOTERS: &[Names] = &[Names::words(&["footer"])];
 /// on product pages and cost elsewhere (docs/EVALUATION.md), so the one stem stays.
 pub const REVIEW_THREADS: &[Names] = &[Names::word_start(&["review"])];
 
+/// A listing's filter and sort panels ("filters-panel", "facet-list", "refinements").
+pub const FILTER_PANELS: &[Names] = &[Names::word_start(&["filter", "facet", "refine"])];
+
 /// Cookie and consent notices: consent managers' containers ("onetrust-consent-sdk",
 /// "cookie-consent", "moove_gdpr_cookie_modal") and cookie banners. A bare "cookie" is not among
 /// them: documentation names its section on cookies so.

@@ -202,7 +202,10 @@ pub fn run(ctx: &Context<'_>, models: &Models<'_>) -> Outcome {
         roots
     } else {
         let product = label == Some("product");
-        let surest = if product { select::surest_owner(&m, &p) } else { crate::dom::NONE };
+        let lists = matches!(label, Some("listing" | "collection")) && ctx.params.auto.drop_filter_panels;
+        let surest = if product || lists { select::surest_owner(&m, &p) } else { crate::dom::NONE };
+        // A listing's filter and sort panels are controls, not items.
+        let filters = lists && select::drop_filter_panels(doc, &mut chosen, surest);
         // A product's customer reviews are its comment thread.
         let reviews =
             product && drop_comments && select::drop_threads(doc, &mut chosen, surest, lexicon::REVIEW_THREADS);
@@ -219,6 +222,7 @@ pub fn run(ctx: &Context<'_>, models: &Models<'_>) -> Outcome {
         let changed = select::drop_after_signals(doc, &m.blocks, &mut chosen, &ctx.params.auto)
             || cta
             || reviews
+            || filters
             || rails
             || comments;
         let kept = if changed { roots_of(doc, &chosen) } else { Vec::new() };

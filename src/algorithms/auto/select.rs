@@ -112,6 +112,20 @@ pub fn drop_threads(doc: &Document, chosen: &mut [bool], surest: NodeId, rules: 
     drop_named_after_first(doc, chosen, rules, |i, n| !(i..n.end).contains(&surest))
 }
 
+/// On a listing or collection page ([`crate::contract::params::AutoParams::drop_filter_panels`]),
+/// unchoose its filter and sort panels ([`lexicon::FILTER_PANELS`])
+/// that start after the first chosen text, hold neither the surest block nor half of the chosen text
+/// (a results grid wrapped in a "filterable" container stays). Returns whether any text was
+/// unchosen.
+pub fn drop_filter_panels(doc: &Document, chosen: &mut [bool], surest: NodeId) -> bool {
+    let before = chosen_before(doc, chosen);
+    let total = before.last().copied().unwrap_or(0);
+    drop_named_after_first(doc, chosen, lexicon::FILTER_PANELS, |i, n| {
+        let held = before[n.end as usize] - before[i as usize];
+        !(i..n.end).contains(&surest) && 2 * held < total
+    })
+}
+
 /// On a page judged an article, unchoose comment threads ([`lexicon::COMMENT_THREADS`]) that
 /// follow at least `min_before` bytes of chosen text, even one holding the block the classifier is
 /// surest of (0: none). A long thread's best-written reply can outscore a short post, and the
@@ -786,6 +800,26 @@ mod tests {
         let in_reviews =
             (0..doc.len() as NodeId).find(|&i| doc.text(i).starts_with("Took it")).map(|i| doc.node(i).parent);
         assert!(!drop_threads(&doc, &mut all, in_reviews.unwrap_or(NONE), lexicon::REVIEW_THREADS));
+    }
+
+    #[test]
+    fn a_listings_filter_panels_are_left_out_but_not_a_grid_they_wrap() {
+        let page = "<body><h1>Bike helmets</h1><div class=facet-list><p>Size: S M L</p><p>Sort by: Price</p></div>\
+                    <ul class=results><li>Road helmet, light and vented</li><li>Mountain helmet with a visor</li></ul></body>";
+        let doc = Document::parse(page);
+        let mut chosen: Vec<bool> = (0..doc.len()).map(|i| doc.node(i as NodeId).is_text()).collect();
+        let surest = (0..doc.len() as NodeId).find(|&i| doc.text(i).starts_with("Road")).map(|i| doc.node(i).parent);
+        assert!(drop_filter_panels(&doc, &mut chosen, surest.unwrap_or(NONE)));
+        assert_eq!(
+            chosen_text(&doc, &chosen),
+            "Bike helmets|Road helmet, light and vented|Mountain helmet with a visor"
+        );
+        // A results grid inside a container named for filtering holds most of the kept text: it stays.
+        let wrapped = "<body><h1>Bike helmets</h1><div class=filterable-grid><ul><li>Road helmet, light and vented</li>\
+                       <li>Mountain helmet with a visor</li></ul></div></body>";
+        let doc = Document::parse(wrapped);
+        let mut all: Vec<bool> = (0..doc.len()).map(|i| doc.node(i as NodeId).is_text()).collect();
+        assert!(!drop_filter_panels(&doc, &mut all, NONE));
     }
 
     /// Choose the text nodes whose text is in `picked` (all when empty), confine to `<main>` at
