@@ -4,7 +4,7 @@
 #   scripts/load-test.sh [PAGE.html.gz|PAGE.html] [DURATION_S] [CONNECTIONS]
 #
 # Defaults: benches/pages/tiptopjaw-3036.html.gz (~108 KB unzipped), 15 s, 4 connections (2 wrk threads).
-# It starts `target/release/pith serve` on 127.0.0.1 (a free port) with the result cache off
+# It starts `target/release/pith serve` (or `$BIN serve`: compare two builds in one sitting) on 127.0.0.1 (a free port) with the result cache off
 # (PITH_CACHE__ENABLED=false) and the rate limit off, POSTs the page as `text/html` to /v1/extract
 # (default request: auto, text + HTML + blocks) with wrk for DURATION_S seconds, prints requests/s and
 # the p99 latency, stops the server, and then measures in-process pages/s on the same page with the
@@ -17,7 +17,7 @@ PAGE=${1:-benches/pages/tiptopjaw-3036.html.gz}
 DURATION=${2:-15}
 CONNS=${3:-4}
 THREADS=$(nproc)
-BIN=target/release/pith
+BIN=${BIN:-target/release/pith}
 
 [[ "$DURATION" =~ ^[0-9]+$ && "$DURATION" -ge 1 && "$DURATION" -le 300 ]] || { echo "duration 1..300 s" >&2; exit 2; }
 [[ "$CONNS" =~ ^[0-9]+$ && "$CONNS" -ge 1 && "$CONNS" -le 256 ]] || { echo "connections 1..256" >&2; exit 2; }
