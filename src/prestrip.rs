@@ -427,54 +427,108 @@ struct TagLex {
     cut_from: Option<usize>,
 }
 
-/// Lex the attributes of the start tag whose name ends at `from`: names end at whitespace, `/`, `>`
-/// or `=`; values are quoted (up to the same quote, `>` included) or run to whitespace or `>`.
+/// Lex the attributes of the start tag whose name ends at `from` ([`Attributes`]): how many, where the
+/// tag ends, and where the attribute past [`MAX_ATTRIBUTES`] begins.
 fn lex_attributes(b: &[u8], from: usize) -> TagLex {
-    let mut i = from;
+    let mut attributes = Attributes::new(b, from);
     let mut count = 0;
     let mut cut_from = None;
-    let skip_ws = |mut i: usize| {
-        while b.get(i).is_some_and(|c| c.is_ascii_whitespace()) {
+    for attribute in attributes.by_ref() {
+        if count == MAX_ATTRIBUTES {
+            cut_from = Some(attribute.start);
+        }
+        count += 1;
+    }
+    TagLex { count, end: attributes.end(), cut_from }
+}
+
+/// One attribute of a start tag, as slices of the page.
+pub(crate) struct Attribute<'a> {
+    /// Where its name begins.
+    pub start: usize,
+    pub name: &'a [u8],
+    /// Without its quotes; empty when the attribute has no value.
+    pub value: &'a [u8],
+}
+
+/// The attributes of a start tag, lexed as the HTML tokenizer does: names end at whitespace, `/`, `>`
+/// or `=` (a leading `=` belongs to the name); values are quoted (up to the same quote, `>` included)
+/// or run to whitespace or `>`. Once it has given the last one, [`Attributes::end`] is just past the
+/// tag's `>` (the page's end when the tag never closes).
+pub(crate) struct Attributes<'a> {
+    b: &'a [u8],
+    at: usize,
+}
+
+impl<'a> Attributes<'a> {
+    /// The attributes of the start tag whose name ends at `from`.
+    pub(crate) fn new(b: &'a [u8], from: usize) -> Self {
+        Attributes { b, at: from }
+    }
+
+    /// Just past the tag's `>`, once the attributes are all read.
+    pub(crate) fn end(&self) -> usize {
+        self.at
+    }
+
+    fn skip_ws(&self, mut i: usize) -> usize {
+        while self.b.get(i).is_some_and(|c| c.is_ascii_whitespace()) {
             i += 1;
         }
         i
-    };
-    loop {
-        i = skip_ws(i);
-        match b.get(i) {
-            None => return TagLex { count, end: b.len(), cut_from },
-            Some(b'>') => return TagLex { count, end: i + 1, cut_from },
-            Some(b'/') => {
-                i += 1;
-                continue;
+    }
+}
+
+impl<'a> Iterator for Attributes<'a> {
+    type Item = Attribute<'a>;
+
+    fn next(&mut self) -> Option<Attribute<'a>> {
+        let b = self.b;
+        let mut i = self.at;
+        loop {
+            i = self.skip_ws(i);
+            match b.get(i) {
+                None => {
+                    self.at = b.len();
+                    return None;
+                }
+                Some(b'>') => {
+                    self.at = i + 1;
+                    return None;
+                }
+                Some(b'/') => i += 1,
+                Some(_) => break,
             }
-            Some(_) => {}
         }
-        // An attribute: its name (a leading `=` belongs to it), then an optional value.
-        if count == MAX_ATTRIBUTES {
-            cut_from = Some(i);
-        }
-        count += 1;
+        let start = i;
         i += 1;
         while b.get(i).is_some_and(|&c| !c.is_ascii_whitespace() && !matches!(c, b'/' | b'>' | b'=')) {
             i += 1;
         }
-        let after = skip_ws(i);
+        let name = &b[start..i];
+        let after = self.skip_ws(i);
         if b.get(after) != Some(&b'=') {
-            i = after;
-            continue;
+            self.at = after;
+            return Some(Attribute { start, name, value: b"" });
         }
-        i = skip_ws(after + 1);
-        match b.get(i) {
+        i = self.skip_ws(after + 1);
+        let value = match b.get(i) {
             Some(&q @ (b'"' | b'\'')) => {
-                i = memchr::memchr(q, &b[i + 1..]).map_or(b.len(), |k| i + 1 + k + 1);
+                let close = memchr::memchr(q, &b[i + 1..]).map_or(b.len(), |k| i + 1 + k);
+                let value = &b[i + 1..close];
+                i = (close + 1).min(b.len());
+                value
             }
             _ => {
+                let v0 = i;
                 while b.get(i).is_some_and(|&c| !c.is_ascii_whitespace() && c != b'>') {
                     i += 1;
                 }
+                &b[v0..i]
             }
-        }
+        };
+        self.at = i;
+        Some(Attribute { start, name, value })
     }
 }
 
@@ -530,7 +584,7 @@ impl FindEnd for EndTags {
 }
 
 /// Index of the `<` of the first `</name` (any case) at or after `from`.
-fn find_end_tag(b: &[u8], from: usize, name: &[u8]) -> Option<usize> {
+pub(crate) fn find_end_tag(b: &[u8], from: usize, name: &[u8]) -> Option<usize> {
     let mut i = from;
     while let Some(off) = memchr::memchr(b'<', &b[i..]) {
         let at = i + off;

@@ -90,7 +90,7 @@ pub fn strip_tags(html: &str) -> String {
         if let Kind::Start { name, void: false, .. } = m.kind
             && RAW_TEXT.iter().any(|r| r.eq_ignore_ascii_case(name))
         {
-            let end = find_end_tag(b, at, name);
+            let end = crate::prestrip::find_end_tag(b, at, name).unwrap_or(b.len());
             if skip.is_none() {
                 out.push_str(&html[at..end]);
             }
@@ -98,19 +98,6 @@ pub fn strip_tags(html: &str) -> String {
         }
     }
     decode_char_refs(&out)
-}
-
-/// Where the end tag `</name` starts at or after `from` (the end of the page when there is none).
-fn find_end_tag(b: &[u8], from: usize, name: &[u8]) -> usize {
-    let mut at = from;
-    while let Some(k) = memchr::memmem::find(&b[at..], b"</") {
-        let i = at + k;
-        if b.get(i + 2..i + 2 + name.len()).is_some_and(|n| n.eq_ignore_ascii_case(name)) {
-            return i;
-        }
-        at = i + 2;
-    }
-    b.len()
 }
 
 /// What a `<` starts.
@@ -165,45 +152,11 @@ fn markup(b: &[u8], lt: usize) -> Option<Markup<'_>> {
 /// A start tag at `lt`: its name, and whether its element is left out ([`LEFT_OUT`] or hidden).
 fn start_tag(b: &[u8], lt: usize) -> Markup<'_> {
     let name = &b[lt + 1..lt + 1 + name_len(&b[lt + 1..])];
-    // What pre-strip's rules read: `aria-hidden="true"` hides; `hidden` hides unless it is
+    // The hiding rules of [`crate::hidden`]: `aria-hidden="true"` hides; `hidden` hides unless it is
     // `until-found` or the element is a streamed segment; an inline style may hide; a tab panel never is.
     let (mut aria, mut hidden, mut streamed, mut styled, mut panel) = (false, false, false, false, false);
-    let mut i = lt + 1 + name.len();
-    // Attributes: a name, then `=` and a value, quoted or not (a `>` inside quotes ends nothing).
-    while i < b.len() && b[i] != b'>' {
-        if b[i].is_ascii_whitespace() || b[i] == b'/' {
-            i += 1;
-            continue;
-        }
-        let n0 = i;
-        while i < b.len() && !b[i].is_ascii_whitespace() && !matches!(b[i], b'/' | b'>' | b'=') {
-            i += 1;
-        }
-        let attr = &b[n0..i];
-        while i < b.len() && b[i].is_ascii_whitespace() {
-            i += 1;
-        }
-        let mut value: &[u8] = b"";
-        if b.get(i) == Some(&b'=') {
-            i += 1;
-            while i < b.len() && b[i].is_ascii_whitespace() {
-                i += 1;
-            }
-            let v0 = i;
-            match b.get(i) {
-                Some(&q @ (b'"' | b'\'')) => {
-                    i = memchr::memchr(q, &b[v0 + 1..]).map_or(b.len(), |k| v0 + 1 + k);
-                    value = &b[v0 + 1..i];
-                    i = (i + 1).min(b.len());
-                }
-                _ => {
-                    while i < b.len() && !b[i].is_ascii_whitespace() && b[i] != b'>' {
-                        i += 1;
-                    }
-                    value = &b[v0..i];
-                }
-            }
-        }
+    let mut attributes = crate::prestrip::Attributes::new(b, lt + 1 + name.len());
+    for crate::prestrip::Attribute { name: attr, value, .. } in attributes.by_ref() {
         // Only the five attributes below are read; no other value is looked at.
         let is = |n: &[u8]| attr.eq_ignore_ascii_case(n);
         if !(is(b"hidden") || is(b"aria-hidden") || is(b"style") || is(b"role") || is(b"id")) {
@@ -222,7 +175,7 @@ fn start_tag(b: &[u8], lt: usize) -> Markup<'_> {
             streamed |= crate::hidden::is_streamed_segment(&value);
         }
     }
-    let end = (i + 1).min(b.len());
+    let end = attributes.end();
     let leaves_out =
         LEFT_OUT.iter().any(|n| n.eq_ignore_ascii_case(name)) || (!panel && (aria || (hidden && !streamed) || styled));
     let void = crate::prestrip::is_void_name(name);
