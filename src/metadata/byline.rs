@@ -62,7 +62,7 @@ fn has(hay: &str, needle: &str) -> bool {
     memchr::memmem::find(hay.as_bytes(), needle.as_bytes()).is_some()
 }
 
-/// Every label of [`AUTHOR_LABELS`], [`SOURCE_LABELS`] and [`DATE_LABELS`], in that order.
+/// How many labels [`all_labels`] gives.
 const LABEL_COUNT: usize = AUTHOR_LABELS.len() + SOURCE_LABELS.len() + DATE_LABELS.len();
 
 /// The labels in one automaton: the walk asks each short text for all 22, and one pass over the text
@@ -71,6 +71,7 @@ const LABEL_COUNT: usize = AUTHOR_LABELS.len() + SOURCE_LABELS.len() + DATE_LABE
 static LABELS: std::sync::LazyLock<Option<aho_corasick::AhoCorasick>> =
     std::sync::LazyLock::new(|| aho_corasick::AhoCorasick::new(all_labels()).ok());
 
+/// Every label of [`AUTHOR_LABELS`], [`SOURCE_LABELS`] and [`DATE_LABELS`], in that order.
 fn all_labels() -> impl Iterator<Item = &'static str> {
     AUTHOR_LABELS.iter().chain(SOURCE_LABELS).chain(DATE_LABELS).copied()
 }
@@ -371,7 +372,8 @@ pub fn read(doc: &Document) -> Byline {
         }
         pending_date_label = false;
         // The author and source labels are Chinese, and most date labels: an ASCII text (most texts
-        // of most pages) is searched for the English date labels only.
+        // of most pages) can hold only the English date labels, and is searched only while the date
+        // is unknown.
         let labels = !text.is_ascii();
         let found = if out.date.is_none() || (labels && (out.authors.is_empty() || out.source.is_none())) {
             first_occurrences(text)
@@ -412,8 +414,7 @@ pub fn read(doc: &Document) -> Byline {
             }
         }
         if out.date.is_none() {
-            let dates = DATE_LABELS.iter().zip(&found[AUTHOR_LABELS.len() + SOURCE_LABELS.len()..]);
-            for (label, &first) in dates.filter(|(l, _)| labels || l.is_ascii()) {
+            for (label, &first) in DATE_LABELS.iter().zip(&found[AUTHOR_LABELS.len() + SOURCE_LABELS.len()..]) {
                 if let Some(rest) = labelled(text, label, first) {
                     match dates::find_in_text(rest) {
                         Some((d, _)) => out.date = Some(d),
