@@ -97,11 +97,12 @@ fn detect(bytes: &[u8]) -> &'static Encoding {
         Err(e) if e.error_len().is_none() => return encoding_rs::UTF_8,
         Err(_) => {}
     }
-    // Detection costs about 150 ns a byte fed. A Chinese, Japanese or Korean page says so in its first
-    // few hundred characters: a guess from a short prefix is taken when it names one of those charsets
-    // and the whole window decodes in it without error.
-    let prefix = &window[..window.len().min(CJK_PREFIX)];
-    let quick = guess(prefix, last && prefix.len() == window.len());
+    // Detection costs about 150 ns a byte fed, more on non-ASCII bytes. A Chinese, Japanese or Korean
+    // page says so in its first few hundred characters: a guess from the first non-ASCII runs (about
+    // 500 bytes with their neighbours) is taken when it names one of those charsets and the whole
+    // window decodes in it without error.
+    let (sample, whole) = around_non_ascii_upto(window, NON_ASCII_CONTEXT, CJK_SAMPLE);
+    let quick = guess(&sample, last && whole);
     if MULTI_BYTE.contains(&quick) && decodes_cleanly(quick, window, last) {
         return quick;
     }
@@ -112,8 +113,10 @@ fn detect(bytes: &[u8]) -> &'static Encoding {
     guess(&around_non_ascii(window, NON_ASCII_CONTEXT), last)
 }
 
-/// Bytes of the window's start that [`detect`] guesses a multi-byte CJK charset from.
-const CJK_PREFIX: usize = 2048;
+/// Bytes of non-ASCII runs and their neighbours that [`detect`] guesses a multi-byte CJK charset from
+/// (a run that crosses the limit is taken whole). 256 chose what the whole window chose on every page
+/// of the developer sets too; 512 keeps a margin.
+const CJK_SAMPLE: usize = 512;
 /// ASCII bytes kept on each side of a run of non-ASCII bytes for statistical detection.
 const NON_ASCII_CONTEXT: usize = 16;
 /// The multi-byte charsets of Chinese, Japanese and Korean pages.
@@ -145,9 +148,17 @@ fn decodes_cleanly(encoding: &'static Encoding, bytes: &[u8], last: bool) -> boo
 /// The runs of non-ASCII bytes in `bytes`, each with up to `context` bytes on either side, the pieces
 /// joined by a space.
 fn around_non_ascii(bytes: &[u8], context: usize) -> Vec<u8> {
-    let mut out = Vec::with_capacity(bytes.len() / 4);
+    around_non_ascii_upto(bytes, context, usize::MAX).0
+}
+
+/// [`around_non_ascii`] that stops once `limit` bytes are out, and says whether it reached the end.
+fn around_non_ascii_upto(bytes: &[u8], context: usize, limit: usize) -> (Vec<u8>, bool) {
+    let mut out = Vec::with_capacity((bytes.len() / 4).min(limit));
     let mut covered = 0;
     while let Some(k) = bytes[covered..].iter().position(|&b| b >= 0x80) {
+        if out.len() >= limit {
+            return (out, false);
+        }
         let at = covered + k;
         let from = at.saturating_sub(context).max(covered);
         if from > covered && !out.is_empty() {
@@ -158,7 +169,7 @@ fn around_non_ascii(bytes: &[u8], context: usize) -> Vec<u8> {
         out.extend_from_slice(&bytes[from..to]);
         covered = to;
     }
-    out
+    (out, true)
 }
 
 /// True when the bytes are valid UTF-8 and hold at least a few multi-byte sequences (pure ASCII decodes

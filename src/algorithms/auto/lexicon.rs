@@ -661,10 +661,31 @@ pub fn boilerplate_cues(text: &str) -> u32 {
     // Every cue phrase is CJK (U+3000 and up, lead byte 0xE3 or more): a text without such a
     // character, curly quotes and accents aside, holds none of them.
     if cjk {
-        static FINDERS: std::sync::LazyLock<Vec<memchr::memmem::Finder<'static>>> = std::sync::LazyLock::new(|| {
-            CUE_PHRASES.iter().map(|p| memchr::memmem::Finder::new(p.as_bytes())).collect()
-        });
-        n += FINDERS.iter().map(|f| f.find_iter(text.as_bytes()).count() as u32).sum::<u32>();
+        n += cue_phrases(text);
+    }
+    n
+}
+
+/// How many times the [`CUE_PHRASES`] occur in `text`, each phrase counted as a search for it alone
+/// would count it (occurrences of one phrase do not overlap; occurrences of different phrases may).
+/// One automaton pass: a search per phrase read each block's text eighteen times, a few percent of
+/// `auto`'s instructions on Chinese pages.
+fn cue_phrases(text: &str) -> u32 {
+    static PHRASES: std::sync::LazyLock<Option<aho_corasick::AhoCorasick>> =
+        std::sync::LazyLock::new(|| aho_corasick::AhoCorasick::new(CUE_PHRASES).ok());
+    let Some(ac) = PHRASES.as_ref() else {
+        return CUE_PHRASES.iter().map(|p| text.matches(p).count() as u32).sum();
+    };
+    // Where the last counted occurrence of each phrase ended: one phrase's occurrences come in the
+    // order of their starts, and one that begins inside the last counted is not counted.
+    let mut ends = [0usize; CUE_PHRASES.len()];
+    let mut n = 0;
+    for m in ac.find_overlapping_iter(text) {
+        let end = &mut ends[m.pattern().as_usize()];
+        if m.start() >= *end {
+            *end = m.end();
+            n += 1;
+        }
     }
     n
 }
@@ -865,6 +886,9 @@ mod tests {
         assert_eq!(boilerplate_cues("Share this: Facebook, Twitter. 3 Comments"), 4);
         assert_eq!(boilerplate_cues("分享到：微博 | 责任编辑：王明"), 2);
         assert_eq!(boilerplate_cues("Farmers learned new methods."), 0);
+        // Each phrase as often as a search for it alone finds it, overlapping phrases each once.
+        assert_eq!(cue_phrases("首页首页 > 相关推荐"), 4);
+        assert_eq!(cue_phrases("分享分享享"), 2);
     }
 
     #[test]
