@@ -208,7 +208,7 @@ pub fn run(ctx: &Context<'_>, models: &Models<'_>) -> Outcome {
         let filters = lists && select::drop_filter_panels(doc, &mut chosen, surest);
         // A product's customer reviews are its comment thread.
         let reviews =
-            product && drop_comments && select::drop_threads(doc, &mut chosen, surest, lexicon::REVIEW_THREADS);
+            product && drop_comments && select::drop_threads(doc, &mut chosen, surest, &lexicon::REVIEW_THREADS);
         // And its "Customers also bought" rails are other products.
         let rails = product
             && ctx.params.auto.drop_recommendation_rails

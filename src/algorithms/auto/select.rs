@@ -97,7 +97,7 @@ fn hash_non_whitespace(h: &mut Fnv1a, s: &str) {
 /// happens to carry such a name, an opinion section's "tone-comment") is never one; readers' comments
 /// are prose and the block classifier alone keeps some.
 pub fn drop_comment_threads(doc: &Document, chosen: &mut [bool], surest: NodeId) {
-    drop_threads(doc, chosen, surest, lexicon::COMMENT_THREADS);
+    drop_threads(doc, chosen, surest, &lexicon::COMMENT_THREADS);
 }
 
 /// The owner of the block the classifier is surest of (the first of equals).
@@ -120,13 +120,13 @@ pub fn drop_threads(doc: &Document, chosen: &mut [bool], surest: NodeId, rules: 
 pub fn drop_filter_panels(doc: &Document, chosen: &mut [bool], surest: NodeId) -> bool {
     let before = chosen_before(doc, chosen);
     let total = before.last().copied().unwrap_or(0);
-    drop_named_after_first(doc, chosen, lexicon::FILTER_PANELS, |i, n| {
+    drop_named_after_first(doc, chosen, &lexicon::FILTER_PANELS, |i, n| {
         let held = before[n.end as usize] - before[i as usize];
         !(i..n.end).contains(&surest) && 2 * held < total
     })
 }
 
-/// On a page judged an article, unchoose comment threads ([`lexicon::COMMENT_THREADS`]) that
+/// On a page judged an article, unchoose comment threads ([`&lexicon::COMMENT_THREADS`]) that
 /// follow at least `min_before` bytes of chosen text, even one holding the block the classifier is
 /// surest of (0: none). A long thread's best-written reply can outscore a short post, and the
 /// first pass then spares the thread as if it wrapped the article; a wrapper is preceded by a
@@ -136,7 +136,7 @@ pub fn drop_threads_after_article(doc: &Document, chosen: &mut [bool], min_befor
         return false;
     }
     let before = chosen_before(doc, chosen);
-    drop_named_after_first(doc, chosen, lexicon::COMMENT_THREADS, |i, _| before[i as usize] >= min_before as usize)
+    drop_named_after_first(doc, chosen, &lexicon::COMMENT_THREADS, |i, _| before[i as usize] >= min_before as usize)
 }
 
 /// Unchoose the topmost elements that start after the first chosen text node, are named as `rules`
@@ -592,7 +592,7 @@ pub fn drop_sectioning_chrome(doc: &Document, chosen: &mut [bool], named_footers
             || (named_footers
                 && n.element()
                     .and_then(|e| e.id_class.as_deref())
-                    .is_some_and(|c| lexicon::matches_any(lexicon::FOOTERS, c)))
+                    .is_some_and(|c| lexicon::matches_any(&lexicon::FOOTERS, c)))
     };
     let chrome = |i: NodeId, n: &Node, chosen: &[bool]| {
         let inside = chosen_chars(doc, chosen, i, n.end);
@@ -758,7 +758,7 @@ mod tests {
         // "commentary" is an opinion section, not reader comments.
         let commentary = "<body><p>Lead.</p><div class=commentary><p>More text.</p></div></body>";
         assert_eq!(kept_after_comment_drop(commentary, "Lead"), "Lead.|More text.");
-        let thread = |name: &str| lexicon::matches_any(lexicon::COMMENT_THREADS, name);
+        let thread = |name: &str| lexicon::matches_any(&lexicon::COMMENT_THREADS, name);
         assert!(thread("disqus_thread") && thread("pinglun-box"));
         assert!(!thread("recommend") && !thread("commentary"));
     }
@@ -793,13 +793,13 @@ mod tests {
         let mut chosen: Vec<bool> = (0..doc.len()).map(|i| doc.node(i as NodeId).is_text()).collect();
         let surest =
             (0..doc.len() as NodeId).find(|&i| doc.text(i).starts_with("A 25-litre")).map(|i| doc.node(i).parent);
-        assert!(drop_threads(&doc, &mut chosen, surest.unwrap_or(NONE), lexicon::REVIEW_THREADS));
+        assert!(drop_threads(&doc, &mut chosen, surest.unwrap_or(NONE), &lexicon::REVIEW_THREADS));
         assert_eq!(chosen_text(&doc, &chosen), "Trail pack|A 25-litre pack with a padded back.|Ships in two days.");
         // The same container as the page's surest block (a "review" article's body) stays.
         let mut all: Vec<bool> = (0..doc.len()).map(|i| doc.node(i as NodeId).is_text()).collect();
         let in_reviews =
             (0..doc.len() as NodeId).find(|&i| doc.text(i).starts_with("Took it")).map(|i| doc.node(i).parent);
-        assert!(!drop_threads(&doc, &mut all, in_reviews.unwrap_or(NONE), lexicon::REVIEW_THREADS));
+        assert!(!drop_threads(&doc, &mut all, in_reviews.unwrap_or(NONE), &lexicon::REVIEW_THREADS));
     }
 
     #[test]
