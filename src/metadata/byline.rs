@@ -163,6 +163,11 @@ pub fn is_label(s: &str) -> bool {
     if t.is_ascii() {
         return BYLINE_LABELS.iter().any(|l| t.eq_ignore_ascii_case(l));
     }
+    // The Kelvin sign is the one non-ASCII character that lower-cases to ASCII: a text with any other
+    // (every short Chinese text) is no label.
+    if t.chars().any(|c| !c.is_ascii() && c != '\u{212A}') {
+        return false;
+    }
     BYLINE_LABELS.iter().any(|l| t.chars().flat_map(char::to_lowercase).eq(l.chars()))
 }
 
@@ -448,6 +453,7 @@ mod tests {
         // A non-ASCII text is compared lower-cased too (`İ` lower-cases to two characters).
         assert!(!is_label("Wrİtten by") && is_label("Recipe By"));
         assert!(is_label("  WRITTEN BY：") && !is_label("Written by Jane"));
+        assert!(!is_label("作者：") && !is_label("by 李明") && is_label("By"));
     }
 
     #[test]
