@@ -126,7 +126,7 @@ pub fn drop_filter_panels(doc: &Document, chosen: &mut [bool], surest: NodeId) -
     })
 }
 
-/// On a page judged an article, unchoose comment threads ([`&lexicon::COMMENT_THREADS`]) that
+/// On a page judged an article, unchoose comment threads ([`lexicon::COMMENT_THREADS`]) that
 /// follow at least `min_before` bytes of chosen text, even one holding the block the classifier is
 /// surest of (0: none). A long thread's best-written reply can outscore a short post, and the
 /// first pass then spares the thread as if it wrapped the article; a wrapper is preceded by a
@@ -149,8 +149,9 @@ fn drop_named_after_first(
     thread: impl Fn(NodeId, &Node) -> bool,
 ) -> bool {
     let Some(first) = chosen.iter().position(|&c| c) else { return false };
+    // `thread` first: it is a comparison or two, and the name rules read the whole name.
     let candidate = |i: NodeId, n: &Node| {
-        n.element().and_then(|e| e.id_class.as_deref()).is_some_and(|c| lexicon::matches_any(rules, c)) && thread(i, n)
+        thread(i, n) && n.element().and_then(|e| e.id_class.as_deref()).is_some_and(|c| lexicon::matches_any(rules, c))
     };
     unchoose_topmost(doc, chosen, (first as NodeId).saturating_add(1), candidate, |_, _, _| true)
 }
@@ -158,6 +159,7 @@ fn drop_named_after_first(
 /// Walk the nodes from `start` to the end of the body, and at each one `candidate` accepts (its
 /// subtree is then not entered) unchoose the subtree when it holds chosen text and `drop` agrees
 /// (`drop` reads the choice as it stands). The walk the steps that leave out whole elements share.
+/// `candidate` must not depend on being asked: it is not asked of nodes without chosen text below.
 /// Returns whether any chosen text was unchosen.
 fn unchoose_topmost(
     doc: &Document,
@@ -169,8 +171,23 @@ fn unchoose_topmost(
     let end = doc.node(doc.body).end;
     let mut dropped = false;
     let mut i = start;
+    // The first chosen node at or after `i`: a subtree without chosen text has nothing to unchoose,
+    // and is passed over without asking `candidate` (a name rule reads the whole name) of its nodes.
+    // Unchoosing clears only the subtree just left behind, so the pointer only moves forward.
+    let mut next_chosen = start;
     while i < end {
+        next_chosen = next_chosen.max(i);
+        while next_chosen < end && !chosen[next_chosen as usize] {
+            next_chosen += 1;
+        }
+        if next_chosen >= end {
+            break;
+        }
         let n = doc.node(i);
+        if next_chosen >= n.end {
+            i = n.end.max(i + 1);
+            continue;
+        }
         if candidate(i, n) {
             if chosen[i as usize..n.end as usize].contains(&true) && drop(i, n, chosen) {
                 chosen[i as usize..n.end as usize].fill(false);
