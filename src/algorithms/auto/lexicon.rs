@@ -306,22 +306,18 @@ pub const INTERFACE_LABELS: &[&str] = &[
 /// [`LISTING_CONTROLS`]) or a vote count ("12 likes"): "Click to expand...", "Loading…", "READ MORE
 /// »", "Add to cart", "Sort by:"? Case, spacing and trailing dots, ellipses and arrows aside.
 pub fn is_interface_label(text: &str) -> bool {
-    static LABELS: std::sync::LazyLock<u128> =
-        std::sync::LazyLock::new(|| solid_lengths(&[INTERFACE_LABELS, SHOP_CONTROLS]));
-    static CONTROLS: std::sync::LazyLock<u128> = std::sync::LazyLock::new(|| solid_lengths(&[LISTING_CONTROLS]));
+    static LABELS: std::sync::LazyLock<Phrases> =
+        std::sync::LazyLock::new(|| Phrases::new(&[INTERFACE_LABELS, SHOP_CONTROLS]));
+    static CONTROLS: std::sync::LazyLock<Phrases> = std::sync::LazyLock::new(|| Phrases::new(&[LISTING_CONTROLS]));
     let t = text.trim_end_matches(|c: char| c.is_whitespace() || matches!(c, '.' | '…' | '>' | '»' | '+'));
-    (may_be_one_of(t, *LABELS)
-        && (INTERFACE_LABELS.iter().any(|label| same_words(t, label))
-            || SHOP_CONTROLS.iter().any(|label| same_words(t, label))))
-        || {
-            // Sort and filter labels end with a colon ("Sort by:").
-            let t = t.trim_end_matches(|c: char| c.is_whitespace() || c == ':');
-            (may_be_one_of(t, *CONTROLS) && LISTING_CONTROLS.iter().any(|label| same_words(t, label)))
-                || is_like_count(t)
-        }
+    LABELS.hold(t) || {
+        // Sort and filter labels end with a colon ("Sort by:").
+        let t = t.trim_end_matches(|c: char| c.is_whitespace() || c == ':');
+        CONTROLS.hold(t) || is_like_count(t)
+    }
 }
 
-/// The most [`solid_length`] counts: the lengths of the phrases are a 128-bit set.
+/// The largest [`solid_length`]: longer texts and phrases count as this long.
 const SOLID_MAX: usize = 127;
 
 /// The bytes of `text` outside whitespace, up to [`SOLID_MAX`]: the same for a text as for a phrase
@@ -330,18 +326,25 @@ fn solid_length(text: &str) -> usize {
     text.split_whitespace().map(str::len).sum::<usize>().min(SOLID_MAX)
 }
 
-/// The [`solid_length`]s of every phrase of `lists`, as a bit set.
-fn solid_lengths(lists: &[&[&str]]) -> u128 {
-    lists.iter().flat_map(|l| l.iter()).fold(0, |set, p| set | 1 << solid_length(p))
-}
+/// Phrases grouped by their [`solid_length`]: a text is compared only with the phrases of its own
+/// length. The lists are asked of every short block, and most texts have a length no phrase has;
+/// the others were compared with every phrase of the lists (a fifth of the selection's
+/// instructions on wcxb-dev).
+struct Phrases(Vec<Vec<&'static str>>);
 
-/// Whether `text` may have the [`same_words`] as one of the phrases whose [`solid_lengths`] are
-/// `lengths`: a length test that answers most texts (the phrase lists are read for every short
-/// block) before any phrase is compared. A text of [`SOLID_MAX`] solid bytes or more is compared in
-/// full.
-fn may_be_one_of(text: &str, lengths: u128) -> bool {
-    let n = solid_length(text);
-    n >= SOLID_MAX || lengths & (1 << n) != 0
+impl Phrases {
+    fn new(lists: &[&[&'static str]]) -> Phrases {
+        let mut by_length = vec![Vec::new(); SOLID_MAX + 1];
+        for &p in lists.iter().flat_map(|l| l.iter()) {
+            by_length[solid_length(p)].push(p);
+        }
+        Phrases(by_length)
+    }
+
+    /// Whether `text` has the [`same_words`] as one of the phrases.
+    fn hold(&self, text: &str) -> bool {
+        self.0[solid_length(text)].iter().any(|p| same_words(text, p))
+    }
 }
 
 /// A forum poster's rank as the whole text ("Senior Member", "Moderator").
@@ -364,9 +367,9 @@ pub const MEMBER_RANKS: &[&str] = &[
 /// Asked of every short block, so nothing is allocated (case is compared ASCII-insensitively).
 pub fn is_poster_detail(t: &str) -> bool {
     let t = t.trim();
-    static RANKS: std::sync::LazyLock<u128> = std::sync::LazyLock::new(|| solid_lengths(&[MEMBER_RANKS]));
+    static RANKS: std::sync::LazyLock<Phrases> = std::sync::LazyLock::new(|| Phrases::new(&[MEMBER_RANKS]));
     let counted = ["posts:", "messages:", "reaction score:", "joined:", "registered:", "start date"];
-    (may_be_one_of(t, *RANKS) && MEMBER_RANKS.iter().any(|r| same_words(t, r)))
+    RANKS.hold(t)
         || (t.len() <= 40 && counted.iter().any(|p| opens_with(t, p)) && t.bytes().any(|b| b.is_ascii_digit()))
 }
 
@@ -958,6 +961,21 @@ mod tests {
         assert!(hits > 20, "{hits}");
         assert!(COMMENT_THREADS[0].matches("post-comment-list") && !COMMENT_THREADS[0].matches("commentary"));
         assert!(POST_NAMES.matches("topic-post posts") && !POST_NAMES.matches("postbodyx poster"));
+    }
+
+    #[test]
+    fn phrases_by_length_answer_as_every_phrase_compared_does() {
+        let lists: [&[&str]; 3] = [INTERFACE_LABELS, SHOP_CONTROLS, MEMBER_RANKS];
+        let phrases = Phrases::new(&lists);
+        let mut texts: Vec<String> =
+            lists.concat().iter().flat_map(|p| [p.to_uppercase(), format!(" {p}  x")]).collect();
+        texts.extend(
+            ["", "Add  to   CART", "add to carts", "Senior  Member", "x".repeat(200).as_str()].map(String::from),
+        );
+        for t in &texts {
+            assert_eq!(phrases.hold(t), lists.concat().iter().any(|p| same_words(t, p)), "{t:?}");
+        }
+        assert!(phrases.hold("Add  to   CART") && !phrases.hold("add to carts"));
     }
 
     #[test]
