@@ -52,7 +52,7 @@ pub(super) fn dom_signals(doc: &Document, meta: &PageMeta) -> Vec<(&'static str,
                     Tag::Tr => rows += 1,
                     _ => {}
                 }
-                if e.id_class.as_deref().is_some_and(|c| POST_NAMES.matches(c)) && n.stats.chars >= 40 {
+                if n.stats.chars >= 40 && e.id_class.as_deref().is_some_and(|c| POST_NAMES.matches(c)) {
                     posts += 1;
                 }
             }

@@ -167,8 +167,7 @@ pub(super) fn region(doc: &Document, density: &[f64], core: NodeId, threshold: f
     let admit = |s: NodeId, before: bool| {
         let st = doc.node(s).stats;
         let link_share = st.link_chars as f64 / st.chars.max(1) as f64;
-        let named_noise = doc.node(s).element().and_then(|e| e.id_class.as_deref()).is_some_and(has_noise_name);
-        if named_noise || link_share > 0.3 {
+        if link_share > 0.3 || doc.node(s).element().and_then(|e| e.id_class.as_deref()).is_some_and(has_noise_name) {
             return false;
         }
         let heading = before && doc.node(s).tag().is_some_and(Tag::is_heading);
