@@ -495,9 +495,12 @@ const SITE_RECORD_MARKS: &[&str] = &["ICP备", "ICP证", "公网安备"];
 /// the next four characters? An article about filing ("网站要办理ICP备案") names the mark without a
 /// number.
 pub fn is_site_record(text: &str) -> bool {
+    static MARKS: std::sync::LazyLock<Vec<memchr::memmem::Finder<'static>>> =
+        std::sync::LazyLock::new(|| SITE_RECORD_MARKS.iter().map(memchr::memmem::Finder::new).collect());
     !text.is_ascii()
-        && SITE_RECORD_MARKS.iter().any(|m| {
-            text.match_indices(m).any(|(i, _)| text[i + m.len()..].chars().take(4).any(|c| c.is_ascii_digit()))
+        && MARKS.iter().any(|m| {
+            let len = m.needle().len();
+            m.find_iter(text.as_bytes()).any(|i| text[i + len..].chars().take(4).any(|c| c.is_ascii_digit()))
         })
 }
 
@@ -511,8 +514,13 @@ pub fn is_share_prompt(text: &str) -> bool {
         || (!t.is_ascii()
             && (t == "分享"
                 || ["分享到", "分享至", "分享：", "分享:"].iter().any(|p| t.starts_with(p))
-                || ["扫一扫", "二维码", "扫码", "关注该公众号"].iter().any(|p| t.contains(p))))
+                || QR_PROMPTS.iter().any(|f| f.find(t.as_bytes()).is_some())))
 }
+
+/// Prompts to scan a QR code, in searchers built once: asked of every short block, and a `str`
+/// search prepares its searcher anew on each call.
+static QR_PROMPTS: std::sync::LazyLock<[memchr::memmem::Finder<'static>; 4]> =
+    std::sync::LazyLock::new(|| ["扫一扫", "二维码", "扫码", "关注该公众号"].map(memchr::memmem::Finder::new));
 
 /// Headings of a product page's recommendation rails, lower-case, matched anywhere in a short heading
 /// ("People who viewed this item also viewed", "Others like you also bought:").
