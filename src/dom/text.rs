@@ -74,6 +74,10 @@ pub(super) struct Folded {
 
 /// Append `raw` to `buf` with whitespace runs folded to one space and trimmed at both ends, and count
 /// its characters and punctuation. Nothing is appended for whitespace-only text.
+/// Lead bytes of the UTF-8 encodings of U+4000 to U+9FFF (CJK Unified Ideographs and extension A,
+/// with the Yijing hexagram symbols): no whitespace and nothing [`is_punct`] counts among them.
+const CJK_LEADS: std::ops::RangeInclusive<u8> = 0xE4..=0xE9;
+
 pub(super) fn fold_into(raw: &str, buf: &mut String) -> Folded {
     let start = buf.len();
     let mut chars = 0u32;
@@ -109,6 +113,26 @@ pub(super) fn fold_into(raw: &str, buf: &mut String) -> Folded {
             pending_space = false;
             buf.push_str(&raw[run_start..i]);
             let n = (i - run_start) as u32;
+            chars += n;
+            raw_chars += n;
+            continue;
+        }
+        if CJK_LEADS.contains(&bytes[i]) {
+            // A run of CJK ideographs (U+4000 to U+9FFF: lead bytes E4 to E9, three bytes each), none
+            // of them a space or a punctuation mark: copied at once, as ASCII runs are. Chinese pages
+            // are mostly such runs.
+            let run_start = i;
+            let mut n = 0u32;
+            while i < bytes.len() && CJK_LEADS.contains(&bytes[i]) {
+                i += 3;
+                n += 1;
+            }
+            if pending_space && buf.len() > start {
+                buf.push(' ');
+                chars += 1;
+            }
+            pending_space = false;
+            buf.push_str(&raw[run_start..i]);
             chars += n;
             raw_chars += n;
             continue;
@@ -160,5 +184,18 @@ mod tests {
         let blank = fold_into(" \n\t", &mut buf);
         assert_eq!((blank.chars, blank.raw_chars), (0, 3));
         assert_eq!(fold_ws("  one \n two  "), "one two");
+    }
+
+    #[test]
+    fn ideograph_runs_fold_as_their_characters_would() {
+        // What the run copy relies on: no character with those lead bytes is a space or punctuation.
+        for c in ('\u{4000}'..='\u{9FFF}').filter(|c| c.len_utf8() == 3) {
+            assert!(CJK_LEADS.contains(&c.encode_utf8(&mut [0; 4]).as_bytes()[0]));
+            assert!(!c.is_whitespace() && !is_punct(c), "{c:?}");
+        }
+        let mut buf = String::new();
+        let f = fold_into("农民　培训\u{3000}中心，欢迎 ab 䶵龥", &mut buf);
+        assert_eq!(buf, "农民 培训 中心，欢迎 ab 䶵龥");
+        assert_eq!((f.chars, f.raw_chars, f.punct), (17, 17, 1));
     }
 }
