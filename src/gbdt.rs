@@ -120,11 +120,20 @@ impl Forest {
         let mut leaf = vec![0u32; n];
         let mut values = [0f32; 1 << MAX_DEPTH];
         for t in &self.trees {
-            leaf.iter_mut().for_each(|l| *l = 0);
+            // The first level sets each leaf index, so it needs no clearing between trees.
+            if t.feature.is_empty() {
+                leaf.iter_mut().for_each(|l| *l = 0);
+            }
             for (d, (&f, &th)) in t.feature.iter().zip(&t.threshold).enumerate() {
                 let col = &columns[f as usize * n..(f as usize + 1) * n];
-                for (l, &v) in leaf.iter_mut().zip(col) {
-                    *l |= u32::from(v > th) << d;
+                if d == 0 {
+                    for (l, &v) in leaf.iter_mut().zip(col) {
+                        *l = u32::from(v > th);
+                    }
+                } else {
+                    for (l, &v) in leaf.iter_mut().zip(col) {
+                        *l |= u32::from(v > th) << d;
+                    }
                 }
             }
             // A fixed-size table indexed under a mask: no bounds check, so the gather vectorises.
