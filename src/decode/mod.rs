@@ -70,7 +70,8 @@ pub fn decode(bytes: &[u8], caller_charset: Option<&str>) -> Result<Decoded, Err
     let encoding = if encoding == encoding_rs::GBK { encoding_rs::GB18030 } else { encoding };
     let (text, used, had_errors) = encoding.decode(bytes);
     let mut text = text.into_owned();
-    if text.contains('\0') {
+    // memchr's vector search: `str::contains` reads a word at a time, and every page is read here.
+    if memchr::memchr(0, text.as_bytes()).is_some() {
         // NUL is never meaningful in HTML text; html5ever would turn it into U+FFFD anyway.
         text.retain(|c| c != '\0');
     }
