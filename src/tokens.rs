@@ -153,6 +153,16 @@ pub fn for_each_word(s: &str, mut f: impl FnMut(&str)) {
             }
             continue;
         }
+        if (0xE5..=0xE9).contains(&bytes[i]) {
+            // U+5000 to U+9FFF, all CJK ideographs (each a word): no character decoding for them.
+            if !cur.is_empty() {
+                f(&cur);
+                cur.clear();
+            }
+            f(&s[i..i + 3]);
+            i += 3;
+            continue;
+        }
         let Some(c) = s[i..].chars().next() else { break };
         i += c.len_utf8();
         if is_cjk(c) {
@@ -187,6 +197,8 @@ mod tests {
         assert_eq!(words("农民培训 is good, 2026年"), vec!["农", "民", "培", "训", "is", "good", "2026", "年"]);
         assert_eq!(words("don't stop_me"), vec!["don", "t", "stop_me"]);
         assert_eq!(words("Café ÉTÉ x2Y"), vec!["café", "été", "x2y"]);
+        // Either side of the ideographs read without decoding (U+5000 to U+9FFF).
+        assert_eq!(words("\u{4FFF}\u{5000}\u{9FFF}\u{A000}a"), vec!["\u{4FFF}", "\u{5000}", "\u{9FFF}", "\u{A000}a"]);
     }
 
     #[test]
