@@ -79,25 +79,23 @@ pub(super) struct Folded {
 const CJK_LEADS: std::ops::RangeInclusive<u8> = 0xE4..=0xE9;
 
 pub(super) fn fold_into(raw: &str, buf: &mut String) -> Folded {
-    let start = buf.len();
-    let mut chars = 0u32;
-    let mut raw_chars = 0u32;
+    let mut out = Appender { start: buf.len(), chars: 0, raw_chars: 0, pending_space: false };
     let mut punct = 0u32;
-    let mut pending_space = false;
     let space_before = raw.starts_with(|c: char| c.is_whitespace());
-    // Byte loop with whole runs of non-space ASCII copied at once; other characters one by one.
+    // Byte loop with whole runs of non-space ASCII and of CJK ideographs copied at once; other
+    // characters one by one.
     let bytes = raw.as_bytes();
     let mut i = 0;
     while i < bytes.len() {
         let class = BYTE_CLASS[bytes[i] as usize];
         if class == SPACE {
-            raw_chars += 1;
-            pending_space = true;
+            out.raw_chars += 1;
+            out.pending_space = true;
             i += 1;
             continue;
         }
+        let run_start = i;
         if class != NON_ASCII {
-            let run_start = i;
             while i < bytes.len() {
                 let c = BYTE_CLASS[bytes[i] as usize];
                 if c > PUNCT {
@@ -106,56 +104,57 @@ pub(super) fn fold_into(raw: &str, buf: &mut String) -> Folded {
                 punct += u32::from(c);
                 i += 1;
             }
-            if pending_space && buf.len() > start {
-                buf.push(' ');
-                chars += 1;
-            }
-            pending_space = false;
-            buf.push_str(&raw[run_start..i]);
-            let n = (i - run_start) as u32;
-            chars += n;
-            raw_chars += n;
+            out.push(buf, &raw[run_start..i], (i - run_start) as u32);
             continue;
         }
         if CJK_LEADS.contains(&bytes[i]) {
             // A run of CJK ideographs (U+4000 to U+9FFF: lead bytes E4 to E9, three bytes each), none
-            // of them a space or a punctuation mark: copied at once, as ASCII runs are. Chinese pages
-            // are mostly such runs.
-            let run_start = i;
+            // of them a space or a punctuation mark. Chinese pages are mostly such runs.
             let mut n = 0u32;
             while i < bytes.len() && CJK_LEADS.contains(&bytes[i]) {
                 i += 3;
                 n += 1;
             }
-            if pending_space && buf.len() > start {
-                buf.push(' ');
-                chars += 1;
-            }
-            pending_space = false;
-            buf.push_str(&raw[run_start..i]);
-            chars += n;
-            raw_chars += n;
+            out.push(buf, &raw[run_start..i], n);
             continue;
         }
         let Some(c) = raw[i..].chars().next() else { break };
         i += c.len_utf8();
-        raw_chars += 1;
         if c.is_whitespace() {
-            pending_space = true;
+            out.raw_chars += 1;
+            out.pending_space = true;
             continue;
         }
-        if pending_space && buf.len() > start {
-            buf.push(' ');
-            chars += 1;
-        }
-        pending_space = false;
-        buf.push(c);
-        chars += 1;
+        out.push(buf, &raw[run_start..i], 1);
         if is_punct(c) {
             punct += 1;
         }
     }
-    Folded { chars, raw_chars, punct, space_before, space_after: pending_space }
+    Folded { chars: out.chars, raw_chars: out.raw_chars, punct, space_before, space_after: out.pending_space }
+}
+
+/// What [`fold_into`] has appended so far.
+struct Appender {
+    /// Where this text starts in the buffer: no space is written before its first character.
+    start: usize,
+    chars: u32,
+    raw_chars: u32,
+    /// Whitespace was read since the last character appended.
+    pending_space: bool,
+}
+
+impl Appender {
+    /// Append `run`, `n` characters none of which is whitespace, after the space pending before it.
+    fn push(&mut self, buf: &mut String, run: &str, n: u32) {
+        if self.pending_space && buf.len() > self.start {
+            buf.push(' ');
+            self.chars += 1;
+        }
+        self.pending_space = false;
+        buf.push_str(run);
+        self.chars += n;
+        self.raw_chars += n;
+    }
 }
 
 /// Fold whitespace runs to one space and trim.
