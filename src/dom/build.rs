@@ -488,7 +488,10 @@ impl Builder {
                     if !id_class.is_empty() {
                         id_class.push(' ');
                     }
-                    id_class.extend(v.chars().map(|c| c.to_ascii_lowercase()));
+                    // Copied whole and lower-cased in place: a char at a time was 3% of `auto`.
+                    let from = id_class.len();
+                    id_class.push_str(v);
+                    id_class[from..].make_ascii_lowercase();
                     continue;
                 }
                 "style" => {
