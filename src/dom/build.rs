@@ -103,6 +103,9 @@ pub(super) struct Builder {
     limits: DomLimits,
     nodes: Vec<Node>,
     text_buf: String,
+    /// The element being opened's id and class, lower-cased: one buffer for every element, so that
+    /// each element's name is allocated once, at its length.
+    name_buf: String,
     stack: Vec<Frame>,
     /// Same-name child counts of every open element, stacked (one shared buffer instead of a `Vec` per
     /// element): the open element's children's counts are `names[top.names_start..]`, at most
@@ -143,6 +146,7 @@ impl Builder {
             limits,
             nodes: Vec::new(),
             text_buf: String::new(),
+            name_buf: String::new(),
             stack: Vec::new(),
             names: Vec::new(),
             more_names: Default::default(),
@@ -466,7 +470,8 @@ impl Builder {
         let mut src = None;
         let mut alt = None;
         let mut lang = None;
-        let mut id_class = String::new();
+        let mut id_class = std::mem::take(&mut self.name_buf);
+        id_class.clear();
         let mut hidden_attr = false;
         let mut streamed = false;
         // The first hiding attribute met (inline style or `aria-hidden`), and whether the element is
@@ -555,9 +560,10 @@ impl Builder {
             name: name.clone(),
             xpath_index,
             has_namesake: xpath_index > 1,
-            id_class: (!id_class.is_empty()).then(|| id_class.into_boxed_str()),
+            id_class: (!id_class.is_empty()).then(|| Box::from(id_class.as_str())),
             refs: (href.is_some() || src.is_some() || alt.is_some()).then(|| Box::new(Refs { href, src, alt })),
         };
+        self.name_buf = id_class;
         self.push_node(in_link, NodeData::Element(element), stats);
         self.link(id);
         self.stack.push(Frame { id, last_child: NONE, names_start: self.names.len() });
