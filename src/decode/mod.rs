@@ -5,6 +5,8 @@
 //! KiB; otherwise statistical detection on a bounded prefix. Detection on the whole page is wasted work:
 //! a few KiB of a GBK page are as telling as its 2 MB.
 
+use std::borrow::Cow;
+
 use encoding_rs::Encoding;
 
 use crate::Error;
@@ -29,8 +31,11 @@ pub enum CharsetSource {
 
 /// Decoded page text with the charset that was used.
 #[derive(Debug)]
-pub struct Decoded {
-    pub text: String,
+pub struct Decoded<'a> {
+    /// Borrowed from the input when it is UTF-8 that needs no change (most pages): the stages after
+    /// decoding read it and make their own copy, so a second one here would only cost a page-sized
+    /// copy and its memory.
+    pub text: Cow<'a, str>,
     /// The WHATWG name of the encoding, e.g. `"GBK"`, `"UTF-8"`, `"windows-874"`.
     pub charset: &'static str,
     pub source: CharsetSource,
@@ -47,7 +52,7 @@ pub fn lookup(label: &str) -> Result<&'static Encoding, Error> {
 
 /// Decode `bytes`, honouring `caller_charset` when given. Never fails on bad bytes: invalid
 /// sequences become U+FFFD and `had_errors` says so.
-pub fn decode(bytes: &[u8], caller_charset: Option<&str>) -> Result<Decoded, Error> {
+pub fn decode<'a>(bytes: &'a [u8], caller_charset: Option<&str>) -> Result<Decoded<'a>, Error> {
     let caller = caller_charset.map(lookup).transpose()?;
     let (encoding, source) = if let Some((enc, _)) = Encoding::for_bom(bytes) {
         (enc, CharsetSource::Bom)
@@ -68,12 +73,11 @@ pub fn decode(bytes: &[u8], caller_charset: Option<&str>) -> Result<Decoded, Err
     // GB2312 and GBK labels map to GBK in encoding_rs; GB18030 is a superset that decodes both the same
     // way, so decoding any of them as GB18030 recovers the rare four-byte sequences GBK pages still use.
     let encoding = if encoding == encoding_rs::GBK { encoding_rs::GB18030 } else { encoding };
-    let (text, used, had_errors) = encoding.decode(bytes);
-    let mut text = text.into_owned();
+    let (mut text, used, had_errors) = encoding.decode(bytes);
     // memchr's vector search: `str::contains` reads a word at a time, and every page is read here.
     if memchr::memchr(0, text.as_bytes()).is_some() {
         // NUL is never meaningful in HTML text; html5ever would turn it into U+FFFD anyway.
-        text.retain(|c| c != '\0');
+        text.to_mut().retain(|c| c != '\0');
     }
     // Damage of that kind is UTF-8 read as a single-byte charset; a page decoded from GBK or Big5 cannot
     // hold it, and its pinyin letters are left as they are.
@@ -301,14 +305,14 @@ mod tests {
         // The original bytes served under a stale windows-1252 label read the same.
         let once = "<p>it’s — done</p>";
         let d = decode(once.as_bytes(), Some("windows-1252")).unwrap();
-        assert_eq!((d.text.as_str(), d.repaired), (once, 2));
+        assert_eq!((&*d.text, d.repaired), (once, 2));
     }
 
     #[test]
     fn legacy_chinese_text_is_not_touched_by_the_repair() {
         let (bytes, _, _) = encoding_rs::GBK.encode("<p>水稻种植 nóngyè</p>");
         let d = decode(&bytes, Some("gbk")).unwrap();
-        assert_eq!((d.text.as_str(), d.repaired), ("<p>水稻种植 nóngyè</p>", 0));
+        assert_eq!((&*d.text, d.repaired), ("<p>水稻种植 nóngyè</p>", 0));
     }
 
     #[test]

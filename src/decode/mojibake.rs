@@ -9,7 +9,7 @@
 //! German page with its own `É…` is left alone unless it also shows the damage.
 
 /// Repairs the doubly encoded runs of `text` in place; returns how many were replaced.
-pub fn repair(text: &mut String) -> usize {
+pub fn repair(text: &mut std::borrow::Cow<'_, str>) -> usize {
     let bytes = text.as_bytes();
     let mut runs: Vec<(usize, usize, char)> = Vec::new();
     let mut telling = false;
@@ -38,7 +38,7 @@ pub fn repair(text: &mut String) -> usize {
         last = end;
     }
     out.push_str(&text[last..]);
-    *text = out;
+    *text = std::borrow::Cow::Owned(out);
     runs.len()
 }
 
@@ -133,9 +133,11 @@ mod tests {
     use super::*;
 
     fn repaired(s: &str) -> (String, usize) {
-        let mut t = s.to_string();
+        let mut t = std::borrow::Cow::Borrowed(s);
         let n = repair(&mut t);
-        (t, n)
+        // Text with nothing to repair stays borrowed.
+        assert_eq!(n == 0, matches!(t, std::borrow::Cow::Borrowed(_)));
+        (t.into_owned(), n)
     }
 
     /// `s` encoded as UTF-8, read as windows-1252, as a site with a mismatched database serves it.

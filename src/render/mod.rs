@@ -195,7 +195,7 @@ impl Renderer {
         let pool = self.pool()?;
         let t0 = Instant::now();
         check_web_input(engine, bytes)?;
-        let text = cpu(|| crate::decode::decode(bytes, charset))?.text;
+        let text = cpu(|| crate::decode::decode(bytes, charset))?.text.into_owned();
         let url = url.filter(|u| u.starts_with("http://") || u.starts_with("https://")).unwrap_or(PLACEHOLDER_URL);
         let cfg = pool.config();
         let (html, stylesheets, requests, blocked) = pool
