@@ -92,28 +92,8 @@ impl Names {
             Match::Within => (0..bytes.len()).any(|i| {
                 by_first.starting_with(bytes[i]).iter().any(|&s| bytes[i..].starts_with(self.stems[s].as_bytes()))
             }),
-            _ => {
-                // The words as [`words`] splits them, found byte by byte: the separators are every
-                // byte but ASCII letters and digits, so a word is an ASCII run and its bytes a `str`.
-                let mut at = 0;
-                while at < bytes.len() {
-                    if !bytes[at].is_ascii_alphanumeric() {
-                        at += 1;
-                        continue;
-                    }
-                    let end =
-                        bytes[at..].iter().position(|b| !b.is_ascii_alphanumeric()).map_or(bytes.len(), |k| at + k);
-                    let stems = by_first.starting_with(bytes[at]);
-                    if !stems.is_empty() {
-                        let word = &id_class[at..end];
-                        if stems.iter().any(|&s| self.word_matches(self.stems[s], word)) {
-                            return true;
-                        }
-                    }
-                    at = end;
-                }
-                false
-            }
+            _ => words(id_class)
+                .any(|w| by_first.starting_with(w.as_bytes()[0]).iter().any(|&s| self.word_matches(self.stems[s], w))),
         }
     }
 
@@ -163,9 +143,22 @@ pub fn matches_any(rules: &[Names], id_class: &str) -> bool {
     rules.iter().any(|r| r.matches(id_class))
 }
 
-/// The words of an element name.
+/// The words of an element name: its runs of ASCII letters and digits (anything else separates).
+/// Found byte by byte: a word is an ASCII run, so its bytes are a `str`, and no character is decoded
+/// (the name rules read every element's name several times a page).
 pub fn words(id_class: &str) -> impl Iterator<Item = &str> {
-    id_class.split(|c: char| !c.is_ascii_alphanumeric()).filter(|w| !w.is_empty())
+    let bytes = id_class.as_bytes();
+    let mut at = 0;
+    std::iter::from_fn(move || {
+        while at < bytes.len() && !bytes[at].is_ascii_alphanumeric() {
+            at += 1;
+        }
+        let start = at;
+        while at < bytes.len() && bytes[at].is_ascii_alphanumeric() {
+            at += 1;
+        }
+        (at > start).then(|| &id_class[start..at])
+    })
 }
 
 /// Containers that are never main content when they sit inside the heuristic article region.
@@ -959,6 +952,11 @@ mod tests {
         let mut rules: Vec<&Names> = vec![&NOISE_CONTAINERS, &COMMENT_CONTAINERS, &CONSENT_NOTICES, &POST_NAMES];
         rules.extend(COMMENT_THREADS.iter().chain(&FOOTERS).chain(&REVIEW_THREADS).chain(&FILTER_PANELS));
         rules.extend(NAME_GROUPS.iter().map(|(_, n)| n));
+        for name in names {
+            let by_chars: Vec<&str> =
+                name.split(|c: char| !c.is_ascii_alphanumeric()).filter(|w| !w.is_empty()).collect();
+            assert_eq!(words(name).collect::<Vec<_>>(), by_chars, "{name:?}");
+        }
         let mut hits = 0;
         for rule in rules {
             for name in names {
