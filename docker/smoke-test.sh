@@ -7,7 +7,7 @@
 #
 # When the real base images (rust:1-bookworm, debian:bookworm-slim) cannot be pulled, it builds local
 # stand-ins: a debootstrap'ed bookworm (minbase) as localhost/debian:bookworm-slim, and that plus gcc,
-# libc6-dev and the host's Rust toolchain as localhost/rust:1-bookworm. Everything lives under
+# libc6-dev, make and the host's Rust toolchain as localhost/rust:1-bookworm. Everything lives under
 # $PITH_SMOKE_DIR (default /var/tmp/pith-smoke) with its own buildah storage (vfs driver, chroot
 # isolation); images are kept between runs so the dependency layer is reused. Re-running is safe.
 #
@@ -104,10 +104,10 @@ else
         echo "cannot pull rust:1-bookworm; reusing $LOCAL_RUST"
     else
         tc=$(rustc --print sysroot)
-        echo "cannot pull rust:1-bookworm; building $LOCAL_RUST from $LOCAL_SLIM + gcc + $tc"
+        echo "cannot pull rust:1-bookworm; building $LOCAL_RUST from $LOCAL_SLIM + gcc + make + $tc"
         c=$("${B[@]}" from "$LOCAL_SLIM"); CTRS+=("$c")
         "${B[@]}" run --isolation chroot "$c" -- sh -c \
-            'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends gcc libc6-dev ca-certificates >/dev/null && rm -rf /var/lib/apt/lists/*'
+            'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends gcc libc6-dev make ca-certificates >/dev/null && rm -rf /var/lib/apt/lists/*'
         # Trust what the host trusts (a network that inspects TLS adds its own CA there), so cargo
         # can reach crates.io from inside the build the way it does on the host.
         if [[ -d /usr/local/share/ca-certificates ]]; then

@@ -30,10 +30,10 @@ use super::error::ApiError;
 pub const PEAK_BASE_BYTES: u64 = 4 << 20;
 
 /// Peak bytes per input byte: the worst that `pith adversarial` measured for `auto` over its hostile
-/// classes (about 110 MB per MB, for content foster-parented out of a table), rounded up. Real pages
-/// stay near a fifth of it; the work budget (`limits.dom`: nodes per byte of input) keeps hostile
-/// pages from going further.
-pub const PEAK_PER_INPUT_BYTE: u64 = 120;
+/// classes (150.5 MB per MB with the binary's jemalloc, 122.6 with glibc's malloc, for content
+/// foster-parented out of a table), rounded up. Real pages stay near a fifth of it; the work budget
+/// (`limits.dom`: nodes per byte of input) keeps hostile pages from going further.
+pub const PEAK_PER_INPUT_BYTE: u64 = 160;
 
 /// What an extraction of `input_bytes` bytes is expected to hold at its peak, at worst.
 pub fn expected_peak(input_bytes: usize) -> u64 {
@@ -52,15 +52,29 @@ pub fn lane_reserve_bytes() -> u64 {
 const RELEASE_AFTER_INPUT_BYTES: usize = 1 << 20;
 
 /// Give the allocator's free pages back to the system. A large page's extraction frees hundreds of
-/// MB in pieces over glibc's per-thread arenas, which glibc may keep. In a 10-minute soak with 4–8 MB
+/// MB in pieces, which the allocator may keep. With glibc's malloc, in a 10-minute soak with 4–8 MB
 /// pages among ordinary ones (`scripts/soak.py`, the pod's settings, cache bypassed) the process grew
 /// from 455 MiB (median of the run's second fifth) to 603 MiB (last fifth), 625 MiB at most, past the
-/// pod's 512 MiB; with this call after every page of 1 MB or more: 152 → 201 MiB, 345 MiB at most.
+/// pod's 512 MiB; with `malloc_trim` after every page of 1 MB or more: 152 → 201 MiB, 345 MiB at most.
+/// The `pith` binary allocates with jemalloc, whose arenas are purged here the same way; the glibc
+/// call stays for programs that embed the library with the system allocator.
 fn release_free_memory() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     // SAFETY: malloc_trim only returns free memory to the system; it takes no pointers.
     unsafe {
         libc::malloc_trim(0);
+    }
+    #[cfg(not(target_env = "msvc"))]
+    // SAFETY: `arena.<MALLCTL_ARENAS_ALL>.purge` takes no input and writes no output (all pointers
+    // null); the name is a NUL-terminated string.
+    unsafe {
+        tikv_jemalloc_sys::mallctl(
+            c"arena.4096.purge".as_ptr(),
+            std::ptr::null_mut(),
+            std::ptr::null_mut(),
+            std::ptr::null_mut(),
+            0,
+        );
     }
 }
 
