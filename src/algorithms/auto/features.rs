@@ -125,17 +125,32 @@ fn tag_bits(tag: Tag) -> u32 {
     bits
 }
 
-/// Per node: name-group bits (low word) and tag bits (high word) of the node and all its ancestors.
-fn inherited_flags(doc: &Document) -> Vec<u64> {
+/// Every element's name groups, read once per page: the block features' inherited flags and the
+/// page signals' counts.
+pub struct NameFlags {
+    /// Per node: name-group bits (low word) and tag bits (high word) of the node and all its ancestors.
+    pub inherited: Vec<u64>,
+    /// Per group of [`lexicon::name_group_bits`]: the elements whose own name matches it.
+    pub counts: [u32; lexicon::ALL_NAME_GROUPS],
+}
+
+/// Read every element's name groups ([`NameFlags`]).
+pub fn name_flags(doc: &Document) -> NameFlags {
     let mut f = vec![0u64; doc.len()];
+    let mut counts = [0u32; lexicon::ALL_NAME_GROUPS];
     for i in doc.body..doc.node(doc.body).end {
         let n = doc.node(i);
         let Some(e) = n.element() else { continue };
         let parent = if n.parent == NONE { 0 } else { f[n.parent as usize] };
         let own_names = e.id_class.as_deref().map_or(0, lexicon::name_group_bits);
+        let mut bits = own_names;
+        while bits != 0 {
+            counts[bits.trailing_zeros() as usize] += 1;
+            bits &= bits - 1;
+        }
         f[i as usize] = parent | u64::from(own_names) | (u64::from(tag_bits(e.tag)) << 32);
     }
-    f
+    NameFlags { inherited: f, counts }
 }
 
 /// Owner tag codes the trees can split on.
@@ -234,6 +249,8 @@ pub struct Inputs<'a> {
     pub title_words: &'a [String],
     /// The page's kind ([`page_kind`]), one value per [`PAGE_KIND`] entry.
     pub page_kind: &'a [f32],
+    /// Per node, the name groups and tags of it and its ancestors ([`NameFlags::inherited`]).
+    pub flags: &'a [u64],
 }
 
 /// What the page-level passes computed, shared by every block's [`View`].
@@ -347,7 +364,7 @@ fn flag(b: bool) -> f32 {
 /// The feature rows of every block, row-major (`feature_names().len()` values per block).
 pub fn features(doc: &Document, blocks: &Blocks, inp: &Inputs<'_>) -> Vec<f32> {
     let nf = feature_names().len();
-    let flags = inherited_flags(doc);
+    let flags = inp.flags;
     let keep = covered(doc, inp.keep);
     let body = doc.node(doc.body);
     let mut nb = vec![0f32; doc.len()];

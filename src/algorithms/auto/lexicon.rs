@@ -602,26 +602,87 @@ pub static NAME_GROUPS: [(&str, Names); 16] = [
     ),
 ];
 
-/// The stems of [`NAME_GROUPS`] by first letter, with their group's bit: a name's word is compared only
-/// with the stems that can match it.
+/// Element-name vocabularies of the page types, counted over the page (page signals
+/// `names_<group>`), not block features: a shop names its cards, prices and carts, a listing its
+/// filters, a service page its hero, features and pricing plans, a documentation site its table of
+/// contents, code highlighting and admonitions, a forum its posts, users, avatars and votes. Their
+/// bits follow [`NAME_GROUPS`]' in [`name_group_bits`].
+pub static PAGE_NAME_GROUPS: [(&str, Names); 5] = [
+    (
+        "names_product",
+        Names::word_start(&[
+            "product", "price", "cart", "sku", "variant", "checkout", "basket", "swatch", "quantity", "qty", "stock",
+            "buy",
+        ]),
+    ),
+    ("names_filter", Names::word_start(&["filter", "facet", "refine", "sort"])),
+    (
+        "names_hero",
+        Names::word_start(&["hero", "feature", "testimonial", "pricing", "plan", "benefit", "service", "faq"]),
+    ),
+    (
+        "names_docs",
+        Names::word_start(&[
+            "docs",
+            "doc",
+            "toc",
+            "markdown",
+            "highlight",
+            "language",
+            "api",
+            "admonition",
+            "headerlink",
+        ]),
+    ),
+    (
+        "names_post",
+        Names::word_start(&[
+            "post",
+            "message",
+            "reply",
+            "topic",
+            "thread",
+            "user",
+            "avatar",
+            "vote",
+            "score",
+            "quote",
+            "signature",
+        ]),
+    ),
+];
+
+/// Every name group: [`NAME_GROUPS`] (bits 0–15), then [`PAGE_NAME_GROUPS`].
+pub const ALL_NAME_GROUPS: usize = NAME_GROUPS.len() + PAGE_NAME_GROUPS.len();
+
+/// Group `g` of [`NAME_GROUPS`] followed by [`PAGE_NAME_GROUPS`].
+fn name_group(g: usize) -> &'static Names {
+    match NAME_GROUPS.get(g) {
+        Some((_, n)) => n,
+        None => &PAGE_NAME_GROUPS[g - NAME_GROUPS.len()].1,
+    }
+}
+
+/// The stems of every name group by first letter, with their group's bit: a name's word is compared
+/// only with the stems that can match it.
 static STEMS_BY_LETTER: std::sync::LazyLock<Vec<Vec<(&'static str, u32)>>> = std::sync::LazyLock::new(|| {
     let mut t = vec![Vec::new(); 128];
-    for (g, (_, names)) in NAME_GROUPS.iter().enumerate() {
-        for s in names.stems {
+    for g in 0..ALL_NAME_GROUPS {
+        for s in name_group(g).stems {
             t[usize::from(s.as_bytes()[0] & 0x7f)].push((*s, 1u32 << g));
         }
     }
     t
 });
 
-/// Bit `g` set when the element name matches group `g` of [`NAME_GROUPS`].
+/// Bit `g` set when the element name matches group `g` of [`NAME_GROUPS`], bit `16 + k` when it
+/// matches group `k` of [`PAGE_NAME_GROUPS`].
 pub fn name_group_bits(id_class: &str) -> u32 {
     let table = &*STEMS_BY_LETTER;
     let mut bits = 0u32;
     for word in words(id_class) {
         for &(s, bit) in &table[usize::from(word.as_bytes()[0] & 0x7f)] {
-            let group = &NAME_GROUPS[bit.trailing_zeros() as usize].1;
-            if group.word_matches(s, word) {
+            if name_group(bit.trailing_zeros() as usize).word_matches(s, word) {
                 bits |= bit;
             }
         }
@@ -902,6 +963,162 @@ pub static POST_NAMES: Names = Names::words(&[
 pub const PAGINATION_TEXTS: &[&str] =
     &["next", "next page", "older posts", "newer posts", "»", "›", "下一页", "上一页", "尾页", "末页", "下页", "上页"];
 
+/// Phrases of a page type's interface, found anywhere in a short text (at most [`TYPE_CUE_CHARS`]
+/// characters, ASCII case ignored) and counted per text as page signals `cues_<group>`: a shop's
+/// buying controls, a service page's calls to action and sections, documentation's page furniture,
+/// a thread's post controls and poster details, a listing's sorting and paging. Where the exact-text
+/// lists ([`CART_TEXTS`], [`CONTACT_TEXTS`]) ask for the whole text, these find the phrase inside a
+/// label ("Add to cart – $24.99", "Posted 3 days ago", "Sort by: Newest").
+pub const TYPE_CUES: &[(&str, &[&str])] = &[
+    (
+        "cues_cart",
+        &[
+            "add to cart",
+            "add to bag",
+            "add to basket",
+            "buy now",
+            "in stock",
+            "out of stock",
+            "add to wishlist",
+            "quantity",
+            "free shipping",
+            "sold out",
+            "select size",
+            "size guide",
+            "checkout",
+            "加入购物车",
+            "立即购买",
+            "库存",
+        ],
+    ),
+    (
+        "cues_service",
+        &[
+            "get started",
+            "book a demo",
+            "contact us",
+            "free trial",
+            "free quote",
+            "request a quote",
+            "get a quote",
+            "schedule",
+            "pricing",
+            "testimonials",
+            "why choose",
+            "our services",
+            "learn more",
+            "talk to",
+            "call us",
+            "book now",
+            "sign up",
+            "request a demo",
+            "get in touch",
+            "our team",
+            "case studies",
+            "联系我们",
+            "在线咨询",
+            "免费咨询",
+            "立即咨询",
+        ],
+    ),
+    (
+        "cues_docs",
+        &[
+            "edit this page",
+            "on this page",
+            "table of contents",
+            "was this page helpful",
+            "api reference",
+            "parameters",
+            "returns",
+            "see also",
+            "syntax",
+            "example",
+            "note",
+            "warning",
+            "tip",
+            "next",
+            "previous",
+            "copy",
+            "edit on github",
+            "version",
+            "参数",
+            "返回值",
+            "示例",
+            "目录",
+        ],
+    ),
+    (
+        "cues_reply",
+        &[
+            "reply",
+            "replies",
+            "quote",
+            "joined",
+            "posts:",
+            "members",
+            "thread",
+            "upvote",
+            "permalink",
+            "report",
+            "votes",
+            "points",
+            "share",
+            "posted",
+            "member",
+            "messages",
+            "likes",
+            "original poster",
+            "回复",
+            "楼主",
+            "发表于",
+            "引用",
+            "举报",
+        ],
+    ),
+    (
+        "cues_listing",
+        &[
+            "sort by",
+            "filter",
+            "load more",
+            "view all",
+            "show more",
+            "results",
+            "next page",
+            "items",
+            "showing",
+            "更多",
+            "下一页",
+        ],
+    ),
+];
+
+/// The longest text (characters of UTF-8, as bytes at most four times as many) read for [`TYPE_CUES`].
+pub const TYPE_CUE_CHARS: usize = 60;
+
+/// Bit `k` set when `text` holds a phrase of group `k` of [`TYPE_CUES`] (one pass of one automaton).
+pub fn type_cue_bits(text: &str) -> u32 {
+    static PHRASES: std::sync::LazyLock<Option<(aho_corasick::AhoCorasick, Vec<u32>)>> =
+        std::sync::LazyLock::new(|| {
+            let mut phrases: Vec<&str> = Vec::new();
+            let mut group: Vec<u32> = Vec::new();
+            for (k, (_, list)) in TYPE_CUES.iter().enumerate() {
+                phrases.extend(list.iter().copied());
+                group.extend(std::iter::repeat_n(k as u32, list.len()));
+            }
+            let ac = aho_corasick::AhoCorasick::builder().ascii_case_insensitive(true).build(&phrases).ok()?;
+            Some((ac, group))
+        });
+    let Some((ac, group)) = PHRASES.as_ref() else { return 0 };
+    // Whole words only: "tip" is no cue in "multiple", nor "note" in "notebook".
+    let b = text.as_bytes();
+    let bound = |i: usize| b.get(i).is_none_or(|c| !c.is_ascii_alphanumeric());
+    ac.find_overlapping_iter(text)
+        .filter(|m| (m.start() == 0 || bound(m.start() - 1)) && bound(m.end()))
+        .fold(0, |bits, m| bits | 1 << group[m.pattern().as_usize()])
+}
+
 /// Short texts that invite a visitor to get in touch or sign up: the calls to action of service pages.
 pub const CONTACT_TEXTS: &[&str] = &[
     "contact us",
@@ -952,6 +1169,7 @@ mod tests {
         let mut rules: Vec<&Names> = vec![&NOISE_CONTAINERS, &COMMENT_CONTAINERS, &CONSENT_NOTICES, &POST_NAMES];
         rules.extend(COMMENT_THREADS.iter().chain(&FOOTERS).chain(&REVIEW_THREADS).chain(&FILTER_PANELS));
         rules.extend(NAME_GROUPS.iter().map(|(_, n)| n));
+        rules.extend(PAGE_NAME_GROUPS.iter().map(|(_, n)| n));
         for name in names {
             let by_chars: Vec<&str> =
                 name.split(|c: char| !c.is_ascii_alphanumeric()).filter(|w| !w.is_empty()).collect();

@@ -95,7 +95,8 @@ pub fn measure(ctx: &Context<'_>, bayes_model: &BayesModel) -> Measured {
     let owners = segment::block_owners(doc);
     let blocks = segment(doc, &owners);
     let title_words = doc.title.as_deref().map(region::title_words).unwrap_or_default();
-    let page_signals = page_type::dom_signals(doc, ctx.meta);
+    let names = features::name_flags(doc);
+    let page_signals = page_type::dom_signals(doc, ctx.meta, &names.counts);
     let page_kind = features::page_kind(&page_signals, ctx.meta);
     let inputs = features::Inputs {
         density: &ds.density,
@@ -110,6 +111,7 @@ pub fn measure(ctx: &Context<'_>, bayes_model: &BayesModel) -> Measured {
         anchor_ratios: &ars,
         title_words: &title_words,
         page_kind: &page_kind,
+        flags: &names.inherited,
     };
     let features = features::features(doc, &blocks, &inputs);
     Measured { blocks, features, keep, density: ds.density, density_sum: ds.density_sum, p, page_signals }

@@ -15,7 +15,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::lexicon::{CART_TEXTS, CONTACT_TEXTS, PAGINATION_TEXTS, POST_NAMES, TYPE_PATH_WORDS};
+use super::lexicon::{
+    self, ALL_NAME_GROUPS, CART_TEXTS, CONTACT_TEXTS, NAME_GROUPS, PAGE_NAME_GROUPS, PAGINATION_TEXTS, POST_NAMES,
+    TYPE_CUE_CHARS, TYPE_CUES, TYPE_PATH_WORDS,
+};
 use crate::Error;
 use crate::contract::{NON_ARTICLE_TYPES, NonArticleOdds};
 use crate::dom::{Document, Tag};
@@ -26,14 +29,25 @@ const SHORT_TEXT: usize = 40;
 
 /// Page signals that tell the non-article types apart, less the address's words ([`url_words`]):
 /// what the page itself shows and declares. Counts enter as logarithms, as the has-article signals
-/// do. The block classifier reads these too ([`super::features`]), so that a spec table on a product
-/// page or a reply on a thread is judged knowing what kind of page holds it; the address stays out
-/// of the blocks' view, so that passing it or not changes no block's probability.
-pub(super) fn dom_signals(doc: &Document, meta: &PageMeta) -> Vec<(&'static str, f64)> {
+/// do. The block classifier reads some of these too ([`super::features`]'s page kind), so that a spec
+/// table on a product page or a reply on a thread is judged knowing what kind of page holds it; the
+/// address stays out of the blocks' view, so that passing it or not changes no block's probability.
+///
+/// Besides code, forms, lists, tables, posts, carts, contact texts and pagination: the page's form
+/// controls (a shop's, a service page's and a forum's many buttons), images, subheadings and
+/// sections, inline code (documentation names identifiers in running text), long paragraphs and the
+/// share of the text in paragraphs (prose), the interface phrases of each type in short texts
+/// ([`TYPE_CUES`]), short dated texts (a thread dates every post, a listing every card), and how
+/// many elements are named for each group of [`NAME_GROUPS_COUNTED`] (`names`, from
+/// [`super::features::name_flags`]).
+pub(super) fn dom_signals(doc: &Document, meta: &PageMeta, names: &[u32; ALL_NAME_GROUPS]) -> Vec<(&'static str, f64)> {
     let body = doc.node(doc.body).stats;
     let (mut pre, mut code_chars, mut forms, mut list_items, mut rows, mut posts) =
         (0u32, 0u32, 0u32, 0u32, 0u32, 0u32);
     let (mut cart, mut contact, mut pages, mut in_pre_end) = (0u32, 0u32, 0u32, 0u32);
+    let (mut images, mut subheadings, mut sections, mut inline_code) = (0u32, 0u32, 0u32, 0u32);
+    let (mut long_paragraphs, mut paragraph_chars, mut dated) = (0u32, 0u32, 0u32);
+    let mut cues = [0u32; TYPE_CUES.len()];
     for i in doc.body..doc.node(doc.body).end {
         let n = doc.node(i);
         match n.element() {
@@ -46,10 +60,22 @@ pub(super) fn dom_signals(doc: &Document, meta: &PageMeta) -> Vec<(&'static str,
                         code_chars += n.stats.chars;
                         in_pre_end = n.end;
                     }
-                    Tag::Code if i >= in_pre_end && n.stats.chars >= 40 => code_chars += n.stats.chars,
+                    Tag::Code if i >= in_pre_end => {
+                        inline_code += 1;
+                        if n.stats.chars >= 40 {
+                            code_chars += n.stats.chars;
+                        }
+                    }
                     Tag::Form => forms += 1,
                     Tag::Li => list_items += 1,
                     Tag::Tr => rows += 1,
+                    Tag::Img => images += 1,
+                    Tag::H2 | Tag::H3 => subheadings += 1,
+                    Tag::Section => sections += 1,
+                    Tag::P => {
+                        paragraph_chars += n.stats.chars;
+                        long_paragraphs += u32::from(n.stats.chars >= LONG_PARAGRAPH);
+                    }
                     _ => {}
                 }
                 if n.stats.chars >= 40 && e.id_class.as_deref().is_some_and(|c| POST_NAMES.matches(c)) {
@@ -58,7 +84,20 @@ pub(super) fn dom_signals(doc: &Document, meta: &PageMeta) -> Vec<(&'static str,
             }
             None => {
                 let t = doc.text(i).trim();
-                if t.is_empty() || t.len() > SHORT_TEXT * 3 || t.chars().count() > SHORT_TEXT {
+                if t.is_empty() || t.len() > TYPE_CUE_CHARS * 4 {
+                    continue;
+                }
+                let chars = t.chars().count();
+                if chars > TYPE_CUE_CHARS {
+                    continue;
+                }
+                let mut bits = lexicon::type_cue_bits(t);
+                while bits != 0 {
+                    cues[bits.trailing_zeros() as usize] += 1;
+                    bits &= bits - 1;
+                }
+                dated += u32::from(looks_dated(t));
+                if chars > SHORT_TEXT {
                     continue;
                 }
                 let lower = t.to_lowercase();
@@ -71,7 +110,7 @@ pub(super) fn dom_signals(doc: &Document, meta: &PageMeta) -> Vec<(&'static str,
     }
     let ln = |x: u32| (1.0 + f64::from(x)).ln();
     let flag = |b: bool| f64::from(u8::from(b));
-    vec![
+    let mut out = vec![
         ("code_blocks", ln(pre)),
         ("code_share", f64::from(code_chars.min(body.chars)) / f64::from(body.chars.max(1))),
         ("forms", ln(forms)),
@@ -84,7 +123,105 @@ pub(super) fn dom_signals(doc: &Document, meta: &PageMeta) -> Vec<(&'static str,
         ("ld_forum", flag(meta.ld_forum)),
         ("ld_docs", flag(meta.ld_docs)),
         ("ld_service", flag(meta.ld_service)),
-    ]
+        ("controls", ln(doc.controls)),
+        ("images", ln(images)),
+        ("subheadings", ln(subheadings)),
+        ("sections", ln(sections)),
+        ("inline_code", ln(inline_code)),
+        ("long_paragraphs", ln(long_paragraphs)),
+        ("paragraph_share", f64::from(paragraph_chars.min(body.chars)) / f64::from(body.chars.max(1))),
+        ("short_dates", ln(dated)),
+    ];
+    out.extend(TYPE_CUES.iter().zip(cues).map(|((name, _), c)| (*name, ln(c))));
+    out.extend(NAME_GROUPS_COUNTED.iter().map(|&(signal, group)| (signal, ln(names[group_index(group)]))));
+    out
+}
+
+/// Paragraphs of at least this many characters are prose (`long_paragraphs`).
+const LONG_PARAGRAPH: u32 = 200;
+
+/// The name groups whose element counts are page signals, and the group each counts: the block
+/// features' groups that tell page types apart, then every [`PAGE_NAME_GROUPS`] group.
+const NAME_GROUPS_COUNTED: &[(&str, &str)] = &[
+    ("names_comment", "name_comment"),
+    ("names_list", "name_list"),
+    ("names_meta", "name_meta"),
+    ("names_nav", "name_nav"),
+    ("names_sidebar", "name_sidebar"),
+    ("names_content", "name_content"),
+    ("names_signup", "name_signup"),
+    ("names_product", "names_product"),
+    ("names_filter", "names_filter"),
+    ("names_hero", "names_hero"),
+    ("names_docs", "names_docs"),
+    ("names_post", "names_post"),
+];
+
+/// Where the group named `group` sits among the bits of [`lexicon::name_group_bits`].
+fn group_index(group: &str) -> usize {
+    NAME_GROUPS
+        .iter()
+        .map(|(n, _)| *n)
+        .chain(PAGE_NAME_GROUPS.iter().map(|(n, _)| *n))
+        .position(|n| n == group)
+        .unwrap_or(0)
+}
+
+/// A short text that reads as a date: "Posted 3 days ago", "March 5, 2024", "2024-03-05",
+/// "05/03/2024", "2024年3月5日". A year (1990–2039) with a month's name or a date's separators, or
+/// "ago" after a number. Only shapes, not a parse: the signal counts dated texts, it reads no date.
+fn looks_dated(t: &str) -> bool {
+    let b = t.as_bytes();
+    if !b.iter().any(u8::is_ascii_digit) {
+        return false;
+    }
+    let lower_has = |w: &str| {
+        b.windows(w.len()).enumerate().any(|(i, s)| {
+            s.eq_ignore_ascii_case(w.as_bytes())
+                && (i == 0 || !b[i - 1].is_ascii_alphabetic())
+                && b.get(i + w.len()).is_none_or(|c| !c.is_ascii_alphabetic())
+        })
+    };
+    if lower_has("ago") {
+        return true;
+    }
+    let year = b.windows(4).enumerate().any(|(i, w)| {
+        w.iter().all(u8::is_ascii_digit)
+            && (w.starts_with(b"199") || w.starts_with(b"20") && w[2] <= b'3')
+            && (i == 0 || !b[i - 1].is_ascii_digit())
+            && b.get(i + 4).is_none_or(|c| !c.is_ascii_digit())
+    });
+    if !year {
+        return false;
+    }
+    if t.contains('年') {
+        return true;
+    }
+    let separated =
+        b.windows(3).any(|w| w[0].is_ascii_digit() && matches!(w[1], b'-' | b'/' | b'.') && w[2].is_ascii_digit());
+    separated || lexicon::words(t).any(is_month)
+}
+
+/// A month's English name or its abbreviation of three letters or more (`Mar`, `sept`, `March`).
+fn is_month(word: &str) -> bool {
+    const MONTHS: [&str; 12] = [
+        "january",
+        "february",
+        "march",
+        "april",
+        "may",
+        "june",
+        "july",
+        "august",
+        "september",
+        "october",
+        "november",
+        "december",
+    ];
+    word.len() >= 3
+        && MONTHS
+            .iter()
+            .any(|m| m.len() >= word.len() && m.as_bytes()[..word.len()].eq_ignore_ascii_case(word.as_bytes()))
 }
 
 /// One flag per type vocabulary of [`TYPE_PATH_WORDS`]: some path segment is one of its words. A
@@ -176,7 +313,7 @@ mod tests {
             <a href=/cart>Add to cart</a><p>In stock</p>\
             <a href=/2>2</a><a href=/3>3</a><a href=/next>Next</a><span>下一页</span></body></html>";
         let doc = Document::parse(page);
-        let mut s = dom_signals(&doc, &PageMeta::default());
+        let mut s = dom_signals(&doc, &PageMeta::default(), &super::super::features::name_flags(&doc).counts);
         s.extend(url_words(Some("https://example.com/forum/thread/123")));
         assert_eq!(value(&s, "code_blocks"), 2f64.ln());
         assert!(value(&s, "code_share") > 0.1);
@@ -186,6 +323,49 @@ mod tests {
         assert_eq!(value(&s, "pagination_links"), 4f64.ln());
         assert_eq!(value(&s, "url_forum"), 1.0);
         assert_eq!(value(&s, "url_product"), 0.0);
+    }
+
+    #[test]
+    fn signals_count_controls_prose_cues_dates_and_names() {
+        let long = "word ".repeat(50);
+        let page = format!(
+            "<html><body><form><input type=hidden name=t><input name=q><button>Go</button><textarea></textarea>\
+             </form><div class='product-card'><img src=a.jpg><span>Add to cart – $24.99</span></div>\
+             <div class='filters'><span>Sort by: Newest</span></div><section><h2>Plans</h2><p>{long}</p>\
+             <p>Call <code>parse()</code> first.</p></section><div class=post><span>Posted 3 days ago</span>\
+             <span>March 5, 2024</span><span>2024-03-05</span><span>Multiple notes</span><span>v2.0.1</span></div>\
+             </body></html>"
+        );
+        let doc = Document::parse(&page);
+        let s = dom_signals(&doc, &PageMeta::default(), &super::super::features::name_flags(&doc).counts);
+        // The hidden input is no control; the others are, though the arena keeps none of them.
+        assert_eq!(value(&s, "controls"), 4f64.ln());
+        assert_eq!(value(&s, "images"), 2f64.ln());
+        assert_eq!(value(&s, "subheadings"), 2f64.ln());
+        assert_eq!(value(&s, "sections"), 2f64.ln());
+        assert_eq!(value(&s, "inline_code"), 2f64.ln());
+        assert_eq!(value(&s, "long_paragraphs"), 2f64.ln());
+        assert!(value(&s, "paragraph_share") > 0.5);
+        assert_eq!(value(&s, "cues_cart"), 2f64.ln());
+        assert_eq!(value(&s, "cues_listing"), 2f64.ln());
+        // Whole words only: "Multiple notes" holds neither "tip" nor "note".
+        assert_eq!(value(&s, "cues_docs"), 0.0);
+        // Three dated texts; a version number is none.
+        assert_eq!(value(&s, "short_dates"), 4f64.ln());
+        assert_eq!(value(&s, "names_product"), 2f64.ln());
+        assert_eq!(value(&s, "names_filter"), 2f64.ln());
+        assert_eq!(value(&s, "names_post"), 2f64.ln());
+        assert_eq!(value(&s, "names_docs"), 0.0);
+    }
+
+    #[test]
+    fn dates_are_recognised_by_shape() {
+        for t in ["Posted 3 days ago", "March 5, 2024", "5 Sept 2023", "2024-03-05", "05/03/2024", "2024年3月5日"] {
+            assert!(looks_dated(t), "{t}");
+        }
+        for t in ["v2.0.1", "Call 555-1234", "1,999 members", "ago", "Marching 2024 band", "In 1850-1860"] {
+            assert!(!looks_dated(t), "{t}");
+        }
     }
 
     #[test]
