@@ -393,3 +393,18 @@ fn a_page_with_almost_no_text_answers_with_all_of_it() {
     e.params.auto.small_page_chars = 0;
     assert_eq!(words(&e), "Closed today, back on Monday.");
 }
+
+#[test]
+fn a_page_without_content_answers_with_nothing_rather_than_its_chrome() {
+    // A script shell: the page's content is drawn by JavaScript, and all the HTML holds is the footer.
+    let page = b"<html><head><title>Item</title></head><body><div id=root></div><script>render()</script>\
+        <div class=site-footer><a href=/ipp>Intellectual Property Protection</a> - <a href=/privacy>Privacy \
+        Policy</a> - <a href=/sitemap>Sitemap</a> - <a href=/terms>Terms of Use</a> - <a href=/legal>Legal \
+        Information</a></div></body></html>";
+    let mut e = engine();
+    let text = |e: &Engine| e.extract(&Request::new(page)).unwrap().content.text;
+    assert_eq!(text(&e), "");
+    // Without the floor, the fallbacks answer with the footer.
+    e.params.auto.no_content_below = 0.0;
+    assert!(text(&e).contains("Privacy Policy"), "{}", text(&e));
+}

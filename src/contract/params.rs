@@ -271,6 +271,10 @@ pub struct AutoParams {
     /// When no block reaches the threshold and the page's body holds fewer than this many
     /// characters of text, the answer is all of it (0: the heuristic region, as on larger pages).
     pub small_page_chars: u32,
+    /// When no block reaches even this probability, the page has no main content and the answer is
+    /// empty (0: never). A page of script shells, a bot wall or an error notice leaves only its
+    /// chrome (a cart link, a legal footer), which the fallbacks above would otherwise return.
+    pub no_content_below: f64,
     /// When the page declares one product in JSON-LD whose description has at least this many words,
     /// and the kept text holds fewer than half of that description's distinct words, a page that is
     /// not an article answers with the description first (0: never). Shops often keep the
@@ -365,6 +369,7 @@ impl Default for AutoParams {
             drop_leading_headline: false,
             comments_after_article_bytes: 500,
             small_page_chars: 200,
+            no_content_below: 0.3,
             product_description_min_words: 20,
             service_cta_max_words: 3,
             include_comments: false,

@@ -145,7 +145,12 @@ pub fn run(ctx: &Context<'_>, models: &Models<'_>) -> Outcome {
         // to find a dense core among much text, can pick one line of three.
         if roots.is_empty() {
             chosen.clear();
-            if doc.node(doc.body).stats.chars < ctx.params.auto.small_page_chars {
+            // Nor a block even `no_content_below` likely: nothing on the page is content (a script
+            // shell, a bot wall), and the fallbacks would answer with its chrome.
+            let surest = p.iter().copied().fold(0.0f64, f64::max);
+            if surest < ctx.params.auto.no_content_below {
+                (Vec::new(), probs)
+            } else if doc.node(doc.body).stats.chars < ctx.params.auto.small_page_chars {
                 (vec![doc.body], probs)
             } else {
                 (m.keep.clone(), probs)
