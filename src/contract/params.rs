@@ -257,6 +257,10 @@ pub struct AutoParams {
     /// "ICP备", "ICP证" or "公网安备" followed by its number (the footer every site in China shows,
     /// with its sponsor, address and telephone).
     pub drop_site_records: bool,
+    /// Leave out a bare address: a kept block of at most 300 characters whose whole text is one web
+    /// address or image path, written out as text rather than as a link's label (a shop's attribute
+    /// dump, `cat_thumb_Bone: https://cdn…/160x160/…`, or a feed's raw fields).
+    pub drop_bare_addresses: bool,
     /// Leave out what a forum prints about each post's poster: a kept block of at most 40 characters
     /// that is a rank ("Member", "Senior Member", "Moderator", "Original poster") or opens with
     /// "Posts:", "Messages:", "Joined:", "Registered:", "Start date" and holds a number.
@@ -365,6 +369,7 @@ impl Default for AutoParams {
             drop_interface_labels: true,
             drop_prev_next_links: true,
             drop_site_records: true,
+            drop_bare_addresses: true,
             drop_poster_details: true,
             drop_leading_headline: false,
             comments_after_article_bytes: 500,

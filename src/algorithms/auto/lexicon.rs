@@ -484,6 +484,17 @@ pub fn is_prev_next_link(text: &str) -> bool {
 /// "京公网安备 11000002000001号".
 const SITE_RECORD_MARKS: &[&str] = &["ICP备", "ICP证", "公网安备"];
 
+/// Is `text` one web address and nothing else: a single word (no whitespace once trimmed) that opens
+/// with `http://`, `https://` or `//` and has a dot after the scheme? A label before it ("Website:")
+/// or a sentence around it makes it no bare address.
+pub fn is_bare_address(text: &str) -> bool {
+    let t = text.trim();
+    let rest = ["https://", "http://", "//"]
+        .iter()
+        .find_map(|s| t.get(..s.len()).filter(|p| p.eq_ignore_ascii_case(s)).map(|_| &t[s.len()..]));
+    rest.is_some_and(|r| r.len() >= 4 && r.contains('.') && !r.contains(char::is_whitespace))
+}
+
 /// Does `text` hold a site's registration record: one of [`SITE_RECORD_MARKS`] with a digit within
 /// the next four characters? An article about filing ("网站要办理ICP备案") names the mark without a
 /// number.
@@ -1237,6 +1248,24 @@ mod tests {
         // Each phrase as often as a search for it alone finds it, overlapping phrases each once.
         assert_eq!(cue_phrases("首页首页 > 相关推荐"), 4);
         assert_eq!(cue_phrases("分享分享享"), 2);
+    }
+
+    #[test]
+    fn bare_addresses_are_one_address_and_nothing_else() {
+        for t in
+            ["https://cdn.example.com/images/160x160/bone.jpg", " HTTP://example.org/a ", "//cdn.example.net/x.png"]
+        {
+            assert!(is_bare_address(t), "{t}");
+        }
+        for t in [
+            "Website: https://example.com",
+            "see https://example.com/a for more",
+            "https://",
+            "http://localhost",
+            "example.com",
+        ] {
+            assert!(!is_bare_address(t), "{t}");
+        }
     }
 
     #[test]

@@ -374,6 +374,8 @@ const PREV_NEXT_MAX_CHARS: u32 = 100;
 const SITE_RECORD_MAX_CHARS: u32 = 300;
 /// The longest line about a forum poster, in characters.
 const POSTER_DETAIL_MAX_CHARS: u32 = 40;
+/// The longest bare address, in characters.
+const BARE_ADDRESS_MAX_CHARS: u32 = 300;
 
 /// Unchoose the short blocks that are page furniture whatever their place, each kind as `auto`
 /// asks, in one pass over the blocks (their text nodes joined by spaces):
@@ -397,7 +399,11 @@ const POSTER_DETAIL_MAX_CHARS: u32 = 40;
 ///   which every site in China shows in its footer, with its sponsor, address and telephone;
 /// - what a forum prints about each post's poster ([`AutoParams::drop_poster_details`], at most
 ///   [`POSTER_DETAIL_MAX_CHARS`], [`lexicon::is_poster_detail`]: "Posts: 1,077", "Joined: Mar 2019",
-///   "Senior Member"), the user panel beside every reply.
+///   "Senior Member"), the user panel beside every reply;
+/// - a bare address ([`AutoParams::drop_bare_addresses`], at most [`BARE_ADDRESS_MAX_CHARS`],
+///   [`lexicon::is_bare_address`]: `https://cdn.example.com/images/160x160/bone.jpg`), a web address
+///   written out as a block's whole text: a page's raw data fields, which a reader never sees as
+///   prose (an address meant to be read is a link's label, or sits in a sentence).
 ///
 /// Returns whether any text was unchosen.
 pub fn drop_short_furniture(doc: &Document, blocks: &Blocks, chosen: &mut [bool], auto: &AutoParams) -> bool {
@@ -408,6 +414,7 @@ pub fn drop_short_furniture(doc: &Document, blocks: &Blocks, chosen: &mut [bool]
         (auto.drop_prev_next_links, PREV_NEXT_MAX_CHARS, lexicon::is_prev_next_link),
         (auto.drop_site_records, SITE_RECORD_MAX_CHARS, lexicon::is_site_record),
         (auto.drop_poster_details, POSTER_DETAIL_MAX_CHARS, lexicon::is_poster_detail),
+        (auto.drop_bare_addresses, BARE_ADDRESS_MAX_CHARS, lexicon::is_bare_address),
     ];
     let Some(max_chars) = kinds.iter().filter(|k| k.0).map(|k| k.1).max() else { return false };
     let mut text = String::new();
