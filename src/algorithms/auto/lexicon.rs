@@ -1108,26 +1108,45 @@ pub const TYPE_CUES: &[(&str, &[&str])] = &[
 /// The longest text (characters of UTF-8, as bytes at most four times as many) read for [`TYPE_CUES`].
 pub const TYPE_CUE_CHARS: usize = 60;
 
-/// Bit `k` set when `text` holds a phrase of group `k` of [`TYPE_CUES`] (one pass of one automaton).
-pub fn type_cue_bits(text: &str) -> u32 {
-    static PHRASES: std::sync::LazyLock<Option<(aho_corasick::AhoCorasick, Vec<u32>)>> =
-        std::sync::LazyLock::new(|| {
-            let mut phrases: Vec<&str> = Vec::new();
-            let mut group: Vec<u32> = Vec::new();
-            for (k, (_, list)) in TYPE_CUES.iter().enumerate() {
-                phrases.extend(list.iter().copied());
-                group.extend(std::iter::repeat_n(k as u32, list.len()));
-            }
-            let ac = aho_corasick::AhoCorasick::builder().ascii_case_insensitive(true).build(&phrases).ok()?;
-            Some((ac, group))
-        });
-    let Some((ac, group)) = PHRASES.as_ref() else { return 0 };
-    // Whole words only: "tip" is no cue in "multiple", nor "note" in "notebook".
-    let b = text.as_bytes();
+/// The [`TYPE_CUES`] automaton and each phrase's group.
+static TYPE_CUE_PHRASES: std::sync::LazyLock<Option<(aho_corasick::AhoCorasick, Vec<u32>)>> =
+    std::sync::LazyLock::new(|| {
+        let mut phrases: Vec<&str> = Vec::new();
+        let mut group: Vec<u32> = Vec::new();
+        for (k, (_, list)) in TYPE_CUES.iter().enumerate() {
+            phrases.extend(list.iter().copied());
+            group.extend(std::iter::repeat_n(k as u32, list.len()));
+        }
+        let ac = aho_corasick::AhoCorasick::builder().ascii_case_insensitive(true).build(&phrases).ok()?;
+        Some((ac, group))
+    });
+
+/// How many of the texts hold a phrase of each group of [`TYPE_CUES`], whole words only ("tip" is no
+/// cue in "multiple", nor "note" in "notebook"). The texts come joined in `joined`, each followed by
+/// a line break (no phrase holds one), starting at the offsets `starts`: one automaton pass over all
+/// of them, where a search per text spent most of its time starting and stopping.
+pub fn type_cue_counts(joined: &str, starts: &[usize]) -> [u32; TYPE_CUES.len()] {
+    let mut counts = [0u32; TYPE_CUES.len()];
+    let Some((ac, group)) = TYPE_CUE_PHRASES.as_ref() else { return counts };
+    let b = joined.as_bytes();
     let bound = |i: usize| b.get(i).is_none_or(|c| !c.is_ascii_alphanumeric());
-    ac.find_overlapping_iter(text)
-        .filter(|m| (m.start() == 0 || bound(m.start() - 1)) && bound(m.end()))
-        .fold(0, |bits, m| bits | 1 << group[m.pattern().as_usize()])
+    // The text being read and the groups already counted for it.
+    let (mut text, mut seen) = (usize::MAX, 0u32);
+    for m in ac.find_overlapping_iter(joined) {
+        if !((m.start() == 0 || bound(m.start() - 1)) && bound(m.end())) {
+            continue;
+        }
+        let k = starts.partition_point(|&s| s <= m.start()).saturating_sub(1);
+        if k != text {
+            (text, seen) = (k, 0);
+        }
+        let bit = 1u32 << group[m.pattern().as_usize()];
+        if seen & bit == 0 {
+            seen |= bit;
+            counts[group[m.pattern().as_usize()] as usize] += 1;
+        }
+    }
+    counts
 }
 
 /// Short texts that invite a visitor to get in touch or sign up: the calls to action of service pages.

@@ -47,7 +47,8 @@ pub(super) fn dom_signals(doc: &Document, meta: &PageMeta, names: &[u32; ALL_NAM
     let (mut cart, mut contact, mut pages, mut in_pre_end) = (0u32, 0u32, 0u32, 0u32);
     let (mut images, mut subheadings, mut sections, mut inline_code) = (0u32, 0u32, 0u32, 0u32);
     let (mut long_paragraphs, mut paragraph_chars, mut dated) = (0u32, 0u32, 0u32);
-    let mut cues = [0u32; TYPE_CUES.len()];
+    // The short texts, joined for one pass of the phrase automaton.
+    let (mut cue_texts, mut cue_starts) = (String::new(), Vec::new());
     for i in doc.body..doc.node(doc.body).end {
         let n = doc.node(i);
         match n.element() {
@@ -91,11 +92,9 @@ pub(super) fn dom_signals(doc: &Document, meta: &PageMeta, names: &[u32; ALL_NAM
                 if chars > TYPE_CUE_CHARS {
                     continue;
                 }
-                let mut bits = lexicon::type_cue_bits(t);
-                while bits != 0 {
-                    cues[bits.trailing_zeros() as usize] += 1;
-                    bits &= bits - 1;
-                }
+                cue_starts.push(cue_texts.len());
+                cue_texts.push_str(t);
+                cue_texts.push('\n');
                 dated += u32::from(looks_dated(t));
                 if chars > SHORT_TEXT {
                     continue;
@@ -108,6 +107,7 @@ pub(super) fn dom_signals(doc: &Document, meta: &PageMeta, names: &[u32; ALL_NAM
             }
         }
     }
+    let cues = lexicon::type_cue_counts(&cue_texts, &cue_starts);
     let ln = |x: u32| (1.0 + f64::from(x)).ln();
     let flag = |b: bool| f64::from(u8::from(b));
     let mut out = vec![
