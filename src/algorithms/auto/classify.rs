@@ -64,14 +64,17 @@ impl BlockModel {
     /// The final probability for every block of a measured page.
     pub fn predict(&self, doc: &Document, m: &Measured) -> Vec<f64> {
         let n = m.blocks.list.len();
-        // Feature-major columns: stage 2's inputs are stage 1's columns with the context columns after.
-        let mut columns = transpose(&m.features, n);
+        // Feature-major columns: stage 2's inputs are stage 1's columns with the context columns after,
+        // in one buffer sized for both (appending the context to a full buffer doubled it, and the
+        // page's peak memory with it).
+        let mut columns = Vec::with_capacity(m.features.len() + n * CONTEXT.len());
+        transpose_into(&m.features, n, &mut columns);
         let p1 = self.stage1.predict_columns(&columns, n);
         if !self.stage2.is_trained() {
             return p1;
         }
         let ctx = context_features(&Layout::of(doc, &m.blocks), &p1);
-        columns.extend(transpose(&ctx, n));
+        transpose_into(&ctx, n, &mut columns);
         // Stage 2 looks again only where stage 1 is unsure: most blocks of a page are menu entries and
         // footer lines stage 1 already puts near 0, and a second opinion on them costs as much as the
         // first.
@@ -80,11 +83,19 @@ impl BlockModel {
             return self.stage2.predict_columns(&columns, n);
         }
         let u = unsure.len();
-        let mut sub = Vec::with_capacity(u * (columns.len() / n.max(1)));
-        for col in columns.chunks_exact(n.max(1)) {
-            sub.extend(unsure.iter().map(|&k| col[k]));
+        // The unsure rows' columns, compacted in place: the value for column `c`, row `j` of `u` moves
+        // from `c·n + unsure[j]` down to `c·u + j`, never past one not yet read (`u <= n`, `j <=
+        // unsure[j]`), so no second buffer is needed.
+        let width = columns.len() / n.max(1);
+        let mut at = 0;
+        for c in 0..width {
+            for &k in &unsure {
+                columns[at] = columns[c * n + k];
+                at += 1;
+            }
         }
-        let p2 = self.stage2.predict_columns(&sub, u);
+        columns.truncate(at);
+        let p2 = self.stage2.predict_columns(&columns, u);
         let mut p = p1;
         for (&k, q) in unsure.iter().zip(p2) {
             p[k] = q;
@@ -95,13 +106,18 @@ impl BlockModel {
 
 /// Row-major `n` rows to feature-major.
 fn transpose(rows: &[f32], n: usize) -> Vec<f32> {
+    let mut out = Vec::with_capacity(rows.len());
+    transpose_into(rows, n, &mut out);
+    out
+}
+
+/// Row-major `n` rows to feature-major, appended to `out`.
+fn transpose_into(rows: &[f32], n: usize, out: &mut Vec<f32>) {
     let w = rows.len() / n.max(1);
     // Column by column, appended in order: a strided read and no index to check per value.
-    let mut out = Vec::with_capacity(w * n);
     for f in 0..w {
         out.extend(rows[f..].iter().step_by(w).take(n));
     }
-    out
 }
 
 #[cfg(test)]
