@@ -408,3 +408,59 @@ fn a_page_without_content_answers_with_nothing_rather_than_its_chrome() {
     e.params.auto.no_content_below = 0.0;
     assert!(text(&e).contains("Privacy Policy"), "{}", text(&e));
 }
+
+/// A Chinese portal's column page (栏目页): a heading, twenty dated notice links, pagination.
+fn column_page(traditional: bool) -> String {
+    let (notice, heading, home, next, last, site, news) = if traditional {
+        (
+            "關於做好2024年春季農業生產第{}期技術培訓工作的通知",
+            "通知公告",
+            "首頁",
+            "下一頁",
+            "尾頁",
+            "農民培訓網",
+            "新聞",
+        )
+    } else {
+        (
+            "关于做好2024年春季农业生产第{}期技术培训工作的通知",
+            "通知公告",
+            "首页",
+            "下一页",
+            "尾页",
+            "农民培训网",
+            "新闻",
+        )
+    };
+    let items: String = (1..=20)
+        .map(|i| {
+            format!(
+                "<li><a href=\"/notice/2024/03{i:02}.html\">{}</a><span>2024-03-{i:02}</span></li>",
+                notice.replace("{}", &i.to_string())
+            )
+        })
+        .collect();
+    format!(
+        "<html><head><title>{heading} - {site}</title></head><body><div class=top><a href=/>{home}</a> \
+         <a href=/news/>{news}</a></div><div class=list><h2>{heading}</h2><ul>{items}</ul><div class=page>\
+         <a href=?p=1>{home}</a> <a href=?p=2>{next}</a> <a href=?p=10>{last}</a></div></div></body></html>"
+    )
+}
+
+#[test]
+fn a_chinese_column_page_is_a_listing_in_every_charset() {
+    let e = engine();
+    for (traditional, charset) in [(false, encoding_rs::GBK), (false, encoding_rs::UTF_8), (true, encoding_rs::BIG5)] {
+        let page = column_page(traditional);
+        let (bytes, _, unmappable) = charset.encode(&page);
+        assert!(!unmappable, "{}", charset.name());
+        // No charset declared or given: detected from the bytes.
+        let r = e.extract(&Request::new(&bytes)).unwrap();
+        let label = r.page_type.as_ref().map(|t| t.label.as_str());
+        assert_eq!(label, Some("listing"), "{}: {:?}", charset.name(), r.page_type);
+        assert!(!r.has_article.is_article, "{}", charset.name());
+        // Its items are its content.
+        let items = r.content.text.matches("2024-03-").count();
+        assert_eq!(items, 20, "{}: {}", charset.name(), r.content.text);
+    }
+}
