@@ -101,7 +101,7 @@ fn climb_wrappers<I: Copy + PartialEq>(
 
 /// A control a visitor operates: a button, a text area, or an input other than a hidden one. (`select`
 /// is left out: pre-strip removes it on some pages and not others.)
-fn is_control<'a>(name: &LocalName, mut attrs: impl Iterator<Item = (&'a str, &'a str)>) -> bool {
+fn is_form_control<'a>(name: &LocalName, mut attrs: impl Iterator<Item = (&'a str, &'a str)>) -> bool {
     match &**name {
         "button" | "textarea" => true,
         "input" => !attrs.any(|(k, v)| k == "type" && v.trim().eq_ignore_ascii_case("hidden")),
@@ -127,8 +127,8 @@ pub(super) struct Builder {
     lang: Option<String>,
     body: NodeId,
     truncated: bool,
-    /// Form controls met (see [`Document::controls`]).
-    controls: u32,
+    /// Form controls met (see [`Document::form_controls`]).
+    form_controls: u32,
     /// The last text node made, to be told when whitespace follows it (see [`Builder::text`]).
     last_text: NodeId,
     /// When set, the arena id given to each working-tree element (by tree id; `NONE` when not copied),
@@ -166,7 +166,7 @@ impl Builder {
             lang: None,
             body: NONE,
             truncated: false,
-            controls: 0,
+            form_controls: 0,
             last_text: NONE,
             stamps: None,
             skip: None,
@@ -476,8 +476,8 @@ impl Builder {
     /// Start an element: skip it (non-content or hidden), flatten it (past a limit) or copy it.
     fn open<'a>(&mut self, name: &LocalName, attrs: impl Iterator<Item = (&'a str, &'a str)>) -> Action {
         if is_ignored(name) {
-            if is_control(name, attrs) {
-                self.controls += 1;
+            if is_form_control(name, attrs) {
+                self.form_controls += 1;
             }
             return Action::Skipped;
         }
@@ -744,7 +744,7 @@ impl Builder {
             title: self.title,
             lang: self.lang.filter(|l| !l.is_empty()),
             truncated: self.truncated,
-            controls: self.controls,
+            form_controls: self.form_controls,
             preformatted: self.preformatted,
         }
     }

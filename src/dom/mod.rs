@@ -253,7 +253,7 @@ pub struct Document {
     pub truncated: bool,
     /// Form controls in the body and head (buttons, text areas, inputs other than hidden ones): the
     /// arena keeps none of them, a shop's, a service page's or a forum's pages have many.
-    pub controls: u32,
+    pub form_controls: u32,
     /// Text nodes inside `<pre>` with their text as written (line breaks and indentation kept), in id
     /// order. The statistics read folded text like every other node's; only renderers of code want this.
     preformatted: Vec<(NodeId, Box<str>)>,

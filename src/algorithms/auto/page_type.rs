@@ -123,7 +123,7 @@ pub(super) fn dom_signals(doc: &Document, meta: &PageMeta, names: &[u32; ALL_NAM
         ("ld_forum", flag(meta.ld_forum)),
         ("ld_docs", flag(meta.ld_docs)),
         ("ld_service", flag(meta.ld_service)),
-        ("controls", ln(doc.controls)),
+        ("controls", ln(doc.form_controls)),
         ("images", ln(images)),
         ("subheadings", ln(subheadings)),
         ("sections", ln(sections)),
