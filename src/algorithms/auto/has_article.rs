@@ -253,15 +253,34 @@ fn word_set(text: &str) -> std::collections::HashSet<String> {
     crate::tokens::words(text).into_iter().collect()
 }
 
-/// Currency signs followed by a digit: prices, which shop listings show by the dozen.
+/// Currency signs followed by a digit (spaces between allowed): prices, which shop listings show by
+/// the dozen. The signs are found by their bytes with vector searches: every text of the page passes
+/// here, and decoding each character to compare it with six signs cost half a percent of `auto` on
+/// Chinese pages.
 fn price_marks(text: &str) -> u32 {
-    let mut n = 0;
-    let mut prev_currency = false;
-    for c in text.chars() {
-        if prev_currency && c.is_ascii_digit() {
-            n += 1;
+    let b = text.as_bytes();
+    let digit_after = |mut i: usize| {
+        while b.get(i) == Some(&b' ') {
+            i += 1;
         }
-        prev_currency = matches!(c, '$' | '€' | '£' | '¥' | '₹' | '￥') || (prev_currency && c == ' ');
+        b.get(i).is_some_and(u8::is_ascii_digit)
+    };
+    // `$`, `£` (C2 A3), `¥` (C2 A5), `€` (E2 82 AC), `₹` (E2 82 B9) by their first byte; `￥` (EF BF A5)
+    // apart, since EF also leads the full-width punctuation of every Chinese sentence.
+    let mut n = 0;
+    for i in memchr::memchr3_iter(b'$', 0xC2, 0xE2, b) {
+        let sign = match (b[i], b.get(i + 1), b.get(i + 2)) {
+            (b'$', _, _) => 1,
+            (0xC2, Some(0xA3 | 0xA5), _) => 2,
+            (0xE2, Some(0x82), Some(0xAC | 0xB9)) => 3,
+            _ => continue,
+        };
+        n += u32::from(digit_after(i + sign));
+    }
+    static YUAN: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+        std::sync::LazyLock::new(|| memchr::memmem::Finder::new("￥".as_bytes()));
+    for i in YUAN.find_iter(b) {
+        n += u32::from(digit_after(i + 3));
     }
     n
 }
@@ -358,6 +377,24 @@ mod tests {
 
     fn value(s: &[(&str, f64)], name: &str) -> f64 {
         s.iter().find(|(n, _)| *n == name).map(|x| x.1).unwrap_or(f64::NAN)
+    }
+
+    #[test]
+    fn prices_read_byte_by_byte_as_character_by_character() {
+        // The reading this one replaced: character by character, a sign followed by spaces and a digit.
+        fn by_chars(text: &str) -> u32 {
+            let (mut n, mut prev) = (0, false);
+            for c in text.chars() {
+                n += u32::from(prev && c.is_ascii_digit());
+                prev = matches!(c, '$' | '€' | '£' | '¥' | '₹' | '￥') || (prev && c == ' ');
+            }
+            n
+        }
+        for t in
+            ["$5 and € 10, £3.50, ¥ 800, ₹99, ￥12", "$$5 $ $6 $ x7 5$", "价格：￥ 128元，原价￥168", "“$”", "€", "$"]
+        {
+            assert_eq!(price_marks(t), by_chars(t), "{t}");
+        }
     }
 
     #[test]
