@@ -183,6 +183,79 @@ pub fn for_each_word(s: &str, mut f: impl FnMut(&str)) {
     }
 }
 
+/// Membership of words in a small fixed list (a page's title words), answered by one hash probe
+/// instead of a binary search: every word of every block is looked up, and a binary search's string
+/// comparisons were a library call each. [`WordSet::index`] gives the word's position in the list
+/// the set was built from.
+#[derive(Debug, Default)]
+pub struct WordSet {
+    words: Vec<String>,
+    /// Open addressing: position + 1 in `words`, 0 for an empty slot; a power of two at least twice
+    /// the list's length.
+    slots: Vec<u16>,
+}
+
+impl WordSet {
+    /// The set of `words` (distinct; a list longer than 32,767 words is cut there).
+    pub fn new(mut words: Vec<String>) -> Self {
+        words.truncate(i16::MAX as usize);
+        let size = (words.len() * 2).next_power_of_two().max(8);
+        let mut slots = vec![0u16; size];
+        for (k, w) in words.iter().enumerate() {
+            let mut at = Self::hash(w.as_bytes()) as usize & (size - 1);
+            while slots[at] != 0 {
+                at = (at + 1) & (size - 1);
+            }
+            slots[at] = k as u16 + 1;
+        }
+        WordSet { words, slots }
+    }
+
+    /// A cheap mix of the length and the first and last (up to) eight bytes: enough to spread a few
+    /// dozen words; equal words always collide, which is all correctness needs.
+    #[inline]
+    fn hash(w: &[u8]) -> u64 {
+        let mut head = [0u8; 8];
+        let n = w.len().min(8);
+        head[..n].copy_from_slice(&w[..n]);
+        let mut tail = [0u8; 8];
+        tail[..n].copy_from_slice(&w[w.len() - n..]);
+        let x = u64::from_le_bytes(head) ^ u64::from_le_bytes(tail).rotate_left(29) ^ (w.len() as u64) << 56;
+        x.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32
+    }
+
+    /// The list, in the order given.
+    pub fn words(&self) -> &[String] {
+        &self.words
+    }
+
+    pub fn len(&self) -> usize {
+        self.words.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.words.is_empty()
+    }
+
+    /// Position of `w` in the list, if it is there.
+    #[inline]
+    pub fn index(&self, w: &str) -> Option<usize> {
+        let size = self.slots.len();
+        let mut at = Self::hash(w.as_bytes()) as usize & (size - 1);
+        loop {
+            let k = self.slots[at];
+            if k == 0 {
+                return None;
+            }
+            let k = usize::from(k - 1);
+            if self.words[k] == w {
+                return Some(k);
+            }
+            at = (at + 1) & (size - 1);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -220,5 +293,21 @@ mod tests {
         assert_eq!(word_weight("水稻增产"), 2.0);
         assert_eq!(word_weight("iPhone 17 发布"), 3.0);
         assert_eq!(word_weight(""), 0.0);
+    }
+
+    #[test]
+    fn word_set_finds_exactly_the_listed_words_at_their_positions() {
+        let list: Vec<String> =
+            ["a", "on", "the", "ice", "sunday", "roundup", "action", "中", "国", "abcdefghijklmnop"]
+                .map(String::from)
+                .to_vec();
+        let set = WordSet::new(list.clone());
+        for (k, w) in list.iter().enumerate() {
+            assert_eq!(set.index(w), Some(k), "{w}");
+        }
+        for w in ["", "b", "no", "th", "thee", "ic", "abcdefghijklmnoq", "abcdefghijklmno", "文", "ON"] {
+            assert_eq!(set.index(w), None, "{w}");
+        }
+        assert_eq!(WordSet::new(Vec::new()).index("a"), None);
     }
 }

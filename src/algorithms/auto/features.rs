@@ -19,6 +19,7 @@ use crate::algorithms::bayes::BayesBlocks;
 use crate::algorithms::pvalue::PValues;
 use crate::dom::{Document, NONE, Node, NodeId, Stats, Tag};
 use crate::hash::{Fnv1a, IdMap};
+use crate::tokens::WordSet;
 
 /// A feature: its name, and its value for one block.
 type Feature = (&'static str, fn(&View<'_>) -> f32);
@@ -246,7 +247,7 @@ pub struct Inputs<'a> {
     pub p: &'a PValues,
     pub bayes: &'a BayesBlocks,
     pub anchor_ratios: &'a AnchorRatios<'a>,
-    pub title_words: &'a [String],
+    pub title_words: &'a WordSet,
     /// The page's kind ([`page_kind`]), one value per [`PAGE_KIND`] entry.
     pub page_kind: &'a [f32],
     /// Per node, the name groups and tags of it and its ancestors ([`NameFlags::inherited`]).
@@ -511,17 +512,17 @@ fn core_distance(doc: &Document, owner: NodeId, core: NodeId) -> u32 {
 }
 
 /// Share of the title's words found in the block, and share of the block's words that are title words.
-fn title_overlap(doc: &Document, texts: &[NodeId], title: &[String]) -> (f32, f32) {
+fn title_overlap(doc: &Document, texts: &[NodeId], title: &WordSet) -> (f32, f32) {
     let mut found = vec![false; title.len()];
     let (mut words, mut hits) = (0u32, 0u32);
     // The byte lengths the title's words have: a word of another length is no title word, and most
     // are answered so, without a search.
-    let lengths = title.iter().fold(0u64, |m, x| m | 1 << x.len().min(63));
+    let lengths = title.words().iter().fold(0u64, |m, x| m | 1 << x.len().min(63));
     for &t in texts {
         crate::tokens::for_each_word(doc.text(t), |w| {
             words += 1;
             if lengths & 1 << w.len().min(63) != 0
-                && let Ok(k) = title.binary_search_by(|x| x.as_str().cmp(w))
+                && let Some(k) = title.index(w)
             {
                 found[k] = true;
                 hits += 1;

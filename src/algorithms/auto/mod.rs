@@ -89,12 +89,12 @@ pub fn measure(ctx: &Context<'_>, bayes_model: &BayesModel) -> Measured {
     let p = pvalue::measure(doc);
     let nb = bayes::measure(doc, &ctx.params.bayes, bayes_model);
     let ars = anchor_ratio::measure(doc, &ctx.params.anchor_ratio);
-    let core = region::core_node(doc, &ds.marked, ds.max_node);
+    let title_words = crate::tokens::WordSet::new(doc.title.as_deref().map(region::title_words).unwrap_or_default());
+    let core = region::core_node(doc, &ds.marked, ds.max_node, &title_words);
     let reg = region::region(doc, &ds.density, core, ds.threshold);
     let keep = region::prune(doc, &ars, &reg);
     let owners = segment::block_owners(doc);
     let blocks = segment(doc, &owners);
-    let title_words = doc.title.as_deref().map(region::title_words).unwrap_or_default();
     let names = features::name_flags(doc);
     let page_signals = page_type::dom_signals(doc, ctx.meta, &names.counts);
     let page_kind = features::page_kind(&page_signals, ctx.meta);

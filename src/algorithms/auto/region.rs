@@ -6,6 +6,7 @@ use super::lexicon::{COMMENT_CONTAINERS, NOISE_CONTAINERS};
 use crate::algorithms::anchor_ratio::AnchorRatios;
 use crate::dom::{Document, NONE, NodeId, Tag};
 use crate::hash::IdMap;
+use crate::tokens::WordSet;
 
 fn has_noise_name(id_class: &str) -> bool {
     NOISE_CONTAINERS.matches(id_class)
@@ -18,8 +19,8 @@ fn has_noise_name(id_class: &str) -> bool {
 /// so candidates inside a container named for comments count a tenth; and a page that carries several
 /// stories names the main one in its `<title>`, so words shared with the title (in the candidate's
 /// opening text or the heading just before it) raise its weight up to threefold.
-pub(super) fn core_node(doc: &Document, marked: &[NodeId], max_node: NodeId) -> NodeId {
-    let title = TitleWords::new(doc, doc.title.as_deref().map(title_words).unwrap_or_default());
+pub(super) fn core_node(doc: &Document, marked: &[NodeId], max_node: NodeId, title: &WordSet) -> NodeId {
+    let title = TitleWords::new(doc, title);
     let base = |i: NodeId| {
         let s = doc.node(i).stats;
         let w = s.non_link_chars() as f64 + 10.0 * s.punct.min(s.non_link_chars()) as f64;
@@ -71,19 +72,19 @@ pub(super) fn title_words(title: &str) -> Vec<String> {
 /// many candidates read them.
 struct TitleWords<'a> {
     doc: &'a Document,
-    words: Vec<String>,
+    set: &'a WordSet,
     seen: std::cell::RefCell<IdMap<NodeId, u128>>,
 }
 
 impl<'a> TitleWords<'a> {
     const MAX: usize = 128;
 
-    fn new(doc: &'a Document, words: Vec<String>) -> Self {
-        TitleWords { doc, words, seen: Default::default() }
+    fn new(doc: &'a Document, set: &'a WordSet) -> Self {
+        TitleWords { doc, set, seen: Default::default() }
     }
 
     fn is_empty(&self) -> bool {
-        self.words.is_empty()
+        self.set.is_empty()
     }
 
     fn mask(&self, text: &str) -> u128 {
@@ -91,7 +92,7 @@ impl<'a> TitleWords<'a> {
         crate::tokens::for_each_word(text, |w| {
             // Title words have three letters or more, or are one CJK character (three bytes in UTF-8).
             if w.len() >= 3
-                && let Ok(k) = self.words.binary_search_by(|t| t.as_str().cmp(w))
+                && let Some(k) = self.set.index(w)
             {
                 m |= 1 << k;
             }
@@ -129,7 +130,7 @@ impl<'a> TitleWords<'a> {
                 found |= self.mask(&doc.subtree_text(h));
             }
         }
-        found.count_ones() as f64 / self.words.len() as f64
+        found.count_ones() as f64 / self.set.len() as f64
     }
 }
 
