@@ -103,8 +103,12 @@ impl Job {
 /// Cache lookup, fetch, extraction on the pool, cache insert. `no_cache` skips the lookup (the fresh
 /// result is still stored).
 pub async fn run_job(state: &AppState, job: Job, no_cache: bool) -> Result<Answer, ApiError> {
-    let key = job.cache_key(state);
-    if !no_cache && let Some(hit) = state.cache.get(&key).await {
+    // No key without a cache: hashing a large body is a measurable share of a request.
+    let key = state.cache.enabled().then(|| job.cache_key(state));
+    if !no_cache
+        && let Some(key) = &key
+        && let Some(hit) = state.cache.get(key).await
+    {
         state.metrics.cache_hit();
         return Ok(Answer { value: hit, cache: "hit" });
     }
@@ -185,7 +189,9 @@ pub async fn run_job(state: &AppState, job: Job, no_cache: bool) -> Result<Answe
         result.content.text.clear();
     }
     let value = Arc::new(Cached { result, fetch });
-    state.cache.insert(key, value.clone()).await;
+    if let Some(key) = key {
+        state.cache.insert(key, value.clone()).await;
+    }
     Ok(Answer { value, cache: "miss" })
 }
 
