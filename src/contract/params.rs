@@ -279,6 +279,10 @@ pub struct AutoParams {
     /// empty (0: never). A page of script shells, a bot wall or an error notice leaves only its
     /// chrome (a cart link, a legal footer), which the fallbacks above would otherwise return.
     pub no_content_below: f64,
+    /// A code block (`<pre>`) none of whose text was kept, between kept text with at most this many
+    /// characters of dropped text on either side (a caption, a "Copy" button), is kept (0: never): a
+    /// tutorial's command between "run this" and "then this" is part of it.
+    pub code_between_kept_chars: u32,
     /// When the page declares one product in JSON-LD whose description has at least this many words,
     /// and the kept text holds fewer than half of that description's distinct words, a page that is
     /// not an article answers with the description first (0: never). Shops often keep the
@@ -375,6 +379,7 @@ impl Default for AutoParams {
             comments_after_article_bytes: 500,
             small_page_chars: 200,
             no_content_below: 0.3,
+            code_between_kept_chars: 100,
             product_description_min_words: 20,
             service_cta_max_words: 3,
             include_comments: false,

@@ -226,7 +226,11 @@ pub fn run(ctx: &Context<'_>, models: &Models<'_>) -> Outcome {
         let comments = is_article
             && drop_comments
             && select::drop_threads_after_article(doc, &mut chosen, ctx.params.auto.comments_after_article_bytes);
+        // A listing between kept steps of a tutorial.
+        let gap = ctx.params.auto.code_between_kept_chars;
+        let code = gap > 0 && select::keep_code_between_kept(doc, &mut chosen, gap);
         let changed = select::drop_after_signals(doc, &m.blocks, &mut chosen, &ctx.params.auto)
+            || code
             || cta
             || reviews
             || filters
