@@ -147,7 +147,9 @@ pub fn fit_regression(names: &[String], rows: &[Vec<f64>], labels: &[bool], l2: 
         }
         b -= lr * gb;
     }
-    ArticleModel { signals: names.to_vec(), mean, scale, weights: w, bias: b, ..ArticleModel::default() }
+    let mut model = ArticleModel::default();
+    (model.signals, model.mean, model.scale, model.weights, model.bias) = (names.to_vec(), mean, scale, w, b);
+    model
 }
 
 /// Fit the regression (for its readable weights and means) and the tree ensemble that is used.

@@ -50,5 +50,7 @@ pub fn train(data: &PageSignals) -> Result<PageTypeModel, Error> {
         at += n;
     }
     trained_on.push(format!("by type, rows: {}", counts.join(", ")));
-    Ok(PageTypeModel { signals: data.names.clone(), types, trained_on, ..PageTypeModel::default() })
+    let mut model = PageTypeModel::default();
+    (model.signals, model.types, model.trained_on) = (data.names.clone(), types, trained_on);
+    Ok(model)
 }

@@ -35,6 +35,9 @@ pub struct ArticleModel {
     /// The tree ensemble; when trained it is used instead of the regression weights.
     #[serde(default)]
     pub trees: crate::gbdt::Forest,
+    /// Where each signal sits in the pipeline's list, learned on the first page.
+    #[serde(skip)]
+    slots: SignalSlots,
 }
 
 impl Default for ArticleModel {
@@ -48,6 +51,7 @@ impl Default for ArticleModel {
             bias: 0.0,
             trained_on: Vec::new(),
             trees: crate::gbdt::Forest::default(),
+            slots: SignalSlots::default(),
         }
     }
 }
@@ -70,11 +74,13 @@ impl ArticleModel {
 
     /// P(article | signals). Signals the model does not know are ignored; missing ones count as the mean.
     pub fn probability(&self, signals: &[(&str, f64)]) -> f64 {
-        let value = |k: usize, name: &str| {
-            signals.iter().find(|(n, _)| *n == name).map_or(self.mean.get(k).copied().unwrap_or(0.0), |s| s.1)
-        };
         if self.trees.is_trained() {
-            let x: Vec<f32> = self.signals.iter().enumerate().map(|(k, n)| value(k, n) as f32).collect();
+            let x: Vec<f32> = self
+                .slots
+                .values(&self.signals, signals)
+                .enumerate()
+                .map(|(k, v)| v.unwrap_or(self.mean.get(k).copied().unwrap_or(0.0)) as f32)
+                .collect();
             return self.trees.predict(&x);
         }
         let mut z = self.bias;
@@ -87,6 +93,47 @@ impl ArticleModel {
     }
 }
 
+/// Where each of a model's signals sits in the list the pipeline builds for a page, found by name on
+/// the first page and checked by name on every later one (searched for again when it is not there).
+/// The pipeline builds the list in one order on every page, and a search from the front per signal
+/// compared thousands of names per page, a measurable share of a small page's extraction.
+#[derive(Debug, Default)]
+pub(super) struct SignalSlots(std::sync::OnceLock<Vec<Option<usize>>>);
+
+impl SignalSlots {
+    /// The value of each of `names` in `signals` (the first of a repeated name), `None` where absent.
+    pub(super) fn values<'s>(
+        &'s self,
+        names: &'s [String],
+        signals: &'s [(&str, f64)],
+    ) -> impl Iterator<Item = Option<f64>> + 's {
+        let find = move |name: &str| signals.iter().position(|(n, _)| *n == name);
+        let slots = self.0.get_or_init(|| names.iter().map(|n| find(n)).collect());
+        names.iter().enumerate().map(move |(k, name)| {
+            let at = match slots.get(k).copied().flatten() {
+                // At its place, and no earlier namesake can precede it there unless the list changed
+                // order, which the name check below catches for the signal that moved.
+                Some(i) if signals.get(i).is_some_and(|(n, _)| *n == name) => Some(i),
+                _ => find(name),
+            };
+            at.map(|i| signals[i].1)
+        })
+    }
+}
+
+impl Clone for SignalSlots {
+    fn clone(&self) -> Self {
+        SignalSlots::default()
+    }
+}
+
+/// A cache, not part of a model's identity.
+impl PartialEq for SignalSlots {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -96,5 +143,17 @@ mod tests {
         let m = ArticleModel::default();
         assert!(!m.is_trained());
         assert_eq!(m.probability(&[("a", 1.0)]), 0.5);
+    }
+
+    #[test]
+    fn signal_slots_follow_the_names_when_the_list_changes_order() {
+        let names: Vec<String> = ["b", "a", "z"].map(String::from).to_vec();
+        let slots = SignalSlots::default();
+        let read = |signals: &[(&str, f64)]| slots.values(&names, signals).collect::<Vec<_>>();
+        assert_eq!(read(&[("a", 1.0), ("b", 2.0)]), [Some(2.0), Some(1.0), None]);
+        // The places learned above are checked by name, not trusted.
+        assert_eq!(read(&[("b", 3.0), ("a", 4.0), ("z", 5.0)]), [Some(3.0), Some(4.0), Some(5.0)]);
+        assert_eq!(read(&[("x", 0.0), ("a", 6.0), ("b", 7.0), ("b", 8.0)]), [Some(7.0), Some(6.0), None]);
+        assert_eq!(read(&[]), [None, None, None]);
     }
 }

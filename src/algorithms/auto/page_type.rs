@@ -245,6 +245,9 @@ pub struct PageTypeModel {
     /// One forest per type of [`NON_ARTICLE_TYPES`], in that order.
     pub types: Vec<crate::gbdt::Forest>,
     pub trained_on: Vec<String>,
+    /// Where each signal sits in the pipeline's list, learned on the first page.
+    #[serde(skip)]
+    slots: super::article_model::SignalSlots,
 }
 
 impl Default for PageTypeModel {
@@ -254,6 +257,7 @@ impl Default for PageTypeModel {
             signals: Vec::new(),
             types: Vec::new(),
             trained_on: Vec::new(),
+            slots: Default::default(),
         }
     }
 }
@@ -286,8 +290,7 @@ impl PageTypeModel {
         if !self.is_trained() {
             return None;
         }
-        let x: Vec<f32> =
-            self.signals.iter().map(|n| signals.iter().find(|(s, _)| s == n).map_or(0.0, |s| s.1) as f32).collect();
+        let x: Vec<f32> = self.slots.values(&self.signals, signals).map(|v| v.unwrap_or(0.0) as f32).collect();
         let mut odds = [0.0f64; 6];
         for (o, f) in odds.iter_mut().zip(&self.types) {
             *o = f.predict(&x).max(1e-6);
