@@ -21,6 +21,8 @@
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
+use crate::memo::Memo;
+
 /// Bins per feature at most.
 pub const MAX_BINS: usize = 64;
 
@@ -73,7 +75,7 @@ pub struct Forest {
     pub gain: Vec<f64>,
     /// The trees laid out for [`Packed`] scoring, built on first use.
     #[serde(skip)]
-    packed: PackedCache,
+    packed: Memo<Option<Packed>>,
 }
 
 /// Trees of at most [`PACKED_DEPTH`] levels laid out for scoring eight rows at a time: every tree
@@ -156,16 +158,6 @@ impl Packed {
     }
 }
 
-/// [`Forest::packed`]'s cache: not part of a model's identity, so it compares equal always.
-#[derive(Debug, Clone, Default)]
-struct PackedCache(std::sync::OnceLock<Option<Packed>>);
-
-impl PartialEq for PackedCache {
-    fn eq(&self, _: &Self) -> bool {
-        true
-    }
-}
-
 /// The logistic function: log-odds to a probability (the link of every model here).
 pub fn sigmoid(z: f64) -> f64 {
     1.0 / (1.0 + (-z).exp())
@@ -212,7 +204,7 @@ impl Forest {
         // once the remainders are small beside the whole (callgrind: 96 rows and fewer is where the
         // packed form saves on l3s-gn1, zh-cwce and wcxb-dev pages alike).
         if n <= PACKED_MAX_ROWS
-            && let Some(p) = self.packed.0.get_or_init(|| Packed::new(&self.trees))
+            && let Some(p) = self.packed.get_or_init(|| Packed::new(&self.trees))
         {
             return p.margins(columns, n).into_iter().map(|m| sigmoid(self.base + f64::from(m))).collect();
         }
@@ -410,13 +402,7 @@ fn train_with_margins(data: &Data<'_>, names: &[&str], p: &TrainParams) -> (Fore
         trees.push(tree);
     }
     (
-        Forest {
-            features: names.iter().map(|s| s.to_string()).collect(),
-            base,
-            trees,
-            gain,
-            packed: PackedCache::default(),
-        },
+        Forest { features: names.iter().map(|s| s.to_string()).collect(), base, trees, gain, packed: Memo::default() },
         margin,
     )
 }

@@ -40,6 +40,7 @@ pub mod hash;
 pub mod hidden;
 pub mod layout;
 pub mod markdown;
+mod memo;
 pub mod meta;
 pub mod metadata;
 pub mod models;

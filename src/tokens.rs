@@ -193,6 +193,9 @@ pub struct WordSet {
     /// Open addressing: position + 1 in `words`, 0 for an empty slot; a power of two at least twice
     /// the list's length.
     slots: Vec<u16>,
+    /// Bit `len` (63 for 63 bytes and more) set for each word's length in bytes: a word of another
+    /// length, most words looked up, is answered without hashing it.
+    lengths: u64,
 }
 
 impl WordSet {
@@ -208,7 +211,8 @@ impl WordSet {
             }
             slots[at] = k as u16 + 1;
         }
-        WordSet { words, slots }
+        let lengths = words.iter().fold(0u64, |m, w| m | 1 << w.len().min(63));
+        WordSet { words, slots, lengths }
     }
 
     /// A cheap mix of the length and the first and last (up to) eight bytes: enough to spread a few
@@ -224,11 +228,6 @@ impl WordSet {
         x.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32
     }
 
-    /// The list, in the order given.
-    pub fn words(&self) -> &[String] {
-        &self.words
-    }
-
     pub fn len(&self) -> usize {
         self.words.len()
     }
@@ -240,6 +239,9 @@ impl WordSet {
     /// Position of `w` in the list, if it is there.
     #[inline]
     pub fn index(&self, w: &str) -> Option<usize> {
+        if self.lengths & 1 << w.len().min(63) == 0 {
+            return None;
+        }
         let size = self.slots.len();
         let mut at = Self::hash(w.as_bytes()) as usize & (size - 1);
         loop {

@@ -97,8 +97,8 @@ impl ArticleModel {
 /// the first page and checked by name on every later one (searched for again when it is not there).
 /// The pipeline builds the list in one order on every page, and a search from the front per signal
 /// compared thousands of names per page, a measurable share of a small page's extraction.
-#[derive(Debug, Default)]
-pub(super) struct SignalSlots(std::sync::OnceLock<Vec<Option<usize>>>);
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(super) struct SignalSlots(crate::memo::Memo<Vec<Option<usize>>>);
 
 impl SignalSlots {
     /// The value of each of `names` in `signals` (the first of a repeated name), `None` where absent.
@@ -118,19 +118,6 @@ impl SignalSlots {
             };
             at.map(|i| signals[i].1)
         })
-    }
-}
-
-impl Clone for SignalSlots {
-    fn clone(&self) -> Self {
-        SignalSlots::default()
-    }
-}
-
-/// A cache, not part of a model's identity.
-impl PartialEq for SignalSlots {
-    fn eq(&self, _: &Self) -> bool {
-        true
     }
 }
 

@@ -515,15 +515,10 @@ fn core_distance(doc: &Document, owner: NodeId, core: NodeId) -> u32 {
 fn title_overlap(doc: &Document, texts: &[NodeId], title: &WordSet) -> (f32, f32) {
     let mut found = vec![false; title.len()];
     let (mut words, mut hits) = (0u32, 0u32);
-    // The byte lengths the title's words have: a word of another length is no title word, and most
-    // are answered so, without a search.
-    let lengths = title.words().iter().fold(0u64, |m, x| m | 1 << x.len().min(63));
     for &t in texts {
         crate::tokens::for_each_word(doc.text(t), |w| {
             words += 1;
-            if lengths & 1 << w.len().min(63) != 0
-                && let Some(k) = title.index(w)
-            {
+            if let Some(k) = title.index(w) {
                 found[k] = true;
                 hits += 1;
             }

@@ -792,9 +792,11 @@ pub fn boilerplate_cues(text: &str) -> u32 {
         t
     });
     let lengths = &*LENGTHS;
+    // `word` is 1 to 16 bytes long (the buffer below).
+    let possible =
+        |word: &[u8]| word[0].is_ascii_lowercase() && lengths[usize::from(word[0] - b'a')] >> word.len() & 1 == 1;
     let check = |word: &[u8], n: &mut u32| {
-        let possible = word[0].is_ascii_lowercase() && lengths[usize::from(word[0] - b'a')] >> word.len() & 1 == 1;
-        if word.len() >= 3 && possible && CUE_WORDS.binary_search_by(|c| c.as_bytes().cmp(word)).is_ok() {
+        if word.len() >= 3 && possible(word) && CUE_WORDS.binary_search_by(|c| c.as_bytes().cmp(word)).is_ok() {
             *n += 1;
         }
     };
