@@ -295,17 +295,17 @@ impl Builder {
             let n = &t.nodes[id as usize];
             let mut descend = false;
             match &n.data {
-                Data::Element { name, attrs, .. } => {
+                Data::Element { local, attrs, .. } => {
                     let action = if self.skip.as_ref().is_some_and(|s| s[id as usize]) {
                         Action::Skipped
                     } else if wrappers.get(id as usize).copied().unwrap_or(false) && self.honour_style {
                         // A disclosed element's wrapper ([`climb_wrappers`]): read whatever its style.
                         self.honour_style = false;
-                        let action = self.open(&name.local, attrs.iter().map(|a| (&*a.name.local, &*a.value)));
+                        let action = self.open(local, attrs.iter().map(|a| (&*a.name.local, &*a.value)));
                         self.honour_style = true;
                         action
                     } else {
-                        self.open(&name.local, attrs.iter().map(|a| (&*a.name.local, &*a.value)))
+                        self.open(local, attrs.iter().map(|a| (&*a.name.local, &*a.value)))
                     };
                     if action == Action::Pushed
                         && let Some(s) = self.stamps.as_mut()
@@ -316,7 +316,7 @@ impl Builder {
                         self.style_hidden.push(id);
                     }
                     if action.skips() {
-                        if &*name.local == "head" {
+                        if &**local == "head" {
                             self.read_head_tree(t, id);
                         }
                     } else if n.first_child != tree::NIL {
@@ -351,8 +351,8 @@ impl Builder {
         while let Some(mut id) = todo.pop() {
             while id != tree::NIL && self.title.is_none() {
                 let n = &t.nodes[id as usize];
-                if let Data::Element { name, .. } = &n.data {
-                    if &*name.local == "title" {
+                if let Data::Element { local, .. } = &n.data {
+                    if &**local == "title" {
                         let mut s = String::new();
                         let mut c = n.first_child;
                         while c != tree::NIL {

@@ -10,9 +10,9 @@
 //! pass of its own cost a few per byte: on 15 l3s-gn1 pages it replaced 41 M instructions of a run's
 //! 465 M. Everything kept is bounded ([`MAX_TEXT`], [`MAX_JSON_LD`], [`MAX_ITEMS`]).
 
-use html5ever::{local_name, ns};
+use html5ever::local_name;
 
-use super::tree::{DOCUMENT, Data, Id, NIL, Tree};
+use super::tree::{DOCUMENT, Data, Id, NIL, Ns, Tree};
 
 /// Bytes kept of any one text (a title, a microdata value).
 pub const MAX_TEXT: usize = 1024;
@@ -122,10 +122,9 @@ pub(super) fn collect(tree: &Tree) -> Declarations {
     while id != NIL {
         let node = &tree.nodes[id as usize];
         match &node.data {
-            Data::Element { name, attrs, .. } => {
+            Data::Element { local, ns, attrs, .. } => {
                 let attr = |n: &str| attrs.iter().find(|a| &*a.name.local == n).map(|a| a.value.to_string());
-                let html = name.ns == ns!(html);
-                let local = &name.local;
+                let html = *ns == Ns::Html;
                 if html && *local == local_name!("html") && out.lang.is_none() {
                     out.lang = attr("lang");
                 } else if html && *local == local_name!("meta") {

@@ -130,8 +130,8 @@ fn write(t: &Tree, stamps: &[NodeId], head: &str) -> String {
         let n = &t.nodes[id as usize];
         let mut descend = false;
         match &n.data {
-            Data::Element { name, attrs, .. } => {
-                let local = &*name.local;
+            Data::Element { local, attrs, .. } => {
+                let local = &**local;
                 if local == "head" {
                     out.push_str("<head>");
                     out.push_str(head);
@@ -181,18 +181,18 @@ fn write(t: &Tree, stamps: &[NodeId], head: &str) -> String {
         // Next in preorder, closing every element climbed out of.
         id = t.next_after(id, tree::DOCUMENT, || {
             if let Some((open_id, true)) = open.pop()
-                && let Data::Element { name, .. } = &t.nodes[open_id as usize].data
+                && let Data::Element { local, .. } = &t.nodes[open_id as usize].data
             {
                 out.push_str("</");
-                out.push_str(&name.local);
+                out.push_str(local);
                 out.push('>');
             }
         });
     }
     while let Some((open_id, _)) = open.pop() {
-        if let Data::Element { name, .. } = &t.nodes[open_id as usize].data {
+        if let Data::Element { local, .. } = &t.nodes[open_id as usize].data {
             out.push_str("</");
-            out.push_str(&name.local);
+            out.push_str(local);
             out.push('>');
         }
     }

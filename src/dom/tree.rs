@@ -11,7 +11,7 @@ use std::cell::{Ref, RefCell};
 
 use html5ever::tendril::{StrTendril, TendrilSink};
 use html5ever::tree_builder::{ElementFlags, NodeOrText, QuirksMode, TreeBuilder, TreeSink};
-use html5ever::{Attribute, LocalName, QualName, ns, parse_document};
+use html5ever::{Attribute, LocalName, Namespace, QualName, ns, parse_document};
 
 /// Index of a node in [`Tree::nodes`].
 pub(super) type Id = u32;
@@ -20,11 +20,41 @@ pub(super) const NIL: Id = u32::MAX;
 /// The document node is always the first.
 pub(super) const DOCUMENT: Id = 0;
 
+/// An element's namespace: the parser makes elements in these four only (a byte instead of an 8-byte
+/// atom keeps a node at 56 bytes instead of 80, with the attributes' exact-length slice below).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum Ns {
+    Html,
+    Svg,
+    MathMl,
+    Other,
+}
+
+/// The namespaces [`Ns`] stands for, in its order.
+static NAMESPACES: [Namespace; 4] = [ns!(html), ns!(svg), ns!(mathml), ns!()];
+
+impl Ns {
+    fn of(ns: &Namespace) -> Ns {
+        match *ns {
+            ns!(html) => Ns::Html,
+            ns!(svg) => Ns::Svg,
+            ns!(mathml) => Ns::MathMl,
+            _ => Ns::Other,
+        }
+    }
+
+    pub(super) fn namespace(self) -> &'static Namespace {
+        &NAMESPACES[self as usize]
+    }
+}
+
 pub(super) enum Data {
     Document,
     Element {
-        name: QualName,
-        attrs: Vec<Attribute>,
+        local: LocalName,
+        ns: Ns,
+        /// As the tokenizer made them, at their exact length.
+        attrs: Box<[Attribute]>,
         /// The separate fragment html5ever fills for `<template>` (never part of the page's text).
         template_contents: Id,
     },
@@ -48,7 +78,7 @@ pub(super) struct Tree {
     /// The parser chose quirks mode (no or an old doctype): a browser must lay the page out the same way.
     pub quirks: bool,
     /// Answer to a name question about a non-element, which the parser promises never to ask.
-    placeholder: QualName,
+    placeholder: LocalName,
 }
 
 impl Tree {
@@ -71,11 +101,7 @@ impl Tree {
     }
 
     fn with_capacity(nodes: usize) -> Tree {
-        let mut t = Tree {
-            nodes: Vec::with_capacity(nodes),
-            quirks: false,
-            placeholder: QualName::new(None, ns!(), LocalName::from("")),
-        };
+        let mut t = Tree { nodes: Vec::with_capacity(nodes), quirks: false, placeholder: LocalName::from("") };
         t.push(Data::Document);
         t
     }
@@ -205,14 +231,17 @@ pub(super) struct Sink {
 
 /// An element's name borrowed from the tree (the parser only reads it).
 #[derive(Debug)]
-pub(super) struct NameRef<'a>(Ref<'a, QualName>);
+pub(super) struct NameRef<'a> {
+    local: Ref<'a, LocalName>,
+    ns: &'static Namespace,
+}
 
 impl html5ever::tree_builder::ElemName for NameRef<'_> {
     fn ns(&self) -> &html5ever::Namespace {
-        &self.0.ns
+        self.ns
     }
     fn local_name(&self) -> &LocalName {
-        &self.0.local
+        &self.local
     }
 }
 
@@ -232,16 +261,22 @@ impl TreeSink for Sink {
     }
 
     fn elem_name<'a>(&'a self, target: &'a Id) -> NameRef<'a> {
-        NameRef(Ref::map(self.tree.borrow(), |t| match t.nodes.get(*target as usize).map(|n| &n.data) {
-            Some(Data::Element { name, .. }) => name,
+        let mut ns = Ns::Other;
+        let local = Ref::map(self.tree.borrow(), |t| match t.nodes.get(*target as usize).map(|n| &n.data) {
+            Some(Data::Element { local, ns: of, .. }) => {
+                ns = *of;
+                local
+            }
             _ => &t.placeholder,
-        }))
+        });
+        NameRef { local, ns: ns.namespace() }
     }
 
     fn create_element(&self, name: QualName, attrs: Vec<Attribute>, flags: ElementFlags) -> Id {
         let mut t = self.tree.borrow_mut();
         let template_contents = if flags.template { t.push(Data::Other) } else { NIL };
-        t.push(Data::Element { name, attrs, template_contents })
+        let ns = Ns::of(&name.ns);
+        t.push(Data::Element { local: name.local, ns, attrs: attrs.into_boxed_slice(), template_contents })
     }
 
     fn create_comment(&self, _text: StrTendril) -> Id {
@@ -314,11 +349,13 @@ impl TreeSink for Sink {
     fn add_attrs_if_missing(&self, target: &Id, attrs: Vec<Attribute>) {
         let mut t = self.tree.borrow_mut();
         if let Data::Element { attrs: existing, .. } = &mut t.nodes[*target as usize].data {
+            let mut all = std::mem::take(existing).into_vec();
             for a in attrs {
-                if !existing.iter().any(|e| e.name == a.name) {
-                    existing.push(a);
+                if !all.iter().any(|e| e.name == a.name) {
+                    all.push(a);
                 }
             }
+            *existing = all.into_boxed_slice();
         }
     }
 
@@ -393,8 +430,8 @@ pub(super) fn dump(t: &Tree) -> String {
             let pad = " ".repeat(depth);
             match &n.data {
                 Data::Document => out.push_str("#document\n"),
-                Data::Element { name, attrs, template_contents } => {
-                    let _ = write!(out, "{pad}<{:?} {}", name.ns, name.local);
+                Data::Element { local, ns, attrs, template_contents } => {
+                    let _ = write!(out, "{pad}<{:?} {}", ns.namespace(), local);
                     for a in attrs {
                         let _ = write!(out, " {:?}:{}={:?}", a.name.ns, a.name.local, &*a.value);
                     }
@@ -442,7 +479,7 @@ mod tests {
         let mut c = t.nodes[parent as usize].first_child;
         while c != NIL {
             out.push(match &t.nodes[c as usize].data {
-                Data::Element { name, .. } => name.local.to_string(),
+                Data::Element { local, .. } => local.to_string(),
                 Data::Text(s) => format!("'{s}'"),
                 _ => "?".into(),
             });
@@ -454,8 +491,15 @@ mod tests {
     fn find(t: &Tree, local: &str) -> Id {
         t.nodes
             .iter()
-            .position(|n| matches!(&n.data, Data::Element { name, .. } if &*name.local == local))
+            .position(|n| matches!(&n.data, Data::Element { local: l, .. } if &**l == local))
             .map_or(NIL, |i| i as Id)
+    }
+
+    #[test]
+    fn a_node_takes_56_bytes() {
+        // The tree holds every node of the page until the arena copy, the parse's peak: a node's size
+        // is a share of every large page's memory (docs/PERFORMANCE.md).
+        assert!(std::mem::size_of::<TreeNode>() <= 56, "{}", std::mem::size_of::<TreeNode>());
     }
 
     #[test]
