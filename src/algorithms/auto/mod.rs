@@ -131,8 +131,8 @@ fn shift_log_odds(p: f64, shift: f64) -> f64 {
 /// `auto`.
 pub fn run(ctx: &Context<'_>, models: &Models<'_>) -> Outcome {
     let doc = ctx.doc;
-    let m = measure(ctx, models.bayes);
-    let p = if models.blocks.is_trained() { models.blocks.predict(doc, &m) } else { Vec::new() };
+    let mut m = measure(ctx, models.bayes);
+    let p = if models.blocks.is_trained() { models.blocks.predict_dropping_rows(doc, &mut m) } else { Vec::new() };
     let drop_comments = !ctx.params.auto.include_comments;
     let mut chosen = Vec::new();
     let (roots, block_p) = if models.blocks.is_trained() {
