@@ -54,8 +54,10 @@ pub mod server;
 pub mod tokens;
 pub mod train;
 pub mod warc;
+mod warm_up;
 
 pub use algorithms::Algorithm;
 pub use error::Error;
 pub use output::{Extraction, PageType};
 pub use pipeline::{Engine, Limits, Outputs, Page, Preparation, Request, check_input};
+pub use warm_up::WARM_PAGE;

@@ -61,6 +61,11 @@ pub fn build_state_with_resolver(config: Config, resolver: Arc<dyn Resolve>) -> 
     let mut engine = Engine::with_defaults()?;
     engine.limits.max_input_bytes = config.extract.max_input_bytes;
     engine.params = config.params.clone();
+    // Before the listener opens: the first client must not wait for the tables built on first use.
+    match engine.warm_up() {
+        Ok(out) => tracing::info!(ms = out.timings_ms.total, "engine warmed up"),
+        Err(e) => tracing::warn!(error = %e, "warm-up page failed; the first request builds the tables"),
+    }
     let fetcher = Fetcher::with_resolver(&config.fetch, resolver)?;
     let pool = Pool::new(
         config.pool.worker_count(),
