@@ -279,7 +279,7 @@ impl Builder {
     /// Copy the parser's working tree. Iterative: a parent link climbs back up, so depth costs no stack.
     pub(super) fn build_tree(&mut self, t: &Tree) {
         // Both outputs sized once: growing them by doubling copied and faulted in fresh pages each time.
-        self.nodes.reserve(t.nodes.len());
+        self.nodes.reserve(t.kept_bound);
         let text: usize = t.nodes.iter().map(|n| if let Data::Text(s) = &n.data { s.len() } else { 0 }).sum();
         self.text_buf.reserve(text);
         for n in &t.nodes {
