@@ -85,7 +85,7 @@ pub fn page_rows(engine: &Engine, bytes: &[u8], url: Option<&str>, gold: &GoldGr
     engine.with_context(bytes, url, |ctx| {
         let m = auto::measure(ctx, &engine.models.bayes);
         let mut rows =
-            PageRows { x: m.features.clone(), layout: auto::Layout::of(ctx.doc, &m.blocks), ..PageRows::default() };
+            PageRows { x: m.feature_rows(), layout: auto::Layout::of(ctx.doc, &m.blocks), ..PageRows::default() };
         let mut sizes = Vec::new();
         for b in &m.blocks.list {
             let text: Vec<&str> = m.blocks.texts_of(b).iter().map(|&t| ctx.doc.text(t)).collect();

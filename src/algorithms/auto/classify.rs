@@ -57,22 +57,21 @@ impl BlockModel {
 
     /// Stage 1's probability for every block of a measured page.
     pub fn stage1(&self, m: &Measured) -> Vec<f64> {
-        let n = m.blocks.list.len();
-        self.stage1.predict_columns(&transpose(&m.features, n), n)
+        self.stage1.predict_columns(&m.features, m.blocks.list.len())
     }
 
     /// The final probability for every block of a measured page.
     pub fn predict(&self, doc: &Document, m: &Measured) -> Vec<f64> {
-        let columns = columns_of(&m.features, m.blocks.list.len());
+        let n = m.blocks.list.len();
+        let mut columns = Vec::with_capacity(m.features.len() + n * CONTEXT.len());
+        columns.extend_from_slice(&m.features);
         self.predict_columns(doc, m, columns)
     }
 
-    /// [`BlockModel::predict`], dropping the page's row-major features once they are transposed (they
-    /// are read no more): on a page of many blocks the two copies were the largest part of its peak
-    /// memory, a quarter of a megabyte each for 700 blocks.
-    pub fn predict_dropping_rows(&self, doc: &Document, m: &mut Measured) -> Vec<f64> {
-        let columns = columns_of(&m.features, m.blocks.list.len());
-        m.features = Vec::new();
+    /// [`BlockModel::predict`], taking the page's feature columns over instead of copying them (nothing
+    /// reads them after): they are sized with room for the context columns stage 2 adds.
+    pub fn predict_taking(&self, doc: &Document, m: &mut Measured) -> Vec<f64> {
+        let columns = std::mem::take(&mut m.features);
         self.predict_columns(doc, m, columns)
     }
 
@@ -114,22 +113,6 @@ impl BlockModel {
     }
 }
 
-/// Feature-major columns of row-major `features` (`n` rows): stage 2's inputs are stage 1's columns
-/// with the context columns after, in one buffer sized for both (appending the context to a full
-/// buffer doubled it, and the page's peak memory with it).
-fn columns_of(features: &[f32], n: usize) -> Vec<f32> {
-    let mut columns = Vec::with_capacity(features.len() + n * CONTEXT.len());
-    transpose_into(features, n, &mut columns);
-    columns
-}
-
-/// Row-major `n` rows to feature-major.
-fn transpose(rows: &[f32], n: usize) -> Vec<f32> {
-    let mut out = Vec::with_capacity(rows.len());
-    transpose_into(rows, n, &mut out);
-    out
-}
-
 /// Row-major `n` rows to feature-major, appended to `out`.
 fn transpose_into(rows: &[f32], n: usize, out: &mut Vec<f32>) {
     let w = rows.len() / n.max(1);
@@ -141,7 +124,13 @@ fn transpose_into(rows: &[f32], n: usize, out: &mut Vec<f32>) {
 
 #[cfg(test)]
 mod tests {
-    use super::transpose;
+    use super::transpose_into;
+
+    fn transpose(rows: &[f32], n: usize) -> Vec<f32> {
+        let mut out = Vec::new();
+        transpose_into(rows, n, &mut out);
+        out
+    }
 
     #[test]
     fn transpose_turns_rows_into_columns() {

@@ -362,8 +362,11 @@ fn flag(b: bool) -> f32 {
     f32::from(u8::from(b))
 }
 
-/// The feature rows of every block, row-major (`feature_names().len()` values per block).
-pub fn features(doc: &Document, blocks: &Blocks, inp: &Inputs<'_>) -> Vec<f32> {
+/// The features of every block, feature-major (feature `f` of block `k` at `f·n + k`, `n` blocks), as
+/// the classifier's trees read them, with room for `extra_columns` more columns after (the classifier's
+/// context columns). Written so directly: a row-major copy transposed afterwards was a second buffer of
+/// the same size beside it, the largest part of a block-heavy page's peak memory, and a pass of its own.
+pub fn features(doc: &Document, blocks: &Blocks, inp: &Inputs<'_>, extra_columns: usize) -> Vec<f32> {
     let nf = feature_names().len();
     let flags = inp.flags;
     let keep = covered(doc, inp.keep);
@@ -417,7 +420,9 @@ pub fn features(doc: &Document, blocks: &Blocks, inp: &Inputs<'_>) -> Vec<f32> {
         keep_of: blocks.list.iter().map(|b| flag(keep[blocks.texts[b.first as usize] as usize])).collect(),
         title_block: titles.iter().position(|t| t.0 >= 0.5),
     };
-    let mut rows = vec![0f32; n * nf];
+    let mut columns = Vec::with_capacity(n * (nf + extra_columns));
+    columns.resize(n * nf, 0f32);
+    let mut row = vec![0f32; nf];
     // Per parent: its element children, and how many share each signature (counted once per parent,
     // so a parent of a hundred thousand children costs a hundred thousand steps, not their square).
     let mut sibling_sigs: IdMap<NodeId, (u32, IdMap<u64, u32>)> = IdMap::default();
@@ -460,7 +465,7 @@ pub fn features(doc: &Document, blocks: &Blocks, inp: &Inputs<'_>) -> Vec<f32> {
             title: titles[k],
             dated_share: (dated_share(up(b.owner)), dated_share(up(up(b.owner)))),
         };
-        let row = &mut rows[k * nf..(k + 1) * nf];
+        row.fill(0.0);
         let (base, rest) = row.split_at_mut(BASE.len());
         for (slot, (_, value)) in base.iter_mut().zip(BASE) {
             *slot = value(&view);
@@ -481,8 +486,11 @@ pub fn features(doc: &Document, blocks: &Blocks, inp: &Inputs<'_>) -> Vec<f32> {
         for (slot, &value) in kind.iter_mut().zip(inp.page_kind) {
             *slot = value;
         }
+        for (f, &value) in row.iter().enumerate() {
+            columns[f * n + k] = value;
+        }
     }
-    rows
+    columns
 }
 
 /// An element's tag and first class word, hashed: siblings with equal signatures are repeats.

@@ -69,7 +69,9 @@ pub struct Models<'a> {
 /// heuristic region. Training reads the same struct, so what is learned is what runs.
 pub struct Measured {
     pub blocks: Blocks,
-    /// Row-major, `feature_names().len()` per block.
+    /// Feature-major: feature `f` of block `k` at `f·n + k` for `n` blocks (`feature_names().len()`
+    /// features), with room for the classifier's context columns after ([`Measured::feature_rows`]
+    /// gives the rows).
     pub features: Vec<f32>,
     /// The heuristic region after pruning (the decision when no block model is loaded).
     pub keep: Vec<NodeId>,
@@ -79,6 +81,21 @@ pub struct Measured {
     /// The page signals read from the page alone (`page_type::dom_signals`): block features, and
     /// part of the page-type model's input.
     pub page_signals: Vec<(&'static str, f64)>,
+}
+
+impl Measured {
+    /// The features row-major (`feature_names().len()` per block), as training reads them.
+    pub fn feature_rows(&self) -> Vec<f32> {
+        let n = self.blocks.list.len();
+        let nf = self.features.len().checked_div(n).unwrap_or(0);
+        let mut rows = vec![0f32; self.features.len()];
+        for (f, column) in self.features.chunks_exact(n.max(1)).enumerate() {
+            for (k, &v) in column.iter().enumerate() {
+                rows[k * nf + f] = v;
+            }
+        }
+        rows
+    }
 }
 
 /// Run the seed methods and compute every block's features. The Naive Bayes posterior is one of the
@@ -113,7 +130,7 @@ pub fn measure(ctx: &Context<'_>, bayes_model: &BayesModel) -> Measured {
         page_kind: &page_kind,
         flags: &names.inherited,
     };
-    let features = features::features(doc, &blocks, &inputs);
+    let features = features::features(doc, &blocks, &inputs, CONTEXT.len());
     Measured { blocks, features, keep, density: ds.density, density_sum: ds.density_sum, p, page_signals }
 }
 
@@ -132,7 +149,7 @@ fn shift_log_odds(p: f64, shift: f64) -> f64 {
 pub fn run(ctx: &Context<'_>, models: &Models<'_>) -> Outcome {
     let doc = ctx.doc;
     let mut m = measure(ctx, models.bayes);
-    let p = if models.blocks.is_trained() { models.blocks.predict_dropping_rows(doc, &mut m) } else { Vec::new() };
+    let p = if models.blocks.is_trained() { models.blocks.predict_taking(doc, &mut m) } else { Vec::new() };
     let drop_comments = !ctx.params.auto.include_comments;
     let mut chosen = Vec::new();
     let (roots, block_p) = if models.blocks.is_trained() {
@@ -316,7 +333,6 @@ fn block_report(
 pub fn explain(ctx: &Context<'_>, models: &Models<'_>) -> String {
     use std::fmt::Write;
     let m = measure(ctx, models.bayes);
-    let nf = feature_names().len();
     let trained = models.blocks.is_trained();
     let p = models.blocks.predict(ctx.doc, &m);
     let chosen = if trained {
@@ -331,7 +347,7 @@ pub fn explain(ctx: &Context<'_>, models: &Models<'_>) -> String {
     let region_keep = feature_index("region_keep").unwrap_or(0);
     let mut out = String::new();
     for (k, b) in m.blocks.list.iter().enumerate() {
-        let pr = if trained { p[k] } else { f64::from(m.features[k * nf + region_keep]) };
+        let pr = if trained { p[k] } else { f64::from(m.features[region_keep * m.blocks.list.len() + k]) };
         let text: String = m.blocks.texts_of(b).iter().map(|&t| ctx.doc.text(t)).collect::<Vec<_>>().join(" ");
         let head: String = text.chars().take(70).collect();
         let _ = writeln!(
@@ -386,8 +402,10 @@ mod tests {
         let n = m.blocks.list.len();
         assert!(n >= 4, "{n} blocks");
         let at = |name: &str| feature_index(name).unwrap_or_else(|| panic!("no feature {name}"));
+        let rows = m.feature_rows();
+        assert_eq!(rows.len(), n * nf);
         for k in 0..n {
-            let r = &m.features[k * nf..(k + 1) * nf];
+            let r = &rows[k * nf..(k + 1) * nf];
             assert_eq!(r[at("page_ld_product")], 1.0);
             assert_eq!(r[at("page_ld_article")], 0.0);
             assert_eq!(r[at("page_table_rows")], 3f32.ln());
