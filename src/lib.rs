@@ -60,4 +60,3 @@ pub use algorithms::Algorithm;
 pub use error::Error;
 pub use output::{Extraction, PageType};
 pub use pipeline::{Engine, Limits, Outputs, Page, Preparation, Request, check_input};
-pub use warm_up::WARM_PAGE;

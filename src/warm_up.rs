@@ -10,7 +10,7 @@ use crate::{Engine, Error, Extraction, Request};
 
 /// A small news article with the parts real pages have: navigation, a headline, a byline and date,
 /// paragraphs, a related-links list, a footer, and JSON-LD, in English and Chinese.
-pub const WARM_PAGE: &str = r#"<!doctype html>
+const WARM_PAGE: &str = r#"<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>River towns plan new flood defences | Example News</title>
 <meta property="og:title" content="River towns plan new flood defences">
 <meta name="author" content="Jane Doe"><meta property="article:published_time" content="2026-03-14T09:30:00Z">

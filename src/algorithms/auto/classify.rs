@@ -114,7 +114,7 @@ impl BlockModel {
 }
 
 /// Row-major `n` rows to feature-major, appended to `out`.
-fn transpose_into(rows: &[f32], n: usize, out: &mut Vec<f32>) {
+pub(super) fn transpose_into(rows: &[f32], n: usize, out: &mut Vec<f32>) {
     let w = rows.len() / n.max(1);
     // Column by column, appended in order: a strided read and no index to check per value.
     for f in 0..w {

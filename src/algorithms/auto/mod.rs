@@ -86,14 +86,9 @@ pub struct Measured {
 impl Measured {
     /// The features row-major (`feature_names().len()` per block), as training reads them.
     pub fn feature_rows(&self) -> Vec<f32> {
-        let n = self.blocks.list.len();
-        let nf = self.features.len().checked_div(n).unwrap_or(0);
-        let mut rows = vec![0f32; self.features.len()];
-        for (f, column) in self.features.chunks_exact(n.max(1)).enumerate() {
-            for (k, &v) in column.iter().enumerate() {
-                rows[k * nf + f] = v;
-            }
-        }
+        // The columns are `feature_names().len()` rows of the transposed matrix.
+        let mut rows = Vec::with_capacity(self.features.len());
+        classify::transpose_into(&self.features, feature_names().len(), &mut rows);
         rows
     }
 }
