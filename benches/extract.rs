@@ -35,7 +35,7 @@ fn pages() -> Vec<Page> {
             flate2::read::MultiGzDecoder::new(std::fs::File::open(&p).expect("page"))
                 .read_to_end(&mut bytes)
                 .expect("gunzip");
-            let text = pith::decode::decode(&bytes, None).expect("decode").text.into_owned();
+            let text = pith::text::decode::decode(&bytes, None).expect("decode").text.into_owned();
             let name = p.file_name().unwrap().to_string_lossy().trim_end_matches(".html.gz").to_string();
             Page { name, bytes, text }
         })
@@ -45,7 +45,7 @@ fn pages() -> Vec<Page> {
 /// Every measure: `parse`, each algorithm without HTML and blocks, and `auto+blocks`.
 fn measures() -> Vec<&'static str> {
     let mut m = vec!["parse"];
-    m.extend(pith::eval::all_algorithms().into_iter().map(|a| a.name()));
+    m.extend(pith::lab::eval::all_algorithms().into_iter().map(|a| a.name()));
     m.insert(2, "auto+blocks");
     m
 }
@@ -104,7 +104,7 @@ fn summary(engine: &Engine, pages: &[Page]) {
     }
     print!("{:<28}", "median");
     for r in &ratios {
-        print!(" {:>12.2}", pith::bench::quantile(r, 0.5));
+        print!(" {:>12.2}", pith::lab::bench::quantile(r, 0.5));
     }
     println!();
 }

@@ -24,7 +24,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut file = std::io::BufWriter::new(std::fs::File::create(out)?);
     let (mut records, mut bytes) = (0u64, 0u64);
     for dir in datasets {
-        let ds = pith::dataset::Dataset::open(Path::new(dir))?;
+        let ds = pith::lab::dataset::Dataset::open(Path::new(dir))?;
         for page in &ds.pages {
             let body = ds.html(page)?;
             let mut http =
@@ -33,7 +33,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             http.extend_from_slice(&body);
             let uri = page.url.clone().unwrap_or_else(|| format!("urn:pith:{}/{}", ds.name, page.id));
             let mut record = Vec::with_capacity(http.len() + 512);
-            pith::warc::write_response(&mut record, &uri, &http, &format!("urn:pith:record:{}/{}", ds.name, page.id))?;
+            pith::batch::warc::write_response(
+                &mut record,
+                &uri,
+                &http,
+                &format!("urn:pith:record:{}/{}", ds.name, page.id),
+            )?;
             let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
             gz.write_all(&record)?;
             file.write_all(&gz.finish()?)?;

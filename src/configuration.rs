@@ -31,13 +31,13 @@ pub struct Config {
     pub server: ServerConfig,
     pub pool: PoolConfig,
     pub extract: ExtractConfig,
-    pub fetch: FetchConfig,
+    pub fetch: crate::fetch::FetchConfig,
     pub cache: CacheConfig,
     pub rate_limit: RateLimitConfig,
     pub log: LogConfig,
     /// The headless browser (`[render]`).
     #[serde(default)]
-    pub render: crate::render::RenderConfig,
+    pub render: crate::browser::RenderConfig,
     /// Every algorithm's parameters (the `[params]` table); absent keys keep the papers' values.
     #[serde(default)]
     pub params: crate::algorithms::Params,
@@ -77,19 +77,6 @@ impl PoolConfig {
 pub struct ExtractConfig {
     pub default_algorithm: crate::Algorithm,
     pub max_input_bytes: usize,
-}
-
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct FetchConfig {
-    pub connect_timeout_ms: u64,
-    pub read_timeout_ms: u64,
-    pub total_timeout_ms: u64,
-    pub max_redirects: usize,
-    pub max_bytes: usize,
-    pub user_agent: String,
-    pub allow_private_networks: bool,
-    pub allow_private_hosts: Vec<String>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -283,8 +270,11 @@ mod tests {
         assert!(!c.fetch.allow_private_networks);
         assert!(!c.rate_limit.enabled);
         // The file states the same auto thresholds as the code's defaults.
-        assert_eq!(c.params.auto.type_thresholds, crate::contract::params::TypeThresholds::CROSS_VALIDATED);
-        assert_eq!(c.params.auto.block_threshold, crate::contract::params::AutoParams::default().block_threshold);
+        assert_eq!(c.params.auto.type_thresholds, crate::algorithms::contract::params::TypeThresholds::CROSS_VALIDATED);
+        assert_eq!(
+            c.params.auto.block_threshold,
+            crate::algorithms::contract::params::AutoParams::default().block_threshold
+        );
         let listing =
             Config::from_layers(None, env(&[("PITH_PARAMS__AUTO__TYPE_THRESHOLDS__LISTING", "0.7")])).unwrap();
         assert_eq!(listing.params.auto.type_thresholds.listing, Some(0.7));

@@ -44,7 +44,7 @@ fn build_warc(path: &Path) {
     f.write_all(&info.finish().expect("gzip")).expect("write");
     for (k, (uri, block)) in records.iter().enumerate() {
         let mut rec = Vec::new();
-        pith::warc::write_response(&mut rec, uri, block, &format!("urn:uuid:rec-{k}")).expect("record");
+        pith::batch::warc::write_response(&mut rec, uri, block, &format!("urn:uuid:rec-{k}")).expect("record");
         let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
         gz.write_all(&rec).expect("write");
         f.write_all(&gz.finish().expect("gzip")).expect("write");
@@ -126,7 +126,7 @@ fn batch_over_a_warc_and_a_directory_resumes() {
     let expected = String::from_utf8(fixture("charsets/utf-8.expected.txt")).unwrap();
     assert!(zh["content"]["text"].as_str().unwrap().contains(expected.lines().next().unwrap().trim()), "{zh}");
     // Pages without a WARC digest carry one of their bytes, in the WARC form.
-    assert_eq!(listing["digest"], pith::warc::sha1_digest(&fixture("pages/listing.html")));
+    assert_eq!(listing["digest"], pith::batch::warc::sha1_digest(&fixture("pages/listing.html")));
 
     // Resumed: every record is already in the output, so nothing is appended.
     let again = pith_batch(&["--output", o, warc.to_str().unwrap(), pages.to_str().unwrap()]);

@@ -18,7 +18,7 @@ fn every_algorithm_on_every_dataset_page() {
         .collect();
     let mut pages = 0;
     for dir in dirs {
-        let ds = pith::dataset::Dataset::open(&dir).unwrap();
+        let ds = pith::lab::dataset::Dataset::open(&dir).unwrap();
         let failures: Vec<String> = ds
             .pages
             .par_iter()

@@ -274,9 +274,9 @@ fn comment_threads_are_left_out_unless_asked_for() {
 
 /// A layout of the arena the engine builds from `bytes`, without a browser: every element a box of
 /// the viewport's width, stacked by document order.
-fn synthetic_layout(e: &Engine, bytes: &[u8]) -> pith::layout::Layout {
-    use pith::layout::{Display, ElementBox, Layout, Rect};
-    let prepared = pith::render::prepare(e, bytes, None, &[]).unwrap();
+fn synthetic_layout(e: &Engine, bytes: &[u8]) -> pith::dom::layout::Layout {
+    use pith::dom::layout::{Display, ElementBox, Layout, Rect};
+    let prepared = pith::browser::prepare(e, bytes, None, &[]).unwrap();
     let doc = &prepared.doc;
     let boxes = (0..doc.len())
         .map(|i| {
@@ -295,7 +295,7 @@ fn synthetic_layout(e: &Engine, bytes: &[u8]) -> pith::layout::Layout {
         boxes,
         viewport: (1280.0, 800.0),
         page: (1280.0, doc.len() as f32 + 20.0),
-        fingerprint: pith::layout::fingerprint(doc),
+        fingerprint: pith::dom::layout::fingerprint(doc),
         render_ms: 0.0,
     }
 }
@@ -312,7 +312,7 @@ fn the_work_budget_refuses_in_the_scan_or_in_the_parse() {
     assert!(refused(&"<p>word ".repeat(600)));
     assert!(e.extract(&Request::new("<p>word ".repeat(300).as_bytes())).is_ok());
     // The page prepared for the browser is held to the same budget, in the scan and in the parse.
-    let prepared = |page: &str| pith::render::prepare(&e, page.as_bytes(), None, &[]);
+    let prepared = |page: &str| pith::browser::prepare(&e, page.as_bytes(), None, &[]);
     assert!(matches!(prepared(&"<b>x".repeat(1200)), Err(Error::TooComplex(_))));
     assert!(matches!(prepared(&"<p>word ".repeat(600)), Err(Error::TooComplex(_))));
     assert!(prepared(&"<p>word ".repeat(300)).is_ok());
@@ -322,7 +322,7 @@ fn the_work_budget_refuses_in_the_scan_or_in_the_parse() {
 #[test]
 fn every_hostile_class_extracts_or_is_refused_without_panic() {
     let e = engine();
-    for class in pith::adversarial::CLASSES {
+    for class in pith::lab::adversarial::CLASSES {
         let page = class.generate(30_000);
         match e.extract(&Request::new(page.as_bytes())) {
             Ok(_) | Err(Error::TooComplex(_)) => {}
@@ -387,7 +387,7 @@ fn a_page_with_almost_no_text_answers_with_all_of_it() {
     let page = b"<html><body><p>Closed today, back on Monday.</p><a href='/'>Home</a></body></html>";
     let mut e = engine();
     e.params.auto.block_threshold = 1.01;
-    e.params.auto.type_thresholds = pith::contract::params::TypeThresholds::default();
+    e.params.auto.type_thresholds = pith::algorithms::contract::params::TypeThresholds::default();
     let words = |e: &Engine| e.extract(&Request::new(page)).unwrap().content.text;
     assert_eq!(words(&e).split_whitespace().collect::<Vec<_>>(), ["Closed", "today,", "back", "on", "Monday.", "Home"]);
     e.params.auto.small_page_chars = 0;

@@ -1,4 +1,4 @@
-//! `pith::eval::run` end to end on a tiny dataset written to a temporary directory.
+//! `pith::lab::eval::run` end to end on a tiny dataset written to a temporary directory.
 
 use std::io::Write;
 use std::path::Path;
@@ -44,7 +44,7 @@ fn run_scores_a_small_dataset() {
     let mut engine = pith::Engine::with_defaults().unwrap();
     engine.params.auto.no_article_text = pith::algorithms::auto::NoArticleText::Full;
     let mut seen = Vec::new();
-    let report = pith::eval::run(
+    let report = pith::lab::eval::run(
         &engine,
         std::slice::from_ref(&dir),
         &[pith::Algorithm::Auto, pith::Algorithm::CetdDs],

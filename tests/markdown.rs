@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use pith::markdown::MarkdownOptions;
+use pith::output::markdown::MarkdownOptions;
 use pith::{Engine, Outputs, Request};
 use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
 use rayon::prelude::*;
@@ -133,7 +133,7 @@ fn markdown_reads_back_as_the_text_on_the_datasets() {
     let mut failures = Vec::new();
     let mut pages = 0;
     for name in ["wcxb-dev", "zh-cwce", "readability-tests", "tiptopjaw-2026"] {
-        let ds = pith::dataset::Dataset::open(&root.join(name)).expect("dataset opens");
+        let ds = pith::lab::dataset::Dataset::open(&root.join(name)).expect("dataset opens");
         pages += ds.pages.len();
         let bad: Vec<String> = ds
             .pages

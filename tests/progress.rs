@@ -12,7 +12,7 @@ struct Recorder {
     phases: Mutex<Vec<(String, Option<u64>, u64)>>,
 }
 
-impl pith::progress::Observer for &'static Recorder {
+impl pith::lab::progress::Observer for &'static Recorder {
     fn phase(&self, name: &str, total: Option<u64>) {
         self.phases.lock().unwrap().push((name.to_string(), total, 0));
     }
@@ -46,20 +46,20 @@ fn write_dataset(dir: &Path, pages: usize) {
 #[test]
 fn eval_and_train_report_every_page_of_every_phase() {
     let recorder: &'static Recorder = Box::leak(Box::default());
-    assert!(pith::progress::observe(Box::new(recorder)));
+    assert!(pith::lab::progress::observe(Box::new(recorder)));
     let dir = std::env::temp_dir().join(format!("pith-progress-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     write_dataset(&dir, 7);
     let engine = pith::Engine::with_defaults().unwrap();
     let algorithms = [pith::Algorithm::Auto, pith::Algorithm::CetdDs];
-    pith::eval::run(&engine, std::slice::from_ref(&dir), &algorithms, 2, |_| Ok(())).unwrap();
+    pith::lab::eval::run(&engine, std::slice::from_ref(&dir), &algorithms, 2, |_| Ok(())).unwrap();
     let phases = std::mem::take(&mut *recorder.phases.lock().unwrap());
     let name = dir.file_name().unwrap().to_string_lossy().into_owned();
     assert_eq!(phases, vec![(format!("eval {name} auto"), Some(7), 7), (format!("eval {name} cetd-ds"), Some(7), 7)],);
 
-    let set = pith::dataset::Dataset::open(&dir).unwrap();
-    let learn = pith::train::Learn::default();
-    pith::train::train_all(&engine, &[set], &pith::train::all_pages, &learn).unwrap();
+    let set = pith::lab::dataset::Dataset::open(&dir).unwrap();
+    let learn = pith::lab::train::Learn::default();
+    pith::lab::train::train_all(&engine, &[set], &pith::lab::train::all_pages, &learn).unwrap();
     let phases = std::mem::take(&mut *recorder.phases.lock().unwrap());
     // Every counted phase got all its pages; the fitting phases have no count.
     assert!(phases.iter().filter(|p| p.1.is_some()).count() >= 3, "{phases:?}");

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 #[path = "common/renderer.rs"]
 mod renderer;
 
-use pith::render::{RenderConfig, RenderError, Renderer};
+use pith::browser::{RenderConfig, RenderError, Renderer};
 use pith::{Algorithm, Engine, Request};
 use renderer::renderer;
 
@@ -119,7 +119,7 @@ async fn unavailable_rendering_is_an_error_not_a_hang() {
 fn wait_gone(pgid: u32, within: Duration) -> bool {
     let t = Instant::now();
     while t.elapsed() < within {
-        if pith::render::group_members(pgid).is_empty() {
+        if pith::browser::group_members(pgid).is_empty() {
             return true;
         }
         std::thread::sleep(Duration::from_millis(100));
@@ -162,7 +162,7 @@ fn killing_pith_leaves_no_browser_behind() {
     // Let it fork its helpers. Then stop the browser, so that it cannot notice its pipe closing (a
     // hung browser would not either): only the kernel's parent-death signal can end it now.
     std::thread::sleep(Duration::from_millis(1500));
-    let members = pith::render::group_members(browser);
+    let members = pith::browser::group_members(browser);
     assert!(members.len() > 1, "the browser runs its helpers in its own group: {members:?}");
     // SAFETY: signalling a process id we just found; no memory is involved.
     unsafe {
@@ -174,7 +174,7 @@ fn killing_pith_leaves_no_browser_behind() {
     assert!(
         wait_gone(browser, Duration::from_secs(10)),
         "browser processes outlived pith: {:?}",
-        pith::render::group_members(browser)
+        pith::browser::group_members(browser)
     );
     let _ = std::fs::remove_dir_all(&root);
 }
@@ -183,7 +183,7 @@ fn killing_pith_leaves_no_browser_behind() {
 fn process_with(needle: &str) -> Option<u32> {
     std::fs::read_dir("/proc").ok()?.filter_map(|e| e.ok()?.file_name().to_str()?.parse::<u32>().ok()).find(|pid| {
         let cmd = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
-        String::from_utf8_lossy(&cmd).contains(needle) && pith::render::group_members(*pid).contains(pid)
+        String::from_utf8_lossy(&cmd).contains(needle) && pith::browser::group_members(*pid).contains(pid)
     })
 }
 

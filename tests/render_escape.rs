@@ -12,7 +12,7 @@ use std::time::Duration;
 #[path = "common/renderer.rs"]
 mod renderer;
 
-use pith::render::RenderConfig;
+use pith::browser::RenderConfig;
 use renderer::renderer;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, UdpSocket};

@@ -14,7 +14,7 @@ const SCRIPTED: &str = include_str!("fixtures/pages/javascript.html");
 /// The app with rendering, or `None` (with a note) when no browser is installed; in CI a missing
 /// browser fails the test instead.
 async fn app(configure: impl FnOnce(&mut pith::configuration::Config)) -> Option<TestApp> {
-    let probe = pith::render::RenderConfig::default().availability();
+    let probe = pith::browser::RenderConfig::default().availability();
     if !probe.is_ready() {
         assert!(std::env::var_os("CI").is_none(), "CI must have a browser: {}", probe.reason());
         eprintln!("skipped: {}", probe.reason());

@@ -18,8 +18,8 @@ fn agree(label: &str, html: &str) -> Option<String> {
 /// parser (a page that does not decode or pre-strip: its bytes read as UTF-8, replacement characters
 /// and all).
 fn differences(label: &str, bytes: &[u8]) -> Vec<String> {
-    let texts = pith::decode::decode(bytes, None).ok().and_then(|decoded| {
-        let stripped = pith::prestrip::prestrip(&decoded.text, pith::prestrip::UNBOUNDED).ok()?;
+    let texts = pith::text::decode::decode(bytes, None).ok().and_then(|decoded| {
+        let stripped = pith::text::prestrip::prestrip(&decoded.text, pith::text::prestrip::UNBOUNDED).ok()?;
         Some((decoded.text, stripped.html.to_string()))
     });
     match texts {
@@ -78,7 +78,7 @@ fn the_same_trees_on_every_dataset_page() {
     let mut pages = 0;
     let mut failures = Vec::new();
     for dir in dirs {
-        let ds = pith::dataset::Dataset::open(&dir).unwrap();
+        let ds = pith::lab::dataset::Dataset::open(&dir).unwrap();
         let found: Vec<String> = ds
             .pages
             .par_iter()

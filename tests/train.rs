@@ -138,9 +138,15 @@ fn write_dataset(dir: &Path, g: &mut Gen, pages: usize) -> Vec<(String, String)>
 }
 
 /// Settings for a quick training run on the small generated datasets.
-fn small_learn(trees: usize) -> pith::train::Learn {
-    pith::train::Learn {
-        gbdt: pith::gbdt::TrainParams { trees, max_depth: 4, learning_rate: 0.3, lambda: 1.0, min_child_weight: 1.0 },
+fn small_learn(trees: usize) -> pith::lab::train::Learn {
+    pith::lab::train::Learn {
+        gbdt: pith::learn::gbdt::TrainParams {
+            trees,
+            max_depth: 4,
+            learning_rate: 0.3,
+            lambda: 1.0,
+            min_child_weight: 1.0,
+        },
         balance: 0.0,
         stack_folds: 2,
     }
@@ -151,12 +157,12 @@ fn trained_models_extract_unseen_pages_and_training_is_deterministic() {
     let dir = std::env::temp_dir().join(format!("pith-train-test-{}", std::process::id()));
     let mut g = Gen(0x5eed);
     write_dataset(&dir, &mut g, 48);
-    let sets = vec![pith::dataset::Dataset::open(&dir).unwrap()];
+    let sets = vec![pith::lab::dataset::Dataset::open(&dir).unwrap()];
     // Start from models that know nothing, so whatever works below was learned here.
     let base = Engine::untrained().unwrap();
     let learn = small_learn(40);
-    let trained = pith::train::train_all(&base, &sets, &pith::train::all_pages, &learn).unwrap();
-    let again = pith::train::train_all(&base, &sets, &pith::train::all_pages, &learn).unwrap();
+    let trained = pith::lab::train::train_all(&base, &sets, &pith::lab::train::all_pages, &learn).unwrap();
+    let again = pith::lab::train::train_all(&base, &sets, &pith::lab::train::all_pages, &learn).unwrap();
     std::fs::remove_dir_all(&dir).ok();
     assert_eq!(trained.models.blocks, again.models.blocks, "same pages, same block model");
     assert_eq!(trained.models.article, again.models.article, "same pages, same has-article model");
@@ -224,8 +230,8 @@ fn cross_validation_scores_every_page_with_models_that_did_not_see_it() {
     let (root, dirs, base) = cv_datasets("pith-cv-test", 0xabcdef, 24);
     let learn = small_learn(30);
     // Site folds: every page of a site in one fold, whichever dataset it is in; and more than one fold.
-    let sets: Vec<_> = dirs.iter().map(|d| pith::dataset::Dataset::open(d).unwrap()).collect();
-    let site_folds = pith::train::SiteFolds::new(&sets, 3).unwrap();
+    let sets: Vec<_> = dirs.iter().map(|d| pith::lab::dataset::Dataset::open(d).unwrap()).collect();
+    let site_folds = pith::lab::train::SiteFolds::new(&sets, 3).unwrap();
     let mut fold_of_site = std::collections::HashMap::new();
     for ds in &sets {
         for p in &ds.pages {
@@ -236,9 +242,9 @@ fn cross_validation_scores_every_page_with_models_that_did_not_see_it() {
     }
     let used: std::collections::HashSet<_> = fold_of_site.values().collect();
     assert!(used.len() > 1, "{fold_of_site:?}");
-    for folds in [pith::eval::Folds::Sites(3), pith::eval::Folds::Datasets] {
+    for folds in [pith::lab::eval::Folds::Sites(3), pith::lab::eval::Folds::Datasets] {
         let mut seen = 0;
-        let report = pith::eval::cross_validate(
+        let report = pith::lab::eval::cross_validate(
             &base,
             &dirs,
             &[pith::Algorithm::Auto],
@@ -267,17 +273,17 @@ fn cross_validation_keeps_fold_models_and_reads_them_back() {
     let learn = small_learn(30);
     let saved = root.join("folds");
     let run = |dirs: &[PathBuf], page_models: bool| {
-        let opts = pith::eval::Options {
-            fold_models: Some(pith::eval::FoldModels { dir: &saved, page_models }),
+        let opts = pith::lab::eval::Options {
+            fold_models: Some(pith::lab::eval::FoldModels { dir: &saved, page_models }),
             ..Default::default()
         };
         let mut rows = Vec::new();
-        let report = pith::eval::cross_validate(
+        let report = pith::lab::eval::cross_validate(
             &base,
             dirs,
             &[pith::Algorithm::Auto],
             2,
-            (pith::eval::Folds::Sites(2), &learn),
+            (pith::lab::eval::Folds::Sites(2), &learn),
             &opts,
             |p| {
                 rows.push((p.id.clone(), p.probability, p.scores.as_ref().map(|s| s.shingle.f1)));

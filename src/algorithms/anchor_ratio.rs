@@ -14,8 +14,8 @@
 //! only one-character leaves and extract almost nothing. 2 is kept for the cleaner output.
 //! XPath prefixes are ancestor elements here: the same grouping without building path strings.
 
-use crate::contract::params::AnchorRatioParams;
-use crate::contract::{Block, Content, Context, Outcome, coverage_probability, ratio, topmost};
+use crate::algorithms::contract::params::AnchorRatioParams;
+use crate::algorithms::contract::{Block, Content, Context, Outcome, coverage_probability, ratio, topmost};
 use crate::dom::{Document, NONE, NodeId};
 
 /// AR of an XPath block from its counts.
@@ -151,7 +151,7 @@ mod tests {
              <div><p>A paragraph of the article.</p><p>Another paragraph with a <a href=/>link</a> inside.</p></div>\
              <div><span>Powered by Nothing</span><span>x</span></div></body>",
         );
-        let params = crate::contract::Params::default();
+        let params = crate::algorithms::contract::Params::default();
         let ctx = Context {
             doc: &doc,
             source: "",

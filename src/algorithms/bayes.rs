@@ -6,7 +6,7 @@
 //! characters (<20, four bins of 20 up to 100, >100), link characters / all characters (<10%, 10–50%,
 //! 50–80%, >=80%), punctuation / link characters (<2%, 2–10%, >=10%; a zero denominator counts as 1) and
 //! `<p>` count (0, 1–3, >3). A block is theme content when P(c1|x) >= P(c2|x) with Laplace-smoothed
-//! class-conditional probabilities learned by [`crate::train::bayes`].
+//! class-conditional probabilities learned by [`crate::lab::train::bayes`].
 //!
 //! Departures: the paper blocks on table/tr/td/div and suggests more block tags; we add the HTML5
 //! sectioning and list containers (section, article, main, aside, nav, header, footer, ul, ol, dl,
@@ -18,8 +18,8 @@ use std::collections::HashMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::contract::params::BayesParams;
-use crate::contract::{Block, Content, Context, Outcome, coverage, ratio, topmost};
+use crate::algorithms::contract::params::BayesParams;
+use crate::algorithms::contract::{Block, Content, Context, Outcome, coverage, ratio, topmost};
 use crate::dom::{Document, NONE, NodeId, Tag};
 
 /// Number of bins of each feature.

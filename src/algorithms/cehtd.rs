@@ -2,7 +2,7 @@
 //! hybrid approach for content extraction with text density and visual importance of DOM nodes"
 //! (§3.4, Def. 3.3–3.4; evaluated in its Table 4).
 //!
-//! The method needs the page's layout ([`crate::layout::Layout`]):
+//! The method needs the page's layout ([`crate::dom::layout::Layout`]):
 //!
 //! 1. **Node_L** is the element under `<body>` with the longest horizontal span; its edges x_L1 < x_L2
 //!    are mapped to −1 and +1 of a standard normal distribution, i.e. the page's visual-importance
@@ -29,9 +29,9 @@
 //!   HTD non-negative, is not what its formula does; we report the values the definition gives.
 
 use super::cetd::density_sum_select_from;
-use crate::contract::{Content, Context, Outcome, coverage_probability, elements, ratio, score_elements};
+use crate::algorithms::contract::{Content, Context, Outcome, coverage_probability, elements, ratio, score_elements};
+use crate::dom::layout::Layout;
 use crate::dom::{Document, NodeData, NodeId, Stats};
-use crate::layout::Layout;
 
 /// The visual-importance distribution of one page (step 1).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -203,7 +203,7 @@ pub fn run(ctx: &Context<'_>) -> Outcome {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::layout::{ElementBox, Rect};
+    use crate::dom::layout::{ElementBox, Rect};
 
     /// Seed 004's Example 3.1 (the Financial Times fragment), as its worked example 3.2 counts it.
     const FT: &str = r#"<html><body><div class="main"><div class="article"><div class="story-header">Lunch with the FT: Biz Stone</div><div class="story-body">Though the value of the company was <a>recently estimated at $3.7bn</a></div></div></div></body></html>"#;
@@ -265,7 +265,7 @@ mod tests {
         let layout = Layout {
             boxes,
             viewport: (1000.0, 800.0),
-            fingerprint: crate::layout::fingerprint(&doc),
+            fingerprint: crate::dom::layout::fingerprint(&doc),
             ..Layout::default()
         };
         let h = hybrid_chars(&doc, &layout);
@@ -314,7 +314,7 @@ mod tests {
         let layout = Layout {
             boxes,
             viewport: (1200.0, 800.0),
-            fingerprint: crate::layout::fingerprint(&doc),
+            fingerprint: crate::dom::layout::fingerprint(&doc),
             ..Layout::default()
         };
         let h = hybrid_chars(&doc, &layout);

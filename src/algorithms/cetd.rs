@@ -8,7 +8,9 @@
 //! - `cectd-s`: Composite Text Density smoothed over siblings, each node labelled by the threshold
 //!   alone: the comparison variant the paper uses to show what DensitySum adds.
 
-use crate::contract::{Content, Context, Outcome, coverage_probability, elements, ratio, score_elements, topmost};
+use crate::algorithms::contract::{
+    Content, Context, Outcome, coverage_probability, elements, ratio, score_elements, topmost,
+};
 use crate::dom::{Document, NONE, NodeId, Stats};
 
 /// Which density a run uses.

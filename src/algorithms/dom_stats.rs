@@ -7,7 +7,9 @@
 //! both sides of the ratio, and use 3 (length) and 1 (count) as defaults: a paragraph with one short
 //! link passes, a list of links does not.
 
-use crate::contract::{Content, Context, Outcome, coverage_probability, elements, ratio, score_elements, topmost};
+use crate::algorithms::contract::{
+    Content, Context, Outcome, coverage_probability, elements, ratio, score_elements, topmost,
+};
 
 /// `dom-stats`.
 pub fn run(ctx: &Context<'_>) -> Outcome {

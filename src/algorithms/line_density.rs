@@ -6,7 +6,7 @@
 //! Latin text (one Chinese character carries about as much as a short English word, and the default of
 //! 60 is met by one real paragraph in either).
 
-use crate::contract::{Block, Content, Context, Outcome, coverage};
+use crate::algorithms::contract::{Block, Content, Context, Outcome, coverage};
 use crate::dom::decode_char_refs;
 
 /// Elements left out with their content, whatever their attributes: the bulky non-text ones that
@@ -25,7 +25,7 @@ const END_TAG_REACH: usize = 256;
 /// The page's text as the survey's method reads it: from `<body>` on, every tag replaced by nothing
 /// but the line breaks inside it, comments and the elements a reader never sees left out (the
 /// [`LEFT_OUT`] names, and elements hidden by `hidden`, `aria-hidden="true"` or an inline
-/// `display:none` / `visibility:hidden`, the rules of [`crate::hidden`]; line breaks included), and
+/// `display:none` / `visibility:hidden`, the rules of [`crate::text::hidden`]; line breaks included), and
 /// character references decoded ([`decode_char_refs`]).
 ///
 /// One byte scan of the copy the parser reads. The DOM algorithms get the same leaving-out from the
@@ -36,7 +36,7 @@ const END_TAG_REACH: usize = 256;
 /// namesake, so a hidden menu that never closes its own `<div>`s ends with the cell that holds it.
 pub fn strip_tags(html: &str) -> String {
     let b = html.as_bytes();
-    let mut at = crate::tokens::find_ascii_ci(b, b"<body").unwrap_or(0);
+    let mut at = crate::text::words::find_ascii_ci(b, b"<body").unwrap_or(0);
     let mut out = String::with_capacity((b.len() - at) / 2);
     let mut open: Vec<&[u8]> = Vec::new();
     // While inside a left-out element: its place in `open`.
@@ -90,7 +90,7 @@ pub fn strip_tags(html: &str) -> String {
         if let Kind::Start { name, void: false, .. } = m.kind
             && RAW_TEXT.iter().any(|r| r.eq_ignore_ascii_case(name))
         {
-            let end = crate::prestrip::find_end_tag(b, at, name).unwrap_or(b.len());
+            let end = crate::text::prestrip::find_end_tag(b, at, name).unwrap_or(b.len());
             if skip.is_none() {
                 out.push_str(&html[at..end]);
             }
@@ -152,11 +152,11 @@ fn markup(b: &[u8], lt: usize) -> Option<Markup<'_>> {
 /// A start tag at `lt`: its name, and whether its element is left out ([`LEFT_OUT`] or hidden).
 fn start_tag(b: &[u8], lt: usize) -> Markup<'_> {
     let name = &b[lt + 1..lt + 1 + name_len(&b[lt + 1..])];
-    // The hiding rules of [`crate::hidden`]: `aria-hidden="true"` hides; `hidden` hides unless it is
+    // The hiding rules of [`crate::text::hidden`]: `aria-hidden="true"` hides; `hidden` hides unless it is
     // `until-found` or the element is a streamed segment; an inline style may hide; a tab panel never is.
     let (mut aria, mut hidden, mut streamed, mut styled, mut panel) = (false, false, false, false, false);
-    let mut attributes = crate::prestrip::Attributes::new(b, lt + 1 + name.len());
-    for crate::prestrip::Attribute { name: attr, value, .. } in attributes.by_ref() {
+    let mut attributes = crate::text::prestrip::Attributes::new(b, lt + 1 + name.len());
+    for crate::text::prestrip::Attribute { name: attr, value, .. } in attributes.by_ref() {
         // Only the five attributes below are read; no other value is looked at.
         let is = |n: &[u8]| attr.eq_ignore_ascii_case(n);
         if !(is(b"hidden") || is(b"aria-hidden") || is(b"style") || is(b"role") || is(b"id")) {
@@ -164,21 +164,21 @@ fn start_tag(b: &[u8], lt: usize) -> Markup<'_> {
         }
         let value = String::from_utf8_lossy(value);
         if is(b"hidden") {
-            hidden |= crate::hidden::hidden_attribute_hides(&value);
+            hidden |= crate::text::hidden::hidden_attribute_hides(&value);
         } else if is(b"aria-hidden") {
             aria |= value.trim().eq_ignore_ascii_case("true");
         } else if is(b"style") {
-            styled |= crate::hidden::style_hides(&value);
+            styled |= crate::text::hidden::style_hides(&value);
         } else if is(b"role") {
-            panel |= crate::hidden::is_tab_panel(&value);
+            panel |= crate::text::hidden::is_tab_panel(&value);
         } else {
-            streamed |= crate::hidden::is_streamed_segment(&value);
+            streamed |= crate::text::hidden::is_streamed_segment(&value);
         }
     }
     let end = attributes.end();
     let leaves_out =
         LEFT_OUT.iter().any(|n| n.eq_ignore_ascii_case(name)) || (!panel && (aria || (hidden && !streamed) || styled));
-    let void = crate::prestrip::is_void_name(name);
+    let void = crate::text::prestrip::is_void_name(name);
     let newlines = memchr::memchr_iter(b'\n', &b[lt..end]).count();
     Markup { kind: Kind::Start { name, leaves_out, void }, end, newlines }
 }

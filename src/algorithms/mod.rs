@@ -1,7 +1,7 @@
 //! Stage 4: the seed papers' algorithms, one module each, and `auto`, which combines them; all read the
-//! same [`crate::dom::Document`] through a [`crate::contract::Context`].
+//! same [`crate::dom::Document`] through a [`crate::algorithms::contract::Context`].
 //!
-//! Every algorithm returns a [`crate::contract::Outcome`]: which nodes (or, for the
+//! Every algorithm returns a [`crate::algorithms::contract::Outcome`]: which nodes (or, for the
 //! line-based method, which text) make up the main content, a has-article probability, and the blocks
 //! it scored with its measures, so a user can see why. The seed modules do not import each other's
 //! internals or `auto`; `auto` reads the seed methods through the measures they publish
@@ -15,6 +15,7 @@ pub mod auto;
 pub mod bayes;
 pub mod cehtd;
 pub mod cetd;
+pub mod contract;
 pub mod dom_stats;
 pub mod line_density;
 pub mod pvalue;
@@ -25,8 +26,8 @@ use std::fmt;
 use std::str::FromStr;
 
 /// Every algorithm's parameters (defined in the contract, which every algorithm reads).
-pub use crate::contract::Params;
-use crate::contract::{Context, Outcome};
+pub use crate::algorithms::contract::Params;
+use crate::algorithms::contract::{Context, Outcome};
 
 /// A selectable algorithm.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -58,7 +59,7 @@ pub struct Needs {
     pub declarations: bool,
     /// What a site rule matching the page's URL does to the answer.
     pub site_rule: SiteRuleUse,
-    /// The page laid out by a browser ([`crate::layout::Layout`]): the visual methods read element
+    /// The page laid out by a browser ([`crate::dom::layout::Layout`]): the visual methods read element
     /// boxes and computed styles.
     pub layout: bool,
 }

@@ -10,7 +10,7 @@
 //! Departure: `<form>` is kept (pre-strip removes only its controls), because many sites wrap their
 //! whole page in one form and removing it would remove the article.
 
-use crate::contract::{Content, Context, Outcome, elements, score_elements};
+use crate::algorithms::contract::{Content, Context, Outcome, elements, score_elements};
 use crate::dom::{Document, NodeId, Stats};
 
 /// Eq. 1 for one tag: l_t = raw text length, l_s = text plus markup, l_vt = text outside links.

@@ -38,11 +38,11 @@
 //! divided (its text would have nowhere to go). The paper leaves the DoC values "by tag and size"
 //! open; ours are listed in [`doc_by_tag_size`].
 
-pub use crate::contract::params::VipsParams;
-use crate::contract::{Block, Content, Context, Outcome, topmost};
+pub use crate::algorithms::contract::params::VipsParams;
+use crate::algorithms::contract::{Block, Content, Context, Outcome, topmost};
+use crate::dom::layout::{Display, Layout, Rect};
 use crate::dom::{Document, NONE, NodeId, Tag};
 use crate::hash::IdMap;
-use crate::layout::{Display, Layout, Rect};
 
 /// What extraction decided for one node.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -540,14 +540,14 @@ pub fn run(ctx: &Context<'_>) -> Outcome {
                     ("w", f64::from(b.rect.w) / pw),
                     ("h", f64::from(b.rect.h) / ph),
                     ("area", b.rect.area() / page_area),
-                    ("link_share", crate::contract::ratio(f64::from(links), f64::from(all))),
+                    ("link_share", crate::algorithms::contract::ratio(f64::from(links), f64::from(all))),
                 ],
                 content: is_content,
                 rank: f64::from(doc.node(b.node).stats.non_link_chars()),
             });
         }
     }
-    let probability = crate::contract::coverage_probability(doc, &blocks);
+    let probability = crate::algorithms::contract::coverage_probability(doc, &blocks);
     Outcome {
         content: Content::Nodes(content),
         probability,
@@ -576,7 +576,7 @@ fn contains(tree: &[SNode], outer: usize, inner: usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::layout::ElementBox;
+    use crate::dom::layout::ElementBox;
 
     fn by_class(doc: &Document, class: &str) -> NodeId {
         (0..doc.len() as NodeId)
@@ -659,10 +659,10 @@ mod tests {
             boxes,
             viewport: (1200.0, 800.0),
             page: (1200.0, 1000.0),
-            fingerprint: crate::layout::fingerprint(&doc),
+            fingerprint: crate::dom::layout::fingerprint(&doc),
             render_ms: 0.0,
         };
-        let params = crate::contract::Params::default();
+        let params = crate::algorithms::contract::Params::default();
         let ctx = Context {
             doc: &doc,
             source: "",

@@ -56,33 +56,36 @@ pub struct AdversarialArgs {
 }
 
 fn unknown_class(name: &str) -> pith::Error {
-    let known: Vec<&str> = pith::adversarial::CLASSES.iter().map(|c| c.name).collect();
+    let known: Vec<&str> = pith::lab::adversarial::CLASSES.iter().map(|c| c.name).collect();
     pith::Error::Config(format!("unknown class {name:?}; known: {}", known.join(", ")))
 }
 
 pub fn run(a: AdversarialArgs) -> Result<ExitCode, pith::Error> {
     if a.list {
-        for c in pith::adversarial::CLASSES {
+        for c in pith::lab::adversarial::CLASSES {
             println!("{:<22} {}", c.name, c.about);
         }
         return Ok(ExitCode::SUCCESS);
     }
     let algorithms: Vec<pith::Algorithm> = if a.algorithm == "all" {
-        pith::eval::all_algorithms()
+        pith::lab::eval::all_algorithms()
     } else {
         a.algorithm.split(',').map(|n| n.trim().parse()).collect::<Result<_, _>>()?
     };
     if let Some(name) = &a.case {
-        let class = pith::adversarial::class(name).ok_or_else(|| unknown_class(name))?;
+        let class = pith::lab::adversarial::class(name).ok_or_else(|| unknown_class(name))?;
         let engine = pith::Engine::with_defaults()?;
-        let m = pith::adversarial::measure(&engine, class, a.bytes.unwrap_or(1 << 20), algorithms[0]);
+        let m = pith::lab::adversarial::measure(&engine, class, a.bytes.unwrap_or(1 << 20), algorithms[0]);
         println!("{}", serde_json::to_string(&m).map_err(std::io::Error::other)?);
         return Ok(ExitCode::SUCCESS);
     }
-    let classes: Vec<&pith::adversarial::Class> = if a.class.is_empty() {
-        pith::adversarial::CLASSES.iter().collect()
+    let classes: Vec<&pith::lab::adversarial::Class> = if a.class.is_empty() {
+        pith::lab::adversarial::CLASSES.iter().collect()
     } else {
-        a.class.iter().map(|n| pith::adversarial::class(n).ok_or_else(|| unknown_class(n))).collect::<Result<_, _>>()?
+        a.class
+            .iter()
+            .map(|n| pith::lab::adversarial::class(n).ok_or_else(|| unknown_class(n)))
+            .collect::<Result<_, _>>()?
     };
     let sizes: Vec<usize> = a.mb.iter().map(|mb| (mb * 1e6) as usize).collect();
     if let Some(dir) = &a.out {
@@ -94,7 +97,7 @@ pub fn run(a: AdversarialArgs) -> Result<ExitCode, pith::Error> {
         eprintln!("wrote {} pages of about {bytes} bytes to {}", classes.len(), dir.display());
         return Ok(ExitCode::SUCCESS);
     }
-    let bounds = pith::adversarial::Bounds {
+    let bounds = pith::lab::adversarial::Bounds {
         ms_per_mb: a.max_ms_per_mb,
         peak_mb_per_mb: a.max_peak_per_mb,
         base_ms: a.base_ms,
@@ -113,7 +116,7 @@ pub fn run(a: AdversarialArgs) -> Result<ExitCode, pith::Error> {
             "class", "algorithm", "MB", "ms", "ms/MB", "peak MB", "MB/MB", "outcome"
         );
     }
-    let verdicts = pith::adversarial::check(&exe, &classes, &sizes, &algorithms, bounds, timeout, |v| {
+    let verdicts = pith::lab::adversarial::check(&exe, &classes, &sizes, &algorithms, bounds, timeout, |v| {
         if table {
             println!(
                 "{:<22} {:<12} {:>9.2} {:>10.1} {:>9.1} {:>10.1} {:>8.1}  {:<17} {}",

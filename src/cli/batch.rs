@@ -189,7 +189,8 @@ pub fn run(mut a: BatchArgs) -> Result<ExitCode, pith::Error> {
         std::thread::spawn(move || read_inputs(&files, urls, max, rate, &done, page_tx))
     };
     let page_rx = std::sync::Arc::new(std::sync::Mutex::new(page_rx));
-    let outputs = pith::Outputs { markdown: markdown.then(pith::markdown::MarkdownOptions::default), explain: false };
+    let outputs =
+        pith::Outputs { markdown: markdown.then(pith::output::markdown::MarkdownOptions::default), explain: false };
     let (algorithm, want_blocks) = (a.algorithm, a.blocks);
     let (mut written, mut errors) = (0u64, 0u64);
     std::thread::scope(|s| -> Result<(), pith::Error> {
@@ -284,7 +285,7 @@ fn progress_bar(files: &[PathBuf], urls: usize) -> Option<indicatif::ProgressBar
         return None;
     }
     // The total is known for files and URL lists; records in archives are counted as they are read.
-    let archives = files.iter().any(|f| pith::warc::looks_like_warc(f));
+    let archives = files.iter().any(|f| pith::batch::warc::looks_like_warc(f));
     super::progress::bar((!archives).then_some((files.len() + urls) as u64))
 }
 
@@ -312,7 +313,7 @@ fn work(
             Item::Failed { origin, kind, message } => error_line(&origin, kind, &message),
             Item::Page { mut origin, bytes, url, charset } => {
                 if origin.digest.is_none() {
-                    origin.digest = Some(pith::warc::sha1_digest(&bytes));
+                    origin.digest = Some(pith::batch::warc::sha1_digest(&bytes));
                 }
                 let req = pith::Request {
                     url: url.as_deref(),
@@ -369,7 +370,7 @@ fn read_inputs(
         tx.send(item).is_ok()
     };
     for file in files {
-        if pith::warc::looks_like_warc(file) {
+        if pith::batch::warc::looks_like_warc(file) {
             let (mut not_html, mut other) = (0, 0);
             read_warc(file, max, &mut |item| send(item, &mut counts), (&mut not_html, &mut other))?;
             counts.not_html += not_html;
@@ -453,7 +454,7 @@ fn read_warc(
     (not_html, other): (&mut u64, &mut u64),
 ) -> Result<(), pith::Error> {
     let name = file.display().to_string();
-    let reader = match pith::warc::open(file, max) {
+    let reader = match pith::batch::warc::open(file, max) {
         Ok(r) => r,
         Err(e) => {
             let origin = Origin { file: name.clone(), uri: name, record_id: None, digest: None };
@@ -495,7 +496,7 @@ fn read_warc(
             let url = rec.target_uri.clone();
             Item::Page { origin, bytes: rec.block, url, charset: None }
         } else {
-            match pith::warc::http_response(&rec.block, max as usize) {
+            match pith::batch::warc::http_response(&rec.block, max as usize) {
                 None => Item::Failed { origin, kind: "http", message: "the record holds no HTTP response".into() },
                 Some(h) if !h.media_type.as_deref().is_none_or(is_html) => {
                     *not_html += 1;
@@ -526,8 +527,7 @@ fn is_html(media_type: &str) -> bool {
 fn fetch_all(urls: Vec<String>, rate: f64, send: &mut dyn FnMut(Item) -> bool) -> Result<(), pith::Error> {
     use futures_util::StreamExt;
     let config = pith::configuration::Config::load(None).map_err(|e| pith::Error::Config(e.0))?;
-    let fetcher =
-        pith::server::fetch::Fetcher::new(&config.fetch).map_err(|e| pith::Error::Config(format!("fetcher: {e}")))?;
+    let fetcher = pith::fetch::Fetcher::new(&config.fetch).map_err(|e| pith::Error::Config(format!("fetcher: {e}")))?;
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()

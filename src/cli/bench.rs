@@ -1,4 +1,4 @@
-//! `pith bench`: a thin layer over [`pith::bench`].
+//! `pith bench`: a thin layer over [`pith::lab::bench`].
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -52,7 +52,7 @@ pub fn run(a: BenchArgs) -> Result<ExitCode, pith::Error> {
             .map_err(|e| std::io::Error::new(e.kind(), format!("cannot read {}: {e}", path.display())))?;
         let engine = pith::Engine::with_defaults()?;
         let algorithm = if a.algorithm == "all" { pith::Algorithm::Auto } else { a.algorithm.parse()? };
-        let rate = pith::bench::throughput(&engine, &bytes, algorithm, a.threads, a.seconds)?;
+        let rate = pith::lab::bench::throughput(&engine, &bytes, algorithm, a.threads, a.seconds)?;
         match a.format {
             Format::Table => println!(
                 "{} ({} bytes), {algorithm}, {} threads, {:.0} s: {rate:.1} pages/s",
@@ -70,8 +70,8 @@ pub fn run(a: BenchArgs) -> Result<ExitCode, pith::Error> {
         return Ok(ExitCode::SUCCESS);
     }
     let algorithms: Vec<String> = if a.algorithm == "all" {
-        let mut v: Vec<String> = pith::eval::all_algorithms().into_iter().map(|a| a.to_string()).collect();
-        v.insert(1, pith::bench::AUTO_BLOCKS.to_string());
+        let mut v: Vec<String> = pith::lab::eval::all_algorithms().into_iter().map(|a| a.to_string()).collect();
+        v.insert(1, pith::lab::bench::AUTO_BLOCKS.to_string());
         v
     } else {
         a.algorithm.split(',').map(str::trim).filter(|n| !n.is_empty()).map(str::to_string).collect()
@@ -81,9 +81,9 @@ pub fn run(a: BenchArgs) -> Result<ExitCode, pith::Error> {
     }
     let engine = pith::Engine::with_defaults()?;
     let opts =
-        pith::bench::BenchOptions { datasets: a.datasets, algorithms, repeats: a.repeats, max_pages: a.max_pages };
+        pith::lab::bench::BenchOptions { datasets: a.datasets, algorithms, repeats: a.repeats, max_pages: a.max_pages };
     let bar = super::progress::observe_library();
-    let report = pith::bench::run(&engine, &opts)?;
+    let report = pith::lab::bench::run(&engine, &opts)?;
     super::progress::clear(bar);
     if let Some(path) = &a.per_page {
         let mut out = String::new();
@@ -95,7 +95,7 @@ pub fn run(a: BenchArgs) -> Result<ExitCode, pith::Error> {
             .map_err(|e| std::io::Error::new(e.kind(), format!("cannot write {}: {e}", path.display())))?;
     }
     let text = match a.format {
-        Format::Table => pith::bench::table(&report),
+        Format::Table => pith::lab::bench::table(&report),
         Format::Json => serde_json::to_string_pretty(&report).map_err(std::io::Error::other)? + "\n",
     };
     std::io::stdout().lock().write_all(text.as_bytes())?;

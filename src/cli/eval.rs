@@ -1,11 +1,11 @@
-//! `pith eval`: a thin layer over [`pith::eval`]; argument checks, output files, nothing else.
+//! `pith eval`: a thin layer over [`pith::lab::eval`]; argument checks, output files, nothing else.
 
 use std::io::{BufWriter, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, ValueEnum};
-use pith::eval::report::{self, Format as ReportFormat};
+use pith::lab::eval::report::{self, Format as ReportFormat};
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
 pub enum Format {
@@ -82,7 +82,7 @@ pub struct EvalArgs {
 
 pub fn run(a: EvalArgs) -> Result<ExitCode, pith::Error> {
     let algorithms: Vec<pith::Algorithm> = if a.algorithm == "all" {
-        pith::eval::all_algorithms()
+        pith::lab::eval::all_algorithms()
     } else {
         let mut out = Vec::new();
         for name in a.algorithm.split(',').map(str::trim).filter(|n| !n.is_empty()) {
@@ -115,8 +115,8 @@ pub fn run(a: EvalArgs) -> Result<ExitCode, pith::Error> {
     // Cross-validation trains every model itself: it needs no embedded one (which may be stale while
     // the features are being changed).
     let folds = match (a.cv, a.cv_datasets) {
-        (Some(k), _) => Some(pith::eval::Folds::Sites(k)),
-        (None, true) => Some(pith::eval::Folds::Datasets),
+        (Some(k), _) => Some(pith::lab::eval::Folds::Sites(k)),
+        (None, true) => Some(pith::lab::eval::Folds::Datasets),
         (None, false) => None,
     };
     let mut engine = if folds.is_some() { super::untrained_engine_from_env()? } else { super::engine_from_env()? };
@@ -127,9 +127,9 @@ pub fn run(a: EvalArgs) -> Result<ExitCode, pith::Error> {
         engine.templates.add_dir(dir)?;
     }
     // The report needs every page's result (reliability bins, worst pages); kept only when asked for.
-    let mut kept_pages: Vec<pith::eval::PageResult> = Vec::new();
+    let mut kept_pages: Vec<pith::lab::eval::PageResult> = Vec::new();
     let keep_pages = a.report.is_some();
-    let write_page = |page: &pith::eval::PageResult| -> Result<(), pith::Error> {
+    let write_page = |page: &pith::lab::eval::PageResult| -> Result<(), pith::Error> {
         if keep_pages {
             kept_pages.push(page.clone());
         }
@@ -141,7 +141,7 @@ pub fn run(a: EvalArgs) -> Result<ExitCode, pith::Error> {
     };
     // The visual methods render every page: a browser pool on its own runtime, shared by the workers.
     let visual = algorithms.iter().any(|a| a.needs().layout);
-    let renderer = if visual { Some(pith::render::Renderer::new(super::render_config_from_env()?)) } else { None };
+    let renderer = if visual { Some(pith::browser::Renderer::new(super::render_config_from_env()?)) } else { None };
     if let Some(r) = &renderer
         && !r.is_ready()
     {
@@ -159,19 +159,30 @@ pub fn run(a: EvalArgs) -> Result<ExitCode, pith::Error> {
     if a.cv_models.is_some() && folds.is_none() {
         return Err(pith::Error::Config("--cv-models needs --cv K or --cv-datasets".into()));
     }
-    let opts = pith::eval::Options {
+    let opts = pith::lab::eval::Options {
         max_pages: a.max_pages,
         layout: visual.then_some(&layout),
         url_ablation: a.url_ablation,
-        fold_models: a.cv_models.as_deref().map(|dir| pith::eval::FoldModels { dir, page_models: a.cv_page_models }),
+        fold_models: a
+            .cv_models
+            .as_deref()
+            .map(|dir| pith::lab::eval::FoldModels { dir, page_models: a.cv_page_models }),
     };
     let bar = super::progress::observe_library();
     let report = match folds {
         Some(folds) => {
             let params = a.learn.params();
-            pith::eval::cross_validate(&engine, &a.datasets, &algorithms, jobs, (folds, &params), &opts, write_page)?
+            pith::lab::eval::cross_validate(
+                &engine,
+                &a.datasets,
+                &algorithms,
+                jobs,
+                (folds, &params),
+                &opts,
+                write_page,
+            )?
         }
-        None => pith::eval::run_opts(&engine, &a.datasets, &algorithms, jobs, &opts, write_page)?,
+        None => pith::lab::eval::run_opts(&engine, &a.datasets, &algorithms, jobs, &opts, write_page)?,
     };
     if let (Some(r), Some(rt)) = (&renderer, &runtime) {
         let stats = r.stats();
@@ -201,7 +212,7 @@ pub fn run(a: EvalArgs) -> Result<ExitCode, pith::Error> {
             ),
             None => (engine, None),
         };
-        pith::eval::html::write(path, &report, &kept_pages, &a.datasets, &explainer, a.report_worst, note)?;
+        pith::lab::eval::html::write(path, &report, &kept_pages, &a.datasets, &explainer, a.report_worst, note)?;
     }
     Ok(ExitCode::SUCCESS)
 }

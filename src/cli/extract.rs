@@ -103,7 +103,7 @@ pub fn run(a: ExtractArgs) -> Result<ExitCode, pith::Error> {
     };
     let outputs = pith::Outputs {
         markdown: matches!(a.format, Format::Markdown)
-            .then_some(pith::markdown::MarkdownOptions { links: !a.no_links, images: !a.no_images }),
+            .then_some(pith::output::markdown::MarkdownOptions { links: !a.no_links, images: !a.no_images }),
         explain: matches!(a.format, Format::ExplainHtml),
     };
     let result = if a.render || a.javascript || a.algorithm.needs().layout {
@@ -132,10 +132,10 @@ fn rendered(
     outputs: &pith::Outputs,
     javascript: bool,
 ) -> Result<pith::Extraction, pith::Error> {
-    let renderer = pith::render::Renderer::new(super::render_config_from_env()?);
+    let renderer = pith::browser::Renderer::new(super::render_config_from_env()?);
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
-    let failed = |e: pith::render::RenderError| match e {
-        pith::render::RenderError::Input(e) => e,
+    let failed = |e: pith::browser::RenderError| match e {
+        pith::browser::RenderError::Input(e) => e,
         other => pith::Error::Render(other.to_string()),
     };
     runtime.block_on(async {

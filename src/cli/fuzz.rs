@@ -39,7 +39,7 @@ pub struct FuzzArgs {
 pub fn run(a: FuzzArgs) -> Result<ExitCode, pith::Error> {
     let mut seeds = Vec::new();
     for dir in &a.datasets {
-        let ds = pith::dataset::Dataset::open(dir)?;
+        let ds = pith::lab::dataset::Dataset::open(dir)?;
         for page in ds.pages.iter().take(a.pages) {
             seeds.push(ds.html(page)?);
         }
@@ -47,12 +47,12 @@ pub fn run(a: FuzzArgs) -> Result<ExitCode, pith::Error> {
     let engine = pith::Engine::with_defaults()?;
     // A panic is a finding, reported below: keep the default hook's message off the terminal.
     std::panic::set_hook(Box::new(|_| {}));
-    let opts = pith::adversarial::fuzz::FuzzOptions {
+    let opts = pith::lab::adversarial::fuzz::FuzzOptions {
         seed: a.seed,
         max_cases: a.cases,
         max_time: Duration::from_secs(a.seconds),
         max_mutations: a.mutations,
-        bounds: pith::adversarial::Bounds {
+        bounds: pith::lab::adversarial::Bounds {
             ms_per_mb: a.max_ms_per_mb,
             peak_mb_per_mb: f64::INFINITY,
             base_ms: a.base_ms,
@@ -60,7 +60,7 @@ pub fn run(a: FuzzArgs) -> Result<ExitCode, pith::Error> {
         },
         out: a.out.clone(),
     };
-    let report = pith::adversarial::fuzz::fuzz(&engine, &seeds, &opts)?;
+    let report = pith::lab::adversarial::fuzz::fuzz(&engine, &seeds, &opts)?;
     let _ = std::panic::take_hook();
     for f in &report.findings {
         let at = f.path.as_ref().map_or_else(String::new, |p| format!(" -> {}", p.display()));

@@ -51,32 +51,32 @@ pub enum Command {
 #[derive(Debug, Clone, clap::Args)]
 pub struct LearnArgs {
     /// Trees in the block classifier.
-    #[arg(long, default_value_t = pith::gbdt::TrainParams::default().trees)]
+    #[arg(long, default_value_t = pith::learn::gbdt::TrainParams::default().trees)]
     pub trees: usize,
     /// Depth of each tree.
-    #[arg(long, default_value_t = pith::gbdt::TrainParams::default().max_depth)]
+    #[arg(long, default_value_t = pith::learn::gbdt::TrainParams::default().max_depth)]
     pub depth: usize,
     /// Shrinkage of each tree's contribution.
-    #[arg(long, default_value_t = pith::gbdt::TrainParams::default().learning_rate)]
+    #[arg(long, default_value_t = pith::learn::gbdt::TrainParams::default().learning_rate)]
     pub learning_rate: f64,
     /// L2 penalty on leaf values.
-    #[arg(long, default_value_t = pith::gbdt::TrainParams::default().lambda)]
+    #[arg(long, default_value_t = pith::learn::gbdt::TrainParams::default().lambda)]
     pub lambda: f64,
     /// Smallest summed hessian of a leaf.
-    #[arg(long, default_value_t = pith::gbdt::TrainParams::default().min_child_weight)]
+    #[arg(long, default_value_t = pith::learn::gbdt::TrainParams::default().min_child_weight)]
     pub min_child_weight: f64,
     /// Dataset balance: 0 weighs every page the same, 1 every dataset the same.
-    #[arg(long, default_value_t = pith::train::Learn::default().balance)]
+    #[arg(long, default_value_t = pith::lab::train::Learn::default().balance)]
     pub balance: f64,
     /// Folds for stage 2's out-of-fold inputs (0: no stage 2).
-    #[arg(long, default_value_t = pith::train::Learn::default().stack_folds)]
+    #[arg(long, default_value_t = pith::lab::train::Learn::default().stack_folds)]
     pub stack_folds: usize,
 }
 
 impl LearnArgs {
-    pub fn params(&self) -> pith::train::Learn {
-        pith::train::Learn {
-            gbdt: pith::gbdt::TrainParams {
+    pub fn params(&self) -> pith::lab::train::Learn {
+        pith::lab::train::Learn {
+            gbdt: pith::learn::gbdt::TrainParams {
                 trees: self.trees,
                 max_depth: self.depth,
                 learning_rate: self.learning_rate,
@@ -105,7 +105,7 @@ fn untrained_engine_from_env() -> Result<pith::Engine, pith::Error> {
 }
 
 /// The `[render]` settings as `pith serve` reads them (embedded defaults, `PITH_RENDER__*`).
-fn render_config_from_env() -> Result<pith::render::RenderConfig, pith::Error> {
+fn render_config_from_env() -> Result<pith::browser::RenderConfig, pith::Error> {
     let config = pith::configuration::Config::load(None).map_err(|e| pith::Error::Config(e.0))?;
     Ok(config.render)
 }

@@ -30,11 +30,11 @@ fn style(bounded: bool) -> ProgressStyle {
     })
 }
 
-/// Show the library's progress reports ([`pith::progress`]) on a terminal: each phase restarts the
+/// Show the library's progress reports ([`pith::lab::progress`]) on a terminal: each phase restarts the
 /// bar under the phase's name. Returns the bar so the command can clear it when it is done.
 pub fn observe_library() -> Option<ProgressBar> {
     let b = bar(None)?;
-    pith::progress::observe(Box::new(Phases(b.clone())));
+    pith::lab::progress::observe(Box::new(Phases(b.clone())));
     Some(b)
 }
 
@@ -47,7 +47,7 @@ pub fn clear(bar: Option<ProgressBar>) {
 
 struct Phases(ProgressBar);
 
-impl pith::progress::Observer for Phases {
+impl pith::lab::progress::Observer for Phases {
     fn phase(&self, name: &str, total: Option<u64>) {
         // A phase without a count (fitting trees) shows only its name and the time it has run.
         let style = match total {

@@ -69,19 +69,19 @@ fn write_pretty(path: &Path, value: &impl serde::Serialize) -> Result<(), pith::
 }
 
 pub fn run(a: TrainArgs) -> Result<ExitCode, pith::Error> {
-    let sets = a.datasets.iter().map(|d| pith::dataset::Dataset::open(d)).collect::<Result<Vec<_>, _>>()?;
+    let sets = a.datasets.iter().map(|d| pith::lab::dataset::Dataset::open(d)).collect::<Result<Vec<_>, _>>()?;
     if let Some(dir) = &a.export_rows {
-        pith::train::export::rows(&sets, &super::engine_from_env()?, dir)?;
+        pith::lab::train::export::rows(&sets, &super::engine_from_env()?, dir)?;
         eprintln!("pith: training rows written to {}", dir.display());
         return Ok(ExitCode::SUCCESS);
     }
     let params = a.learn.params();
     let t = std::time::Instant::now();
     let folds = match a.hold_out {
-        Some((_, k)) => Some(pith::train::SiteFolds::new(&sets, k)?),
+        Some((_, k)) => Some(pith::lab::train::SiteFolds::new(&sets, k)?),
         None => None,
     };
-    let keep = |ds: &pith::dataset::Dataset, p: &pith::dataset::Page| match (&folds, a.hold_out) {
+    let keep = |ds: &pith::lab::dataset::Dataset, p: &pith::lab::dataset::Page| match (&folds, a.hold_out) {
         (Some(folds), Some((f, _))) => folds.of(&ds.name, &p.id) != f,
         _ => true,
     };
@@ -91,7 +91,7 @@ pub fn run(a: TrainArgs) -> Result<ExitCode, pith::Error> {
         if let Some(dir) = &a.models {
             engine.models.load_dir(dir)?;
         }
-        pith::train::train_page_models(&mut engine, &sets, &keep)?;
+        pith::lab::train::train_page_models(&mut engine, &sets, &keep)?;
         super::progress::clear(bar);
         write_pretty(&a.article_out, &engine.models.article)?;
         write_json(&a.page_type_out, &engine.models.page_type)?;
@@ -107,7 +107,7 @@ pub fn run(a: TrainArgs) -> Result<ExitCode, pith::Error> {
         return Ok(ExitCode::SUCCESS);
     }
     let base = super::untrained_engine_from_env()?;
-    let engine = pith::train::train_all(&base, &sets, &keep, &params)?;
+    let engine = pith::lab::train::train_all(&base, &sets, &keep, &params)?;
     super::progress::clear(bar);
     let models = &engine.models;
     write_pretty(&a.out, &models.bayes)?;

@@ -15,7 +15,7 @@ use scraper::Html;
 use super::text::{Folded, fold_into};
 use super::tree::{self, Data, Tree};
 use super::{Document, DomLimits, Element, NONE, Node, NodeData, NodeId, Refs, Stats, Tag, fold_ws};
-use crate::hidden::{is_ignored, is_streamed_segment, style_hides};
+use crate::text::hidden::{is_ignored, is_streamed_segment, style_hides};
 
 /// The document title is cut to this many bytes of source text.
 const MAX_TITLE_BYTES: usize = 1024;
@@ -523,11 +523,11 @@ impl Builder {
                 }
                 // `hidden="until-found"` content is found by the browser's search and shown on a match:
                 // written to be read and indexed.
-                "hidden" => hidden_attr = crate::hidden::hidden_attribute_hides(v),
+                "hidden" => hidden_attr = crate::text::hidden::hidden_attribute_hides(v),
                 "aria-hidden" if v.trim().eq_ignore_ascii_case("true") => {
                     hidden_by.get_or_insert(Action::Skipped);
                 }
-                "role" => tab_panel |= crate::hidden::is_tab_panel(v),
+                "role" => tab_panel |= crate::text::hidden::is_tab_panel(v),
                 "open" => dialog_open = true,
                 "href" => href = Some(v.into()),
                 "src" => src = Some(v.into()),
@@ -537,7 +537,7 @@ impl Builder {
             }
             markup += 4 + k.len() as u32 + v.chars().count() as u32;
         }
-        // A tab panel ([`crate::hidden::is_tab_panel`]) or an element a control discloses
+        // A tab panel ([`crate::text::hidden::is_tab_panel`]) or an element a control discloses
         // ([`Builder::note_controls`]) is kept even while hidden.
         // A `<dialog>` shows only while `open` (a script opens it: a sign-up form, a share sheet).
         hidden_attr |= !dialog_open && &**name == "dialog";

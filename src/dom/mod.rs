@@ -8,6 +8,7 @@
 mod build;
 mod charref;
 pub mod declarations;
+pub mod layout;
 mod serialize;
 mod tag;
 mod text;

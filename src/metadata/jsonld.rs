@@ -12,7 +12,7 @@ const MAX_DEPTH: usize = 16;
 /// Typed objects kept per page.
 const MAX_OBJECTS: usize = 256;
 
-/// Types whose object, besides those of the article family ([`crate::meta::ARTICLE_TYPES`]), is the
+/// Types whose object, besides those of the article family ([`crate::metadata::page_meta::ARTICLE_TYPES`]), is the
 /// page's main content when present: threads and questions, reviews, videos, events, products,
 /// courses, job postings.
 const OTHER_MAIN_TYPES: &[&str] = &[
@@ -42,7 +42,7 @@ impl Entity {
     /// A type of the article family or another that describes a page's main content
     /// ([`OTHER_MAIN_TYPES`]).
     pub fn is_main_type(&self) -> bool {
-        self.is(crate::meta::ARTICLE_TYPES) || self.is(OTHER_MAIN_TYPES)
+        self.is(crate::metadata::page_meta::ARTICLE_TYPES) || self.is(OTHER_MAIN_TYPES)
     }
 
     pub fn str(&self, key: &str) -> Option<String> {

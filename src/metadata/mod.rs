@@ -12,13 +12,14 @@
 mod byline;
 pub mod dates;
 pub mod jsonld;
+pub mod page_meta;
 mod scan;
 
 use serde::{Deserialize, Serialize};
 
 use crate::dom::{Declarations, Document, Tag};
 // `key`: normalised for containment tests, lower case, letters and digits only.
-use crate::tokens::{TITLE_SEPARATORS, alnum_key as key, split_title};
+use crate::text::words::{TITLE_SEPARATORS, alnum_key as key, split_title};
 use jsonld::Entity;
 pub use scan::{Found, handlers, scan};
 

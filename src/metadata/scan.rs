@@ -17,7 +17,7 @@ use lol_html::{HtmlRewriter, RewriteStrSettings, Settings, element, text};
 
 use crate::dom::declarations::{MAX_ITEMS, MAX_JSON_LD, MAX_TEXT, class_kind, push_bounded, wanted_itemprop};
 use crate::dom::{Declarations, TimeEl, decode_char_refs};
-use crate::prestrip::Observers;
+use crate::text::prestrip::Observers;
 
 /// An end-tag handler (the boxing lol_html's handler lists want).
 fn on_end(

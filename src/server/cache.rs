@@ -12,9 +12,9 @@ use std::time::Duration;
 
 use moka::future::Cache;
 
-use super::fetch::FetchInfo;
 use crate::Extraction;
 use crate::configuration::CacheConfig;
+use crate::fetch::FetchInfo;
 
 /// Where the page came from, as far as the cache is concerned.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]

@@ -145,9 +145,9 @@ impl From<crate::Error> for ApiError {
     }
 }
 
-impl From<crate::render::RenderError> for ApiError {
-    fn from(e: crate::render::RenderError) -> Self {
-        use crate::render::RenderError as R;
+impl From<crate::browser::RenderError> for ApiError {
+    fn from(e: crate::browser::RenderError) -> Self {
+        use crate::browser::RenderError as R;
         let code = e.code();
         let detail = e.to_string();
         match e {
@@ -178,6 +178,22 @@ impl IntoResponse for ApiError {
     }
 }
 
+impl From<crate::fetch::FetchError> for ApiError {
+    fn from(e: crate::fetch::FetchError) -> Self {
+        let d = e.to_string();
+        match e {
+            crate::fetch::FetchError::BadUrl(_) => ApiError::BadRequest("bad-url", d),
+            crate::fetch::FetchError::Refused(_) => ApiError::Forbidden(d),
+            crate::fetch::FetchError::Timeout(_) => ApiError::GatewayTimeout("origin-timeout", d),
+            crate::fetch::FetchError::Status(_) => ApiError::BadGateway("origin-status", d),
+            crate::fetch::FetchError::NotHtml(_) => ApiError::Unprocessable("not-html", d),
+            crate::fetch::FetchError::TooLarge(_) => ApiError::BadGateway("origin-too-large", d),
+            crate::fetch::FetchError::TooManyRedirects(_) => ApiError::BadGateway("too-many-redirects", d),
+            crate::fetch::FetchError::Failed(_) => ApiError::BadGateway("origin-unreachable", d),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -200,7 +216,7 @@ mod tests {
 
     #[test]
     fn render_errors_map_to_statuses() {
-        use crate::render::RenderError as R;
+        use crate::browser::RenderError as R;
         let p = |e: R| ApiError::from(e).problem();
         let off = p(R::Unavailable("rendering is switched off".into()));
         assert_eq!((off.status, off.kind.as_str()), (501, "urn:pith:problem:render-unavailable"));

@@ -13,9 +13,9 @@ use url::Url;
 
 use super::cache::{Cached, Key, Source};
 use super::error::ApiError;
-use super::fetch::FetchInfo;
 use super::state::AppState;
 use crate::Extraction;
+use crate::fetch::FetchInfo;
 
 /// A validated request, whatever its shape.
 #[derive(Debug, Clone)]
@@ -116,7 +116,7 @@ pub async fn run_job(state: &AppState, job: Job, no_cache: bool) -> Result<Answe
 
     // Refused before any fetch: the caller learns at once that this server cannot render.
     if job.render && !state.renderer.is_ready() {
-        return Err(crate::render::RenderError::Unavailable(state.renderer.availability().reason()).into());
+        return Err(crate::browser::RenderError::Unavailable(state.renderer.availability().reason()).into());
     }
     let Job {
         input,
@@ -174,7 +174,7 @@ pub async fn run_job(state: &AppState, job: Job, no_cache: bool) -> Result<Answe
         .run(admitted, move || {
             let req = options.request(&bytes, &url, &charset);
             let outputs = crate::Outputs {
-                markdown: want_markdown.then(crate::markdown::MarkdownOptions::default),
+                markdown: want_markdown.then(crate::output::markdown::MarkdownOptions::default),
                 explain: want_explain,
             };
             match &rendered {

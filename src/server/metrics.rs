@@ -89,7 +89,7 @@ pub struct Gauges {
     pub pool_workers: usize,
     pub pool_queue_capacity: usize,
     /// The browser pool's counters.
-    pub render: crate::render::PoolStats,
+    pub render: crate::browser::PoolStats,
 }
 
 impl Metrics {

@@ -6,7 +6,6 @@
 //! | [`startup`] | building the state and router, binding, running, graceful shutdown |
 //! | [`routes`] | the handlers: extract, batch, algorithms, health, metrics, OpenAPI |
 //! | [`jobs`] | the job runner both extract routes share: cache → fetch → pool → engine |
-//! | [`fetch`] | the HTTP client: timeouts, byte cap, redirects, the SSRF guard |
 //! | [`cache`] | the moka result cache |
 //! | [`pool`] | the bounded blocking pool extraction runs on |
 //! | [`error`] | `ApiError` and its `application/problem+json` rendering |
@@ -17,7 +16,6 @@
 
 pub mod cache;
 pub mod error;
-pub mod fetch;
 pub mod jobs;
 pub mod metrics;
 pub mod pool;

@@ -20,7 +20,6 @@ use reqwest::dns::Resolve;
 use tokio::net::TcpListener;
 
 use super::cache::ResultCache;
-use super::fetch::{Fetcher, SystemResolver};
 use super::metrics::Metrics;
 use super::pool::Pool;
 use super::rate_limit::{self, RateLimiter};
@@ -28,8 +27,9 @@ use super::routes::{algorithms, batch, extract, health, metrics, openapi};
 use super::state::AppState;
 use super::telemetry;
 use crate::Engine;
+use crate::browser::{Availability, Renderer};
 use crate::configuration::Config;
-use crate::render::{Availability, Renderer};
+use crate::fetch::{Fetcher, SystemResolver};
 
 /// Why the service could not start.
 #[derive(Debug, thiserror::Error)]

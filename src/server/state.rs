@@ -4,13 +4,13 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::cache::ResultCache;
-use super::fetch::Fetcher;
 use super::metrics::Metrics;
 use super::pool::Pool;
 use super::rate_limit::RateLimiter;
 use crate::Engine;
+use crate::browser::Renderer;
 use crate::configuration::Config;
-use crate::render::Renderer;
+use crate::fetch::Fetcher;
 
 #[derive(Clone)]
 pub struct AppState {

@@ -13,8 +13,8 @@ use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use pith::configuration::Config;
+use pith::fetch::SystemResolver;
 use pith::server::Application;
-use pith::server::fetch::SystemResolver;
 use reqwest::dns::{Addrs, Name, Resolve, Resolving};
 use reqwest::header::HeaderMap;
 use serde_json::Value;

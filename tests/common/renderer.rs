@@ -1,6 +1,6 @@
 //! The headless-browser renderer for the rendering tests (`tests/render.rs`, `tests/render_escape.rs`).
 
-use pith::render::{RenderConfig, Renderer};
+use pith::browser::{RenderConfig, Renderer};
 
 /// The renderer, or `None` (with a note) when no browser is installed. CI installs one, and there a
 /// missing browser fails the test instead.

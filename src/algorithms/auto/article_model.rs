@@ -14,12 +14,12 @@
 //!
 //! Both forms are stored; when the trees are trained they alone give the probability, and the
 //! regression's standardised weights stay in the file for reading. Both are fitted by
-//! [`crate::train::has_article`].
+//! [`crate::lab::train::has_article`].
 
 use serde::{Deserialize, Serialize};
 
 use crate::Error;
-use crate::gbdt::sigmoid;
+use crate::learn::gbdt::sigmoid;
 
 /// A trained model.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -34,7 +34,7 @@ pub struct ArticleModel {
     pub trained_on: Vec<String>,
     /// The tree ensemble; when trained it is used instead of the regression weights.
     #[serde(default)]
-    pub trees: crate::gbdt::Forest,
+    pub trees: crate::learn::gbdt::Forest,
     /// Where each signal sits in the pipeline's list, learned on the first page.
     #[serde(skip)]
     slots: SignalSlots,
@@ -50,7 +50,7 @@ impl Default for ArticleModel {
             weights: Vec::new(),
             bias: 0.0,
             trained_on: Vec::new(),
-            trees: crate::gbdt::Forest::default(),
+            trees: crate::learn::gbdt::Forest::default(),
             slots: SignalSlots::default(),
         }
     }
@@ -98,7 +98,7 @@ impl ArticleModel {
 /// The pipeline builds the list in one order on every page, and a search from the front per signal
 /// compared thousands of names per page, a measurable share of a small page's extraction.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub(super) struct SignalSlots(crate::memo::Memo<Vec<Option<usize>>>);
+pub(super) struct SignalSlots(crate::learn::memo::Memo<Vec<Option<usize>>>);
 
 impl SignalSlots {
     /// The value of each of `names` in `signals` (the first of a repeated name), `None` where absent.

@@ -1,4 +1,4 @@
-//! `auto`'s block classifier: two stages of gradient-boosted trees (see [`crate::gbdt`]).
+//! `auto`'s block classifier: two stages of gradient-boosted trees (see [`crate::learn::gbdt`]).
 //!
 //! Stage 1 judges each block from its own measures ([`super::feature_names`]); stage 2 judges it again
 //! with stage 1's verdicts on its neighbours and siblings added ([`super::context::CONTEXT`]). Both are
@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use super::Measured;
 use super::context::{CONTEXT, Layout, context_features};
 use crate::dom::Document;
-use crate::gbdt::Forest;
+use crate::learn::gbdt::Forest;
 
 /// Both stages. A model without stage 2 uses stage 1's probabilities; an untrained one leaves `auto`
 /// with its heuristic region.

@@ -19,7 +19,7 @@ use crate::algorithms::bayes::BayesBlocks;
 use crate::algorithms::pvalue::PValues;
 use crate::dom::{Document, NONE, Node, NodeId, Stats, Tag};
 use crate::hash::{Fnv1a, IdMap};
-use crate::tokens::WordSet;
+use crate::text::words::WordSet;
 
 /// A feature: its name, and its value for one block.
 type Feature = (&'static str, fn(&View<'_>) -> f32);
@@ -200,8 +200,8 @@ const PAGE_KIND: &[(&str, &str)] = &[
 ];
 
 /// The [`PAGE_KIND`] values of a page, in that order, from its page signals and its declarations.
-pub fn page_kind(signals: &[(&str, f64)], meta: &crate::meta::PageMeta) -> Vec<f32> {
-    use crate::meta::OgType;
+pub fn page_kind(signals: &[(&str, f64)], meta: &crate::metadata::page_meta::PageMeta) -> Vec<f32> {
+    use crate::metadata::page_meta::OgType;
     PAGE_KIND
         .iter()
         .map(|(_, s)| match *s {
@@ -524,7 +524,7 @@ fn title_overlap(doc: &Document, texts: &[NodeId], title: &WordSet) -> (f32, f32
     let mut found = vec![false; title.len()];
     let (mut words, mut hits) = (0u32, 0u32);
     for &t in texts {
-        crate::tokens::for_each_word(doc.text(t), |w| {
+        crate::text::words::for_each_word(doc.text(t), |w| {
             words += 1;
             if let Some(k) = title.index(w) {
                 found[k] = true;

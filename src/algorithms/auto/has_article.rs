@@ -3,7 +3,7 @@
 use super::lexicon::LISTING_PATH_WORDS;
 use super::segment::{Blocks, block_owners};
 use crate::dom::{Document, NONE, NodeId, Tag};
-use crate::meta::{OgType, PageMeta};
+use crate::metadata::page_meta::{OgType, PageMeta};
 
 /// Per node: headings in its subtree (itself included), summed bottom-up in one reverse sweep.
 fn heading_counts(doc: &Document) -> Vec<u32> {
@@ -204,14 +204,14 @@ const MAX_H1_READ: u32 = 8;
 /// The shape of the page's headline: an article's `<title>` names one story at length (a dozen words,
 /// often with a number: "15 indoor plants that handle low light"), a home, listing or service page's
 /// names a site or a section in two or three; an article has one `<h1>` that repeats its `<title>`.
-/// Word counts treat a CJK character as half a word ([`crate::tokens::word_weight`]), so the signals
+/// Word counts treat a CJK character as half a word ([`crate::text::words::word_weight`]), so the signals
 /// mean the same in Chinese as in English.
 fn headline_signals(doc: &Document) -> [(&'static str, f64); 7] {
     let title = doc.title.as_deref().unwrap_or("");
-    let parts = crate::tokens::title_parts(title);
+    let parts = crate::text::words::title_parts(title);
     let longest = parts
         .iter()
-        .map(|p| (crate::tokens::word_weight(p), *p))
+        .map(|p| (crate::text::words::word_weight(p), *p))
         .max_by(|a, b| a.0.total_cmp(&b.0))
         .unwrap_or((0.0, ""));
     let title_words = word_set(title);
@@ -228,7 +228,7 @@ fn headline_signals(doc: &Document) -> [(&'static str, f64); 7] {
         }
         let text = doc.subtree_text(i);
         if h1s == 1 {
-            first_words = crate::tokens::word_weight(&text);
+            first_words = crate::text::words::word_weight(&text);
         }
         let words = word_set(&text);
         let union = words.union(&title_words).count();
@@ -238,7 +238,7 @@ fn headline_signals(doc: &Document) -> [(&'static str, f64); 7] {
     }
     let ln = |x: f64| (1.0 + x).ln();
     [
-        ("title_words", ln(crate::tokens::word_weight(title))),
+        ("title_words", ln(crate::text::words::word_weight(title))),
         ("title_part_words", ln(longest.0)),
         ("title_parts", ln(parts.len() as f64)),
         ("title_digit", f64::from(u8::from(longest.1.chars().any(|c| c.is_ascii_digit())))),
@@ -248,9 +248,9 @@ fn headline_signals(doc: &Document) -> [(&'static str, f64); 7] {
     ]
 }
 
-/// The distinct words of a text ([`crate::tokens::words`]).
+/// The distinct words of a text ([`crate::text::words::words`]).
 fn word_set(text: &str) -> std::collections::HashSet<String> {
-    crate::tokens::words(text).into_iter().collect()
+    crate::text::words::words(text).into_iter().collect()
 }
 
 /// Currency signs followed by a digit (spaces between allowed): prices, which shop listings show by

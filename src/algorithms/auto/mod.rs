@@ -38,7 +38,7 @@ mod region;
 mod segment;
 mod select;
 
-pub use crate::contract::params::{AutoParams, NoArticleText};
+pub use crate::algorithms::contract::params::{AutoParams, NoArticleText};
 pub use article_model::ArticleModel;
 pub use classify::{BlockModel, stage2_names, stage2_rows};
 pub use context::{CONTEXT, Layout, context_features};
@@ -51,7 +51,7 @@ use super::anchor_ratio;
 use super::bayes::{self, BayesModel};
 use super::cetd::{self, Density};
 use super::pvalue;
-use crate::contract::{Content, Context, NON_ARTICLE_TYPES, Outcome, score_elements};
+use crate::algorithms::contract::{Content, Context, NON_ARTICLE_TYPES, Outcome, score_elements};
 use crate::dom::NodeId;
 
 /// The models `auto` reads: the Naive Bayes block model (one of the measures), the block classifier
@@ -101,7 +101,8 @@ pub fn measure(ctx: &Context<'_>, bayes_model: &BayesModel) -> Measured {
     let p = pvalue::measure(doc);
     let nb = bayes::measure(doc, &ctx.params.bayes, bayes_model);
     let ars = anchor_ratio::measure(doc, &ctx.params.anchor_ratio);
-    let title_words = crate::tokens::WordSet::new(doc.title.as_deref().map(region::title_words).unwrap_or_default());
+    let title_words =
+        crate::text::words::WordSet::new(doc.title.as_deref().map(region::title_words).unwrap_or_default());
     let core = region::core_node(doc, &ds.marked, ds.max_node, &title_words);
     let reg = region::region(doc, &ds.density, core, ds.threshold);
     let keep = region::prune(doc, &ars, &reg);
@@ -279,7 +280,7 @@ fn declared_but_not_kept(ctx: &Context<'_>, roots: &[NodeId]) -> bool {
     let mut declared = std::collections::HashSet::new();
     let mut n = 0;
     for p in ctx.product_description {
-        crate::tokens::for_each_word(p, |w| {
+        crate::text::words::for_each_word(p, |w| {
             n += 1;
             declared.insert(w.to_string());
         });
@@ -290,7 +291,7 @@ fn declared_but_not_kept(ctx: &Context<'_>, roots: &[NodeId]) -> bool {
     let mut seen = std::collections::HashSet::new();
     for &r in roots {
         for t in ctx.doc.text_nodes(r) {
-            crate::tokens::for_each_word(ctx.doc.text(t), |w| {
+            crate::text::words::for_each_word(ctx.doc.text(t), |w| {
                 if declared.contains(w) && !seen.contains(w) {
                     seen.insert(w.to_string());
                 }
@@ -306,7 +307,7 @@ fn block_report(
     m: &Measured,
     block_p: Vec<(NodeId, f64)>,
     roots: &[NodeId],
-) -> Vec<crate::contract::Block> {
+) -> Vec<crate::algorithms::contract::Block> {
     let mut owner_p: crate::hash::IdMap<NodeId, f64> = crate::hash::IdMap::default();
     for (o, pr) in block_p {
         let e = owner_p.entry(o).or_insert(0.0f64);
@@ -366,7 +367,7 @@ pub fn explain(ctx: &Context<'_>, models: &Models<'_>) -> String {
 #[cfg(test)]
 mod tests {
     use super::{feature_index, feature_names, measure, shift_log_odds};
-    use crate::contract::{Context, Params};
+    use crate::algorithms::contract::{Context, Params};
     use crate::dom::Document;
 
     #[test]
@@ -376,7 +377,7 @@ mod tests {
             <table><tr><th>Capacity</th><td>350 ml</td></tr><tr><th>Weight</th><td>300 g</td></tr></table>\
             <a href=/cart>Add to cart</a></body></html>";
         let doc = Document::parse(html);
-        let meta = crate::meta::scan(html);
+        let meta = crate::metadata::page_meta::scan(html);
         assert!(meta.ld_product);
         let params = Params::default();
         let row = |url| {
@@ -412,7 +413,7 @@ mod tests {
 
     #[test]
     fn the_log_odds_shift_moves_the_default_boundary_and_keeps_the_order() {
-        let shift = crate::contract::params::ARTICLE_LOG_ODDS_SHIFT;
+        let shift = crate::algorithms::contract::params::ARTICLE_LOG_ODDS_SHIFT;
         // The model's probability that the shift moves onto the 0.5 boundary.
         let boundary = 1.0 / (1.0 + shift.exp());
         assert!((shift_log_odds(boundary, shift) - 0.5).abs() < 1e-12);

@@ -20,9 +20,9 @@ use super::lexicon::{
     TYPE_CUE_CHARS, TYPE_CUES, TYPE_PATH_WORDS,
 };
 use crate::Error;
-use crate::contract::{NON_ARTICLE_TYPES, NonArticleOdds};
+use crate::algorithms::contract::{NON_ARTICLE_TYPES, NonArticleOdds};
 use crate::dom::{Document, Tag};
-use crate::meta::PageMeta;
+use crate::metadata::page_meta::PageMeta;
 
 /// The longest text compared against the call-to-action lists (characters of UTF-8).
 const SHORT_TEXT: usize = 40;
@@ -235,7 +235,7 @@ pub(super) fn url_words(url: Option<&str>) -> Vec<(&'static str, f64)> {
 }
 
 /// Six one-vs-rest forests, one per non-article type, over the page signals (the has-article
-/// signals, `dom_signals` and `url_words`), fitted by [`crate::train::page_type`] on pages
+/// signals, `dom_signals` and `url_words`), fitted by [`crate::lab::train::page_type`] on pages
 /// labelled with a type.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct PageTypeModel {
@@ -243,7 +243,7 @@ pub struct PageTypeModel {
     /// Signal names, in the order the forests read them.
     pub signals: Vec<String>,
     /// One forest per type of [`NON_ARTICLE_TYPES`], in that order.
-    pub types: Vec<crate::gbdt::Forest>,
+    pub types: Vec<crate::learn::gbdt::Forest>,
     pub trained_on: Vec<String>,
     /// Where each signal sits in the pipeline's list, learned on the first page.
     #[serde(skip)]
@@ -378,18 +378,18 @@ mod tests {
         m.validate().unwrap();
         let names = vec!["a".to_string()];
         let rows: Vec<f32> = (0..60).map(|i| (i % 6) as f32).collect();
-        let types: Vec<crate::gbdt::Forest> = (0..6)
+        let types: Vec<crate::learn::gbdt::Forest> = (0..6)
             .map(|k| {
                 let y: Vec<f32> = rows.iter().map(|&v| f32::from(u8::from(v as usize == k))).collect();
                 let w = vec![1.0f32; y.len()];
-                let p = crate::gbdt::TrainParams {
+                let p = crate::learn::gbdt::TrainParams {
                     trees: 20,
                     max_depth: 2,
                     learning_rate: 0.3,
                     lambda: 1.0,
                     min_child_weight: 1.0,
                 };
-                crate::gbdt::train(&crate::gbdt::Data { x: &rows, y: &y, w: &w, features: 1 }, &["a"], &p)
+                crate::learn::gbdt::train(&crate::learn::gbdt::Data { x: &rows, y: &y, w: &w, features: 1 }, &["a"], &p)
             })
             .collect();
         let m = PageTypeModel { signals: names, types, ..PageTypeModel::default() };

@@ -6,7 +6,7 @@ use super::lexicon::{COMMENT_CONTAINERS, NOISE_CONTAINERS};
 use crate::algorithms::anchor_ratio::AnchorRatios;
 use crate::dom::{Document, NONE, NodeId, Tag};
 use crate::hash::IdMap;
-use crate::tokens::WordSet;
+use crate::text::words::WordSet;
 
 fn has_noise_name(id_class: &str) -> bool {
     NOISE_CONTAINERS.matches(id_class)
@@ -58,9 +58,9 @@ pub(super) fn core_node(doc: &Document, marked: &[NodeId], max_node: NodeId, tit
 /// Lower-cased words of a title (CJK characters one by one), three letters or more for Latin words;
 /// sorted, deduplicated, and at most [`TitleWords::MAX`] of them.
 pub(super) fn title_words(title: &str) -> Vec<String> {
-    let mut w: Vec<String> = crate::tokens::words(title)
+    let mut w: Vec<String> = crate::text::words::words(title)
         .into_iter()
-        .filter(|w| w.chars().count() >= 3 || w.chars().all(crate::tokens::is_cjk))
+        .filter(|w| w.chars().count() >= 3 || w.chars().all(crate::text::words::is_cjk))
         .collect();
     w.sort();
     w.dedup();
@@ -89,7 +89,7 @@ impl<'a> TitleWords<'a> {
 
     fn mask(&self, text: &str) -> u128 {
         let mut m = 0u128;
-        crate::tokens::for_each_word(text, |w| {
+        crate::text::words::for_each_word(text, |w| {
             // Title words have three letters or more, or are one CJK character (three bytes in UTF-8).
             if w.len() >= 3
                 && let Some(k) = self.set.index(w)

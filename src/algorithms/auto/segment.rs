@@ -86,7 +86,7 @@ impl Scan {
                 self.upper_start = c.is_uppercase();
             }
             last = Some(c);
-            if crate::tokens::is_cjk(c) {
+            if crate::text::words::is_cjk(c) {
                 self.cjk += 1;
                 self.words += 1;
                 in_word = false;

@@ -5,8 +5,8 @@
 use super::Measured;
 use super::lexicon;
 use super::segment::{Block, Blocks, block_owners};
-use crate::contract::Context;
-use crate::contract::params::AutoParams;
+use crate::algorithms::contract::Context;
+use crate::algorithms::contract::params::AutoParams;
 use crate::dom::{Document, NONE, Node, NodeId, Tag};
 use crate::hash::{Fnv1a, IdMap};
 
@@ -167,7 +167,7 @@ pub fn drop_threads(doc: &Document, chosen: &mut [bool], surest: NodeId, rules: 
     drop_named_after_first(doc, chosen, rules, |i, n| !(i..n.end).contains(&surest))
 }
 
-/// On a listing or collection page ([`crate::contract::params::AutoParams::drop_filter_panels`]),
+/// On a listing or collection page ([`crate::algorithms::contract::params::AutoParams::drop_filter_panels`]),
 /// unchoose its filter and sort panels ([`lexicon::FILTER_PANELS`])
 /// that start after the first chosen text, hold neither the surest block nor half of the chosen text
 /// (a results grid wrapped in a "filterable" container stays). Returns whether any text was
@@ -277,12 +277,12 @@ pub fn drop_after_signals(doc: &Document, blocks: &Blocks, chosen: &mut [bool], 
 const HEADLINE_MAX_CHARS: u32 = 300;
 
 /// Unchoose the page's headline when it opens the chosen text
-/// ([`crate::contract::params::AutoParams::drop_leading_headline`]): the first chosen blocks (at most
+/// ([`crate::algorithms::contract::params::AutoParams::drop_leading_headline`]): the first chosen blocks (at most
 /// two, a headline printed twice) of at most [`HEADLINE_MAX_CHARS`] characters whose chosen text,
 /// eight letters or more, `<title>` holds. The title is the answer's `title`; at the top of the text
 /// it is read twice by whoever indexes both. Returns whether any text was unchosen.
 pub fn drop_leading_headline(doc: &Document, blocks: &Blocks, chosen: &mut [bool]) -> bool {
-    let Some(title) = doc.title.as_deref().map(crate::tokens::alnum_key).filter(|k| !k.is_empty()) else {
+    let Some(title) = doc.title.as_deref().map(crate::text::words::alnum_key).filter(|k| !k.is_empty()) else {
         return false;
     };
     let mut dropped = false;
@@ -298,7 +298,7 @@ pub fn drop_leading_headline(doc: &Document, blocks: &Blocks, chosen: &mut [bool
         for &t in blocks.texts_of(b).iter().filter(|&&t| chosen[t as usize]) {
             text.push_str(doc.text(t));
         }
-        let k = crate::tokens::alnum_key(&text);
+        let k = crate::text::words::alnum_key(&text);
         if k.chars().count() < 8 || !title.contains(&k) {
             break;
         }
@@ -314,7 +314,7 @@ pub fn drop_leading_headline(doc: &Document, blocks: &Blocks, chosen: &mut [bool
 /// whole thread there for crawlers, and that is content.
 const SCRIPT_NOTICE_MAX_CHARS: u32 = 400;
 
-/// Unchoose notices about JavaScript ([`crate::contract::params::AutoParams::drop_script_notices`]):
+/// Unchoose notices about JavaScript ([`crate::algorithms::contract::params::AutoParams::drop_script_notices`]):
 /// the chosen text of `<noscript>` elements of at most [`SCRIPT_NOTICE_MAX_CHARS`] characters that
 /// name it ("JavaScript is disabled. For a better experience, please enable JavaScript…"). pith reads
 /// `<noscript>` as markup, since many pages put their images and some their text there, so these
@@ -329,7 +329,7 @@ pub fn drop_script_notices(doc: &Document, chosen: &mut [bool]) -> bool {
 }
 
 /// Unchoose cookie and consent notices
-/// ([`crate::contract::params::AutoParams::drop_consent_notices`]): containers named for consent
+/// ([`crate::algorithms::contract::params::AutoParams::drop_consent_notices`]): containers named for consent
 /// ([`lexicon::CONSENT_NOTICES`]) whose text speaks of cookies, whatever their share of the chosen
 /// text, when chosen text lies outside them. A consent manager's "preference center" can hold more
 /// text than a short forum post. Returns whether any was unchosen.
@@ -356,7 +356,7 @@ const CONTENTS_MIN_LINKS: u32 = 3;
 /// ("1", "^") and page numbers.
 const CONTENTS_MIN_LINK_BYTES: usize = 8;
 
-/// Unchoose tables of contents ([`crate::contract::params::AutoParams::drop_tables_of_contents`]): the
+/// Unchoose tables of contents ([`crate::algorithms::contract::params::AutoParams::drop_tables_of_contents`]): the
 /// topmost elements holding at least [`CONTENTS_MIN_LINKS`] links into the page itself
 /// (`href="#..."`) of [`CONTENTS_MIN_LINK_BYTES`] or more bytes each on average, whose text is at least
 /// four fifths such link text (a "Contents" caption aside), when they hold less than half of the
@@ -405,7 +405,7 @@ pub fn drop_tables_of_contents(doc: &Document, chosen: &mut [bool]) -> bool {
 /// Unchoose the blocks of at most `max_words` words that are link text and nothing else: on a
 /// service page these are its calls to action ("Get started", "Book a demo", "Contact sales"),
 /// which the lowered service threshold lets through beside the sections they close
-/// ([`crate::contract::params::AutoParams::service_cta_max_words`]; 0: none). Returns whether any
+/// ([`crate::algorithms::contract::params::AutoParams::service_cta_max_words`]; 0: none). Returns whether any
 /// was unchosen.
 pub fn drop_calls_to_action(blocks: &Blocks, chosen: &mut [bool], max_words: u32) -> bool {
     let mut dropped = false;
@@ -503,7 +503,7 @@ const RAIL_HEADING_MAX_BYTES: usize = 60;
 const MAX_OPENERS: usize = 64;
 
 /// Unchoose a product page's recommendation rails
-/// ([`crate::contract::params::AutoParams::drop_recommendation_rails`]): a chosen heading that stands
+/// ([`crate::algorithms::contract::params::AutoParams::drop_recommendation_rails`]): a chosen heading that stands
 /// alone in its block and names a rail ([`lexicon::RAIL_HEADINGS`]: "Customers also bought",
 /// "Similar items"), with the highest ancestor that starts with it and holds neither the surest block
 /// nor half of the chosen text. Shops render these rails as cards much like the product's own
@@ -518,7 +518,7 @@ pub fn drop_recommendation_rails(doc: &Document, chosen: &mut [bool], surest: No
 /// The longest reprint or copyright notice read, in bytes (about 200 CJK characters).
 const REPRINT_NOTICE_MAX_BYTES: usize = 600;
 
-/// Unchoose reprint and copyright notices ([`crate::contract::params::AutoParams::drop_reprint_notices`]):
+/// Unchoose reprint and copyright notices ([`crate::algorithms::contract::params::AutoParams::drop_reprint_notices`]):
 /// a chosen text that opens its block and is one ([`lexicon::is_reprint_notice`]:
 /// "声明：该文观点仅代表作者本人…", "版权与免责声明：", "未经书面许可，擅自转载…侵权"), with the highest
 /// ancestor that starts with it and holds less than half of the chosen text (the numbered clauses
@@ -620,7 +620,7 @@ fn chosen_chars(doc: &Document, chosen: &[bool], from: NodeId, to: NodeId) -> us
 }
 
 /// Unchoose the chosen text outside the page's `<main>` element when at least `min_share` of the
-/// chosen characters are inside it ([`crate::contract::params::AutoParams::main_min_share`]), but
+/// chosen characters are inside it ([`crate::algorithms::contract::params::AutoParams::main_min_share`]), but
 /// not the run of chosen text that leads into `<main>` with no unchosen text between (a headline
 /// and dek written above it). A page with no `<main>`, or with two apart, is left as it is, and so
 /// is one whose chosen text is all inside. Returns whether any was unchosen.
@@ -659,10 +659,10 @@ pub fn confine_to_main(doc: &Document, chosen: &mut [bool], min_share: f64) -> b
 
 /// Unchoose the chosen text of `<nav>`, `<aside>` and `<footer>` elements (and, with `named_footers`,
 /// of elements whose id or class has the word "footer": [`lexicon::FOOTERS`],
-/// [`crate::contract::params::AutoParams::drop_named_footers`]) that hold less than half of the
+/// [`crate::algorithms::contract::params::AutoParams::drop_named_footers`]) that hold less than half of the
 /// chosen characters, and of `<nav>` elements whose chosen text is at least nine tenths link
 /// text when some chosen text lies outside them (a shop's mega-menu can outweigh the page it
-/// serves) ([`crate::contract::params::AutoParams::drop_sectioning_chrome`]). Returns whether any
+/// serves) ([`crate::algorithms::contract::params::AutoParams::drop_sectioning_chrome`]). Returns whether any
 /// was unchosen.
 pub fn drop_sectioning_chrome(doc: &Document, chosen: &mut [bool], named_footers: bool) -> bool {
     let total = chosen_chars(doc, chosen, doc.body, doc.node(doc.body).end);

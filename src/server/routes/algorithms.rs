@@ -5,7 +5,7 @@ use axum::Json;
 use axum::extract::State;
 use serde_json::json;
 
-use crate::render::Availability;
+use crate::browser::Availability;
 use crate::server::state::AppState;
 
 /// Every algorithm name with one line on what it does and its availability, the server's default,

@@ -13,8 +13,8 @@ use serde::Deserialize;
 use url::Url;
 
 use crate::Algorithm;
+use crate::fetch::split_content_type;
 use crate::server::error::ApiError;
-use crate::server::fetch::split_content_type;
 use crate::server::jobs::{Input, Job, run_job};
 use crate::server::state::AppState;
 use crate::server::telemetry::CacheStatus;

@@ -1,0 +1,169 @@
+//! The contract between the engine and every algorithm, underneath all of them: what an algorithm is
+//! given (a [`Context`]: the parsed page and the parameters), what it answers (an [`Outcome`]: content,
+//! a has-article probability, scored [`Block`]s), and the few helpers every algorithm shares.
+//!
+//! The seed methods and `auto` depend on this module and on the DOM below it, never on each other's
+//! internals: `auto` reads the seed methods through the measures their modules publish. Models are not
+//! part of the context: an algorithm that needs one takes it as an argument, so what a method depends
+//! on is in its signature.
+
+pub mod params;
+
+use crate::dom::{Document, NodeId};
+use crate::metadata::page_meta::PageMeta;
+pub use params::Params;
+
+/// What an algorithm sees: the parsed page, its source and declarations, and the parameters.
+pub struct Context<'a> {
+    pub doc: &'a Document,
+    /// The pre-stripped HTML source, kept only for algorithms that read it (the line-based method
+    /// works on source lines, not on the DOM); empty otherwise.
+    pub source: &'a str,
+    pub params: &'a Params,
+    /// What the page declares about itself (scanned only for algorithms that read it; default otherwise).
+    pub meta: &'a PageMeta,
+    /// The page's address, when known.
+    pub url: Option<&'a str>,
+    /// The caller wants per-block scores (an algorithm may skip building them otherwise).
+    pub want_blocks: bool,
+    /// The page's layout, for the visual methods (`vips`, `cehtd-ds`); `None` unless rendered.
+    pub layout: Option<&'a crate::dom::layout::Layout>,
+    /// The description of the one product the page declares in JSON-LD, in paragraphs (empty when it
+    /// declares none, or when the declarations were not read).
+    pub product_description: &'a [String],
+}
+
+/// The main content an algorithm chose.
+#[derive(Debug, Clone)]
+pub enum Content {
+    /// Whole subtrees, in document order, none inside another.
+    Nodes(Vec<NodeId>),
+    /// Text paragraphs, for methods that work on source lines rather than on nodes.
+    Text(Vec<String>),
+    /// Paragraphs the page declares but does not show (a product description in its JSON-LD), then
+    /// subtrees as in `Nodes`.
+    Mixed { paragraphs: Vec<String>, roots: Vec<NodeId> },
+}
+
+/// One scored block: a node and the measures the algorithm gave it.
+#[derive(Debug, Clone)]
+pub struct Block {
+    pub node: NodeId,
+    pub scores: Vec<(&'static str, f64)>,
+    /// True when the block is (part of) the extracted content.
+    pub content: bool,
+    /// The value blocks are ranked by when the list is cut to its top N.
+    pub rank: f64,
+}
+
+/// An algorithm's answer.
+#[derive(Debug, Clone)]
+pub struct Outcome {
+    pub content: Content,
+    /// Probability that the page has an article at all.
+    pub probability: f64,
+    pub blocks: Vec<Block>,
+    /// The measures behind `probability`, reported so a user can see why (empty for methods whose
+    /// probability is a single formula).
+    pub signals: Vec<(&'static str, f64)>,
+    /// Which other type the page is if it is not an article (methods with a page-type model only).
+    pub non_article: Option<NonArticleOdds>,
+}
+
+impl Outcome {
+    /// No content, probability 0: the answer of a method that found nothing.
+    pub fn empty() -> Outcome {
+        Outcome {
+            content: Content::Nodes(Vec::new()),
+            probability: 0.0,
+            blocks: Vec::new(),
+            signals: Vec::new(),
+            non_article: None,
+        }
+    }
+}
+
+/// The page types besides `article`, in the order of [`NonArticleOdds`].
+pub const NON_ARTICLE_TYPES: [&str; 6] = ["forum", "product", "collection", "listing", "documentation", "service"];
+
+/// The probability of each type of [`NON_ARTICLE_TYPES`] given that the page is not an article
+/// (they sum to 1). With the has-article probability they make the page-type distribution.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct NonArticleOdds(pub [f64; 6]);
+
+impl NonArticleOdds {
+    /// The index of the likeliest type (the first on ties).
+    pub fn argmax(&self) -> usize {
+        let mut best = 0;
+        for (k, &v) in self.0.iter().enumerate() {
+            if v > self.0[best] {
+                best = k;
+            }
+        }
+        best
+    }
+}
+
+/// Keep only the topmost of a set of nodes (drop any node inside another), sorted in document order.
+pub fn topmost(doc: &Document, mut ids: Vec<NodeId>) -> Vec<NodeId> {
+    ids.sort_unstable();
+    ids.dedup();
+    let mut out: Vec<NodeId> = Vec::with_capacity(ids.len());
+    for id in ids {
+        if out.last().is_some_and(|&last| doc.contains(last, id)) {
+            continue;
+        }
+        out.push(id);
+    }
+    out
+}
+
+/// Element ids in `body`'s subtree, `body` included, in document order.
+pub fn elements(doc: &Document) -> impl Iterator<Item = NodeId> + '_ {
+    let body = doc.body;
+    (body..doc.node(body).end).filter(move |&i| !doc.node(i).is_text())
+}
+
+/// Safe ratio: a zero denominator is replaced by 1, as seed 004 prescribes.
+pub fn ratio(num: f64, den: f64) -> f64 {
+    num / if den == 0.0 { 1.0 } else { den }
+}
+
+/// Blocks for the answer: every element under body with text, scored by `score`, flagged when inside a
+/// content root.
+pub fn score_elements(
+    doc: &Document,
+    content: &[NodeId],
+    score: impl Fn(NodeId) -> (Vec<(&'static str, f64)>, f64),
+) -> Vec<Block> {
+    let mut in_content = vec![false; doc.len()];
+    for &r in content {
+        for i in r..doc.node(r).end {
+            in_content[i as usize] = true;
+        }
+    }
+    elements(doc)
+        .filter(|&i| doc.node(i).stats.chars > 0)
+        .map(|i| {
+            let (scores, rank) = score(i);
+            Block { node: i, scores, content: in_content[i as usize], rank }
+        })
+        .collect()
+}
+
+/// A density method has no has-article model of its own; report the share of the page's non-link text
+/// that the content holds, squashed so that a page whose content is a few lines scores low.
+pub fn coverage_probability(doc: &Document, blocks: &[Block]) -> f64 {
+    let body = doc.node(doc.body).stats;
+    let total = body.non_link_chars().max(1) as f64;
+    let content_blocks = blocks.iter().filter(|b| b.content).map(|b| b.node).collect();
+    let content: u32 = topmost(doc, content_blocks).iter().map(|&b| doc.node(b).stats.non_link_chars()).sum();
+    coverage(content as f64, total)
+}
+
+/// Share of the page's text that is content, squashed by the content's size (500 characters give
+/// 0.63): the has-article stand-in of the methods that have no model of their own.
+pub fn coverage(content_chars: f64, page_chars: f64) -> f64 {
+    let share = content_chars / page_chars.max(1.0);
+    (share * (1.0 - (-content_chars / 500.0).exp())).clamp(0.0, 1.0)
+}

@@ -1,0 +1,3 @@
+//! Many pages at once: crawl archives.
+
+pub mod warc;

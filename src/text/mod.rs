@@ -1,0 +1,6 @@
+//! Stages 1–2: bytes to text, and text before the parse.
+
+pub mod decode;
+pub mod hidden;
+pub mod prestrip;
+pub mod words;
