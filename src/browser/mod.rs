@@ -43,12 +43,15 @@ use std::time::Instant;
 pub use config::{Availability, RenderConfig};
 pub use page::PLACEHOLDER_URL;
 pub use pool::PoolStats;
-pub use prepare::{Prepared, prepare};
+pub use prepare::{Prepared, prepare, prepare_request};
 pub use process::group_members;
 pub use proxy::{Policy as ProxyPolicy, vet};
 
+use crate::dom::Document;
 use crate::dom::layout::Layout;
-use crate::{Engine, Error};
+use crate::engine::{Engine, Outputs, Request, StrippedOwned};
+use crate::error::Error;
+use crate::output::Extraction;
 use page::Mode;
 use pool::Pool;
 
@@ -167,20 +170,34 @@ impl Renderer {
         charset: Option<&str>,
         extra_css: &[String],
     ) -> Result<Layout, RenderError> {
+        let req = Request { charset, ..Request::new(bytes) };
+        Ok(self.lay_out(engine, &req, extra_css).await?.0)
+    }
+
+    /// Lay out the page `req` names, and keep what extraction continues from: the stripped page and
+    /// the arena the layout describes.
+    async fn lay_out(
+        &self,
+        engine: &Engine,
+        req: &Request<'_>,
+        extra_css: &[String],
+    ) -> Result<(Layout, StrippedOwned, Document), RenderError> {
         let pool = self.pool()?;
         let t0 = Instant::now();
-        let prepared = cpu(|| prepare(engine, bytes, charset, extra_css))?;
+        // Only owned parts cross the awaits below (the stripped page's text is not `Send` as it is).
+        let (doc, html, stripped) =
+            cpu(|| prepare_request(engine, req, extra_css).map(|p| (p.doc, p.html, p.stripped.into_owned())))?;
         let cfg = pool.config();
         let snap = pool
             .with_tab(async |tab| {
-                tab.load(&prepared.html, PLACEHOLDER_URL, Mode::Layout, cfg).await?;
+                tab.load(&html, PLACEHOLDER_URL, Mode::Layout, cfg).await?;
                 tab.snapshot().await
             })
             .await?;
         let viewport = (cfg.viewport_width as f32, cfg.viewport_height as f32);
-        let mut layout = cpu(|| snapshot::to_layout(&prepared.doc, &snap, viewport));
+        let mut layout = cpu(|| snapshot::to_layout(&doc, &snap, viewport));
         layout.render_ms = t0.elapsed().as_secs_f64() * 1000.0;
-        Ok(layout)
+        Ok((layout, stripped, doc))
     }
 
     /// Run the page's scripts and read back the document they leave. `url` (http or https only) is the
@@ -210,32 +227,30 @@ impl Renderer {
 }
 
 /// A page ready for extraction with its layout: what [`Renderer::render`] returns. Owned, so the
-/// extraction itself can run wherever the caller runs CPU work (the service's extraction pool).
-#[derive(Debug, Clone)]
+/// extraction itself can run wherever the caller runs CPU work (the service's extraction pool); it
+/// carries the page as the engine's stages 1–2 left it for the browser, so that extraction goes on
+/// from there.
+#[derive(Debug)]
 pub struct Rendered {
     /// The page as its scripts left it, when they ran (UTF-8); extraction reads these bytes.
     pub scripted: Option<Scripted>,
     pub layout: Layout,
     /// Milliseconds in the browser: scripts and layout.
     pub ms: f64,
+    /// The page after stages 1–2, and the arena the layout describes.
+    stripped: StrippedOwned,
+    doc: Document,
 }
 
 impl Rendered {
-    /// Extract with the layout. `req` is the request the page was rendered for; when scripts ran, the
-    /// document they built replaces its bytes. `outputs` asks for the extra renderings (Markdown, the
-    /// explanation page) as [`Engine::extract_with`] does.
-    pub fn extract(
-        &self,
-        engine: &Engine,
-        req: &crate::Request<'_>,
-        outputs: &crate::Outputs,
-    ) -> Result<crate::Extraction, Error> {
-        let (bytes, charset) = match &self.scripted {
-            Some(s) => (s.html.as_bytes(), Some("utf-8")),
-            None => (req.bytes, req.charset),
-        };
-        let mut out =
-            engine.extract_rendered_with(&crate::Request { bytes, charset, ..*req }, &self.layout, outputs)?;
+    /// Extract with the layout, going on from the stripped page the browser was given. `req` is the
+    /// request the page was rendered for (its options; its bytes were read already). `outputs` asks for
+    /// the extra renderings (Markdown, the explanation page) as [`Engine::extract_with`] does.
+    pub fn extract(self, engine: &Engine, req: &Request<'_>, outputs: &Outputs) -> Result<Extraction, Error> {
+        // The total counts stages 1–2, which ran before the browser.
+        let t0 = Instant::now().checked_sub(self.stripped.took()).unwrap_or_else(Instant::now);
+        let page = engine.parse_laid_out(self.stripped, self.doc, &self.layout)?;
+        let mut out = engine.finish(req, outputs, page, Some(&self.layout), t0);
         out.timings_ms.render = Some(self.ms);
         Ok(out)
     }
@@ -244,12 +259,7 @@ impl Rendered {
 impl Renderer {
     /// Run the page's scripts when `javascript` is true, then lay out the page (or the document the
     /// scripts left) for `req.algorithm`: everything [`Rendered::extract`] needs.
-    pub async fn render(
-        &self,
-        engine: &Engine,
-        req: &crate::Request<'_>,
-        javascript: bool,
-    ) -> Result<Rendered, RenderError> {
+    pub async fn render(&self, engine: &Engine, req: &Request<'_>, javascript: bool) -> Result<Rendered, RenderError> {
         let scripted = match javascript {
             true => Some(self.run_scripts(engine, req.bytes, req.charset, req.url).await?),
             false => None,
@@ -258,12 +268,12 @@ impl Renderer {
             Some(s) => (s.html.as_bytes(), Some("utf-8"), s.stylesheets.as_slice()),
             None => (req.bytes, req.charset, &[][..]),
         };
-        let layout = self.layout(engine, bytes, charset, css).await?;
+        let (layout, stripped, doc) = self.lay_out(engine, &Request { bytes, charset, ..*req }, css).await?;
         let ms = layout.render_ms + scripted.as_ref().map_or(0.0, |s| s.ms);
-        Ok(Rendered { scripted, layout, ms })
+        Ok(Rendered { scripted, layout, ms, stripped, doc })
     }
 }
 
 fn check_web_input(engine: &Engine, bytes: &[u8]) -> Result<(), Error> {
-    crate::check_input(bytes, engine.limits.max_input_bytes)
+    crate::engine::check_input(bytes, engine.limits.max_input_bytes)
 }

@@ -1,6 +1,7 @@
-//! The page as the browser gets it: decoded and pre-stripped exactly as the engine does, parsed into
-//! the same arena, written back out with arena ids stamped on the elements and the page's own style
-//! sheets in its `<head>`.
+//! The page as the browser gets it: decoded and pre-stripped by the engine's own stages 1–2
+//! ([`Engine::strip`]), parsed into the same arena, written back out with arena ids stamped on the
+//! elements and the page's own style sheets in its `<head>`. The stripped page is kept, so that
+//! extraction continues from it once the layout is known instead of decoding and pre-stripping again.
 //!
 //! Pre-strip removes `<style>` elements, so their text is collected first, in document order, from the
 //! decoded page. `<link rel=stylesheet>` addresses are collected too but not fetched here: the layout
@@ -14,34 +15,40 @@ use lol_html::html_content::{Element, TextChunk};
 use lol_html::{ElementContentHandlers, HtmlRewriter, Selector, Settings};
 
 use crate::dom::{Document, parse_stamped};
-use crate::text::{decode, prestrip};
-use crate::{Engine, Error, check_input};
+use crate::engine::{Engine, Request, Stripped};
+use crate::error::Error;
 
 /// Most bytes of inline CSS carried into the layout pass (real pages stay far below).
 const MAX_INLINE_CSS: usize = 4 * 1024 * 1024;
 
 /// A page ready for the browser.
-pub struct Prepared {
+pub struct Prepared<'e> {
     /// The arena the stamps refer to: the one the engine builds from the same bytes.
     pub doc: Document,
     /// Stamped HTML, UTF-8.
     pub html: String,
     /// `href`s of the page's external style sheets, in document order, as written.
     pub links: Vec<String>,
+    /// The page after the engine's stages 1–2, for extraction to continue from.
+    pub stripped: Stripped<'e>,
 }
 
-/// Decode, collect styles, pre-strip, parse and stamp, with the pre-strip the engine uses for every
-/// algorithm, so that the arenas match.
-pub fn prepare(engine: &Engine, bytes: &[u8], charset: Option<&str>, extra_css: &[String]) -> Result<Prepared, Error> {
-    check_input(bytes, engine.limits.max_input_bytes)?;
-    let decoded = decode::decode(bytes, charset)?;
-    let styles = collect_styles(&decoded.text);
-    let node_budget = |len: usize| engine.limits.dom.node_budget(len);
-    let admitted =
-        prestrip::admit(&decoded.text, &node_budget).map_err(|o| crate::engine::too_complex(o.elements, o.budget))?;
-    let stripped = admitted.prestrip();
-    drop(decoded);
-    crate::engine::check_start_tags(&engine.limits.dom, &stripped)?;
+/// Decode, collect styles, pre-strip, parse and stamp, with the engine's own stages, so that the
+/// arenas match.
+pub fn prepare<'e>(
+    engine: &'e Engine,
+    bytes: &[u8],
+    charset: Option<&str>,
+    extra_css: &[String],
+) -> Result<Prepared<'e>, Error> {
+    prepare_request(engine, &Request { charset, ..Request::new(bytes) }, extra_css)
+}
+
+/// [`prepare`] for the extraction `req` asks for (its algorithm decides what stages 1–2 keep beside the
+/// page).
+pub fn prepare_request<'e>(engine: &'e Engine, req: &Request<'_>, extra_css: &[String]) -> Result<Prepared<'e>, Error> {
+    let prep = engine.preparation(req, req.algorithm.needs(), None);
+    let (stripped, styles) = engine.strip(req.bytes, &prep, true, collect_styles)?;
     let mut head = String::from("<meta charset=\"utf-8\">");
     for css in extra_css.iter().chain(std::iter::once(&styles.css)) {
         if css.trim().is_empty() {
@@ -51,8 +58,8 @@ pub fn prepare(engine: &Engine, bytes: &[u8], charset: Option<&str>, extra_css: 
         push_css(css, &mut head);
         head.push_str("</style>");
     }
-    let (doc, html) = parse_stamped(stripped.html, engine.limits.dom, &head)?;
-    Ok(Prepared { doc, html, links: styles.links })
+    let (doc, html) = parse_stamped(stripped.html.clone(), engine.limits.dom, &head)?;
+    Ok(Prepared { doc, html, links: styles.links, stripped })
 }
 
 /// Append CSS so that nothing in it can close the `<style>` element early (`</style` is written as

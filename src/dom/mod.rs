@@ -7,13 +7,12 @@
 
 mod build;
 mod charref;
-pub mod declarations;
 pub mod layout;
 mod serialize;
 mod tag;
 mod text;
 mod tokenizer;
-mod tree;
+pub(crate) mod tree;
 
 use html5ever::LocalName;
 use html5ever::tendril::StrTendril;
@@ -21,7 +20,6 @@ use scraper::Html;
 
 use build::Builder;
 pub use charref::decode_char_refs;
-pub use declarations::{Declarations, TimeEl};
 pub use serialize::{STAMP, fingerprint, parse_stamped, parse_without};
 pub use tag::Tag;
 pub use text::{fold_ws, is_punct};
@@ -274,13 +272,17 @@ impl Document {
         Ok(Self::build(tree, limits))
     }
 
-    /// [`Document::parse_tendril`], with the page's [`Declarations`] read from the parser's tree before
-    /// the arena copy (the arena keeps neither `<head>` nor scripts). Only for a page pre-strip passed
-    /// through whole: its pass removes the scripts that carry JSON-LD.
-    pub fn parse_declared(html: StrTendril, limits: DomLimits) -> Result<(Document, Declarations), crate::Error> {
+    /// [`Document::parse_tendril`], with `observe` shown the parser's whole tree before the arena copy
+    /// (which keeps neither `<head>` nor scripts): how `metadata` reads a page's declarations from the
+    /// parse itself, for a few instructions per node instead of a pass over the text of its own.
+    pub(crate) fn parse_observed<R>(
+        html: StrTendril,
+        limits: DomLimits,
+        observe: impl FnOnce(&tree::Tree) -> R,
+    ) -> Result<(Document, R), crate::Error> {
         let (tree, limits) = Self::parse_tree(html, limits)?;
-        let declared = declarations::collect(&tree);
-        Ok((Self::build(tree, limits), declared))
+        let seen = observe(&tree);
+        Ok((Self::build(tree, limits), seen))
     }
 
     /// The parser's tree within the work budget, and the limits its arena copy is cut at: shared by

@@ -14,16 +14,16 @@ use html5ever::tree_builder::{ElementFlags, NodeOrText, QuirksMode, TreeBuilder,
 use html5ever::{Attribute, LocalName, Namespace, QualName, ns, parse_document};
 
 /// Index of a node in [`Tree::nodes`].
-pub(super) type Id = u32;
+pub(crate) type Id = u32;
 /// No node.
-pub(super) const NIL: Id = u32::MAX;
+pub(crate) const NIL: Id = u32::MAX;
 /// The document node is always the first.
-pub(super) const DOCUMENT: Id = 0;
+pub(crate) const DOCUMENT: Id = 0;
 
 /// An element's namespace: the parser makes elements in these four only (a byte instead of an 8-byte
 /// atom keeps a node at 56 bytes instead of 80, with the attributes' exact-length slice below).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub(super) enum Ns {
+pub(crate) enum Ns {
     Html,
     Svg,
     MathMl,
@@ -43,12 +43,12 @@ impl Ns {
         }
     }
 
-    pub(super) fn namespace(self) -> &'static Namespace {
+    pub(crate) fn namespace(self) -> &'static Namespace {
         &NAMESPACES[self as usize]
     }
 }
 
-pub(super) enum Data {
+pub(crate) enum Data {
     Document,
     Element {
         local: LocalName,
@@ -64,7 +64,7 @@ pub(super) enum Data {
     Other,
 }
 
-pub(super) struct TreeNode {
+pub(crate) struct TreeNode {
     pub parent: Id,
     pub first_child: Id,
     pub last_child: Id,
@@ -73,7 +73,7 @@ pub(super) struct TreeNode {
     pub data: Data,
 }
 
-pub(super) struct Tree {
+pub(crate) struct Tree {
     pub nodes: Vec<TreeNode>,
     /// Elements and text nodes that are not whitespace alone, counted as the parser makes them (a
     /// text merged into counts again): at least the nodes the arena copy can keep, so the arena is
@@ -114,7 +114,7 @@ impl Tree {
 
     /// Bytes of text (each text node trimmed) in the subtree of `root`, template contents aside.
     /// Iterative, so depth costs no stack.
-    pub(super) fn text_len(&self, root: Id) -> usize {
+    pub(crate) fn text_len(&self, root: Id) -> usize {
         let mut total = 0;
         let mut id = root;
         while id != NIL {
@@ -132,7 +132,7 @@ impl Tree {
     /// called once per ancestor climbed out of (below `root`), innermost first, so that a walk can close
     /// the elements it opened. Every preorder walk over this tree climbs here; parent links, not
     /// recursion, so depth costs no stack.
-    pub(super) fn next_after(&self, mut id: Id, root: Id, mut leave: impl FnMut()) -> Id {
+    pub(crate) fn next_after(&self, mut id: Id, root: Id, mut leave: impl FnMut()) -> Id {
         while id != root && id != NIL {
             let n = &self.nodes[id as usize];
             if n.next_sibling != NIL {
@@ -251,13 +251,13 @@ fn is_blank(text: &str) -> bool {
 }
 
 /// html5ever's view of the tree under construction. Handles are node indexes.
-pub(super) struct Sink {
+pub(crate) struct Sink {
     tree: RefCell<Tree>,
 }
 
 /// An element's name borrowed from the tree (the parser only reads it).
 #[derive(Debug)]
-pub(super) struct NameRef<'a> {
+pub(crate) struct NameRef<'a> {
     local: Ref<'a, LocalName>,
     ns: &'static Namespace,
 }
@@ -404,7 +404,7 @@ impl TreeSink for Sink {
 /// Parse a whole document held in one tendril (moved in, not copied), as a browser without
 /// JavaScript does (see [`parse_options`]), or stop and return the node count once it passes
 /// `max_nodes`. The tokens come from [`super::tokenizer`], the tree from html5ever's tree builder.
-pub(super) fn parse(html: StrTendril, max_nodes: usize) -> Result<Tree, usize> {
+pub(crate) fn parse(html: StrTendril, max_nodes: usize) -> Result<Tree, usize> {
     let tree = Tree::for_page(&html, max_nodes);
     let builder = TreeBuilder::new(Sink { tree: RefCell::new(tree) }, parse_options().tree_builder);
     let mut nodes = 0;
@@ -423,7 +423,7 @@ const CHUNK: usize = 32 * 1024;
 
 /// The same parse with html5ever's own tokenizer in front of the tree builder: the reference the
 /// tests hold [`parse`] to (`dom::tokenizers_agree`).
-pub(super) fn parse_with_html5ever(html: StrTendril, max_nodes: usize) -> Result<Tree, usize> {
+pub(crate) fn parse_with_html5ever(html: StrTendril, max_nodes: usize) -> Result<Tree, usize> {
     let sink = Sink { tree: RefCell::new(Tree::new()) };
     let mut parser = parse_document(sink, parse_options());
     let mut at = 0;
@@ -445,7 +445,7 @@ pub(super) fn parse_with_html5ever(html: StrTendril, max_nodes: usize) -> Result
 /// The tree as text, one line per node in preorder (template contents after their element), every
 /// element's name and attributes and every text in full: two parses built the same tree exactly when
 /// their dumps are equal.
-pub(super) fn dump(t: &Tree) -> String {
+pub(crate) fn dump(t: &Tree) -> String {
     use std::fmt::Write;
     let mut out = format!("quirks {}\n", t.quirks);
     let mut roots = vec![DOCUMENT];

@@ -11,13 +11,17 @@
 
 mod byline;
 pub mod dates;
+pub mod declarations;
+mod gather;
 pub mod jsonld;
 pub mod page_meta;
 mod scan;
 
 use serde::{Deserialize, Serialize};
 
-use crate::dom::{Declarations, Document, Tag};
+use crate::dom::{Document, Tag};
+pub use declarations::{Declarations, TimeEl};
+pub use gather::{Declared, Gathered, Gathering, Wanted};
 // `key`: normalised for containment tests, lower case, letters and digits only.
 use crate::text::words::{TITLE_SEPARATORS, alnum_key as key, split_title};
 use jsonld::Entity;

@@ -5,7 +5,7 @@
 //! Pre-strip removes the `<script>` elements that carry JSON-LD before the parse, so when its own
 //! lol_html pass runs, the scan's [`handlers`] run inside that pass, over the page as decoded. Where
 //! pre-strip passes the page through, the parse's own tree gives the same declarations for less
-//! (`Document::parse_declared`); [`scan`] runs the handlers in a pass of their own on the remaining
+//! (`Document::parse_observed` with `declarations::collect`, see `gather`); [`scan`] runs the handlers in a pass of their own on the remaining
 //! paths (site rules, rendered layouts, pages pre-strip had to rewrite). lol_html parses attributes,
 //! quoting and comments the way browsers do, which byte searches would not. Everything collected is
 //! bounded ([`MAX_TEXT`], [`MAX_JSON_LD`], [`MAX_ITEMS`]).
@@ -15,8 +15,10 @@ use std::rc::Rc;
 
 use lol_html::{HtmlRewriter, RewriteStrSettings, Settings, element, text};
 
-use crate::dom::declarations::{MAX_ITEMS, MAX_JSON_LD, MAX_TEXT, class_kind, push_bounded, wanted_itemprop};
-use crate::dom::{Declarations, TimeEl, decode_char_refs};
+use super::declarations::{
+    Declarations, MAX_ITEMS, MAX_JSON_LD, MAX_TEXT, TimeEl, class_kind, push_bounded, wanted_itemprop,
+};
+use crate::dom::decode_char_refs;
 use crate::text::prestrip::Observers;
 
 /// An end-tag handler (the boxing lol_html's handler lists want).
@@ -341,7 +343,12 @@ mod tests {
             <span itemprop="author"><span itemprop="name">Jane</span> Roe</span><meta itemprop="datePublished" content="2024-03-05">
             <span itemprop="headline" content="Rice"></span><img itemprop="name"><a rel="Author nofollow" href="/j">J. Roe</a>
             <svg><title>icon</title></svg></body></html>"#;
-        let (_, tree) = crate::dom::Document::parse_declared(page.into(), crate::dom::DomLimits::UNBOUNDED).unwrap();
+        let (_, tree) = crate::dom::Document::parse_observed(
+            page.into(),
+            crate::dom::DomLimits::UNBOUNDED,
+            crate::metadata::declarations::collect,
+        )
+        .unwrap();
         assert_eq!(format!("{tree:?}"), format!("{:?}", scan(page)));
         assert_eq!(tree.times.len(), 2);
         assert!(tree.times[0].published && tree.times[1].modified);
@@ -353,7 +360,12 @@ mod tests {
         // to a browser. Template contents are not part of the page.
         let page = r#"<title>Bj&ouml;rn</title><script type="application/ld&#x2B;json">{"a":1}</script>
             <template><meta name="author" content="Hidden"></template><p>x</p>"#;
-        let (_, d) = crate::dom::Document::parse_declared(page.into(), crate::dom::DomLimits::UNBOUNDED).unwrap();
+        let (_, d) = crate::dom::Document::parse_observed(
+            page.into(),
+            crate::dom::DomLimits::UNBOUNDED,
+            crate::metadata::declarations::collect,
+        )
+        .unwrap();
         assert_eq!(d.title.as_deref(), Some("Björn"));
         assert_eq!(d.json_ld, vec![r#"{"a":1}"#.to_string()]);
         assert!(d.meta.is_empty());
@@ -368,7 +380,12 @@ mod tests {
             "<div itemprop=author>".repeat(20_000),
             "y".repeat(5_000)
         );
-        let (_, d) = crate::dom::Document::parse_declared(page.into(), crate::dom::DomLimits::UNBOUNDED).unwrap();
+        let (_, d) = crate::dom::Document::parse_observed(
+            page.into(),
+            crate::dom::DomLimits::UNBOUNDED,
+            crate::metadata::declarations::collect,
+        )
+        .unwrap();
         assert!(d.title.is_some_and(|t| t.len() <= MAX_TEXT));
         assert!(d.itemprops.iter().all(|(_, v)| v.len() <= MAX_TEXT));
     }

@@ -177,7 +177,7 @@ pub async fn run_job(state: &AppState, job: Job, no_cache: bool) -> Result<Answe
                 markdown: want_markdown.then(crate::output::markdown::MarkdownOptions::default),
                 explain: want_explain,
             };
-            match &rendered {
+            match rendered {
                 Some(r) => r.extract(&engine, &req, &outputs),
                 None => engine.extract_with(&req, &outputs),
             }

@@ -12,7 +12,7 @@
 
 use html5ever::local_name;
 
-use super::tree::{DOCUMENT, Data, Id, NIL, Ns, Tree};
+use crate::dom::tree::{DOCUMENT, Data, Id, NIL, Ns, Tree};
 
 /// Bytes kept of any one text (a title, a microdata value).
 pub const MAX_TEXT: usize = 1024;
@@ -220,7 +220,7 @@ fn close(open: &mut Vec<(Id, Open, String)>, id: Id, out: &mut Declarations, jso
         let (_, kind, text) = open.remove(i);
         match kind {
             Open::Title => {
-                let t = super::fold_ws(&text);
+                let t = crate::dom::fold_ws(&text);
                 if !t.is_empty() {
                     out.title.get_or_insert(t);
                 }
@@ -232,19 +232,19 @@ fn close(open: &mut Vec<(Id, Open, String)>, id: Id, out: &mut Declarations, jso
                 }
             }
             Open::Time(mut t) => {
-                t.text = super::fold_ws(&text);
+                t.text = crate::dom::fold_ws(&text);
                 if out.times.len() < MAX_ITEMS {
                     out.times.push(t);
                 }
             }
             Open::Itemprop(k) => {
-                let v = super::fold_ws(&text);
+                let v = crate::dom::fold_ws(&text);
                 if !v.is_empty() && out.itemprops.len() < MAX_ITEMS {
                     out.itemprops.push((k, v));
                 }
             }
             Open::Author => {
-                let v = super::fold_ws(&text);
+                let v = crate::dom::fold_ws(&text);
                 if !v.is_empty() && out.rel_authors.len() < MAX_ITEMS {
                     out.rel_authors.push(v);
                 }

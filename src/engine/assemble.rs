@@ -1,0 +1,106 @@
+//! Stage 5: the answer assembled from the algorithm's outcome: text, HTML and Markdown when asked for,
+//! the explanation page, the block report, the has-article judgement, the page's metadata.
+
+use std::time::Instant;
+
+use super::{Engine, Outputs, Page, Request};
+use crate::algorithms::contract::{Content, Outcome};
+use crate::output::{self, ContentOut, Extraction, HasArticle, Timings};
+
+/// `a` and `b` with `sep` between them, or whichever is not empty.
+fn join_nonempty(a: String, b: String, sep: &str) -> String {
+    match (a.is_empty(), b.is_empty()) {
+        (_, true) => a,
+        (true, false) => b,
+        (false, false) => a + sep + &b,
+    }
+}
+
+fn ms(a: Instant, b: Instant) -> f64 {
+    (b - a).as_secs_f64() * 1000.0
+}
+
+impl Engine {
+    /// Stage 5: the answer: text, HTML and Markdown when asked for, the block report, the has-article
+    /// judgement, the page's metadata. Timings are filled in by the caller (returned: the milliseconds
+    /// spent reading the metadata).
+    pub fn assemble(
+        &self,
+        req: &Request<'_>,
+        page: &Page<'_>,
+        outcome: Outcome,
+        outputs: &Outputs,
+    ) -> (Extraction, f64) {
+        let doc = &page.doc;
+        let (text, html) = match &outcome.content {
+            Content::Nodes(roots) => (
+                output::render_text(doc, roots),
+                if req.want_html { output::render_html(doc, roots, req.url) } else { String::new() },
+            ),
+            Content::Text(paras) => {
+                (paras.join("\n"), if req.want_html { output::paragraphs_html(paras) } else { String::new() })
+            }
+            Content::Mixed { paragraphs, roots } => {
+                let text = join_nonempty(paragraphs.join("\n"), output::render_text(doc, roots), "\n");
+                let html = if req.want_html {
+                    join_nonempty(output::paragraphs_html(paragraphs), output::render_html(doc, roots, req.url), "\n")
+                } else {
+                    String::new()
+                };
+                (text, html)
+            }
+        };
+        let markdown = outputs.markdown.map(|opts| match &outcome.content {
+            Content::Nodes(roots) => crate::output::markdown::render(doc, roots, req.url, opts),
+            Content::Text(paras) => crate::output::markdown::paragraphs(paras),
+            Content::Mixed { paragraphs, roots } => join_nonempty(
+                crate::output::markdown::paragraphs(paragraphs),
+                crate::output::markdown::render(doc, roots, req.url, opts),
+                "\n\n",
+            ),
+        });
+        let explain = outputs.explain.then(|| {
+            let probability = outcome.probability.clamp(0.0, 1.0);
+            let summary = crate::output::explain_page::Summary {
+                title: doc.title.as_deref(),
+                url: req.url,
+                algorithm: req.algorithm.name(),
+                probability,
+                is_article: probability >= self.params.pvalue.article_threshold,
+            };
+            crate::output::explain_page::render(doc, &outcome.blocks, &summary)
+        });
+        let blocks = if req.want_blocks {
+            output::report_blocks(doc, outcome.blocks, self.limits.max_blocks)
+        } else {
+            Vec::new()
+        };
+        let probability = outcome.probability;
+        let threshold = self.params.pvalue.article_threshold;
+        let t_meta = Instant::now();
+        let metadata = page
+            .declared
+            .as_ref()
+            .map(|d| crate::metadata::extract(d, doc, req.url, probability >= threshold))
+            .unwrap_or_default();
+        let metadata_ms = ms(t_meta, Instant::now());
+        let result = Extraction {
+            url: req.url.map(str::to_string),
+            title: doc.title.clone(),
+            lang: doc.lang.clone(),
+            charset: page.charset.to_string(),
+            algorithm: req.algorithm.to_string(),
+            content: ContentOut { text, html, markdown, explain },
+            has_article: HasArticle {
+                probability,
+                is_article: probability >= threshold,
+                signals: outcome.signals.iter().map(|&(k, v)| (std::borrow::Cow::Borrowed(k), v)).collect(),
+            },
+            page_type: outcome.non_article.map(|odds| output::PageType::new(probability, threshold, &odds)),
+            metadata,
+            blocks,
+            timings_ms: Timings::default(),
+        };
+        (result, metadata_ms)
+    }
+}

@@ -1,0 +1,55 @@
+//! Stage 4: the chosen algorithm on a prepared page, a matching site rule's say, and the
+//! probability bounded to [0, 1].
+
+use super::{Engine, Page, Request};
+use crate::algorithms::SiteRuleUse;
+use crate::algorithms::contract::{Content, Outcome};
+use crate::dom::layout::Layout;
+
+impl Engine {
+    /// Stage 4: run the algorithm on a prepared page, let a matching site rule have its say, and bound
+    /// the probability to [0, 1].
+    pub fn score(&self, req: &Request<'_>, page: &Page<'_>) -> Outcome {
+        self.score_in(req, page, None)
+    }
+
+    pub(super) fn score_in(&self, req: &Request<'_>, page: &Page<'_>, layout: Option<&Layout>) -> Outcome {
+        // A per-request override of `auto`'s policies costs a copy of the parameters, only then.
+        let overridden;
+        let auto = &self.params.auto;
+        let comments = req.include_comments.filter(|v| *v != auto.include_comments);
+        let no_article = req.no_article_text.filter(|v| *v != auto.no_article_text);
+        let params = if comments.is_some() || no_article.is_some() {
+            let mut p = self.params.clone();
+            p.auto.include_comments = comments.unwrap_or(p.auto.include_comments);
+            p.auto.no_article_text = no_article.unwrap_or(p.auto.no_article_text);
+            overridden = p;
+            &overridden
+        } else {
+            &self.params
+        };
+        let mut ctx = page.context(params, req.url, req.want_blocks);
+        ctx.layout = layout;
+        let mut outcome = req.algorithm.run(&ctx, &self.models.auto());
+        if let Some((rule, content)) = &page.rule {
+            let found = !content.is_empty();
+            let apply = match req.algorithm.needs().site_rule {
+                SiteRuleUse::Require => {
+                    outcome.probability = if found { 1.0 } else { 0.0 };
+                    true
+                }
+                SiteRuleUse::Prefer => found,
+                SiteRuleUse::Ignore => false,
+            };
+            if apply {
+                tracing::debug!(rule = %rule.name, found, "site template applied");
+                outcome.content = Content::Nodes(content.clone());
+            }
+        }
+        if !outcome.probability.is_finite() {
+            outcome.probability = 0.0;
+        }
+        outcome.probability = outcome.probability.clamp(0.0, 1.0);
+        outcome
+    }
+}
