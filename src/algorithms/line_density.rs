@@ -31,9 +31,10 @@ const END_TAG_REACH: usize = 256;
 /// One byte scan of the copy the parser reads. The DOM algorithms get the same leaving-out from the
 /// DOM stage; this one reads the source, so it does its own, where it used to ask pre-strip for a
 /// second rewriting pass over the page (which cost more than the parse on small pages, see
-/// docs/PERFORMANCE.md). A left-out element ends where an end tag closes it or one of its ancestors:
-/// the open elements are kept as a stack, and an end tag closes everything above its nearest
-/// namesake, so a hidden menu that never closes its own `<div>`s ends with the cell that holds it.
+/// docs/history/performance-journal.md, sixteenth session). A left-out element ends where an end tag
+/// closes it or one of its ancestors: the open elements are kept as a stack, and an end tag closes
+/// everything above its nearest namesake, so a hidden menu that never closes its own `<div>`s ends
+/// with the cell that holds it.
 pub fn strip_tags(html: &str) -> String {
     let b = html.as_bytes();
     let mut at = crate::text::words::find_ascii_ci(b, b"<body").unwrap_or(0);

@@ -296,7 +296,7 @@ pub struct AutoParams {
 }
 
 /// The default of [`AutoParams::main_min_share`], chosen by site-grouped cross-validation
-/// (docs/EVALUATION.md).
+/// (docs/history/evaluation-journal.md, ninth session).
 pub const MAIN_MIN_SHARE: f64 = 0.65;
 
 /// The default of [`AutoParams::repeat_min_chars`].
@@ -323,7 +323,7 @@ pub struct TypeThresholds {
 
 impl TypeThresholds {
     /// The defaults, chosen by site-grouped 3-fold cross-validation over the ten developer sets
-    /// (docs/EVALUATION.md): for each type, the threshold with the highest held-out word F1 over the
+    /// (docs/history/evaluation-journal.md): for each type, the threshold with the highest held-out word F1 over the
     /// pages given that type, kept only when both halves of the sites agree. Listings and
     /// collections keep their short item and card blocks at 0.2, documentation its reference blocks
     /// at 0.3; service pages' sections at 0.3; a forum thread's short replies at 0.3. Product pages
