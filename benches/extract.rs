@@ -10,7 +10,7 @@ use std::io::Read;
 use std::time::{Duration, Instant};
 
 use criterion::{BenchmarkId, Criterion};
-use pith::{Engine, Request};
+use pith::{Engine, Options, Request};
 use scraper::Html;
 
 /// A shipped page: file name, raw bytes and decoded text.
@@ -58,7 +58,8 @@ fn run(engine: &Engine, measure: &str, page: &Page) {
         m => {
             let (algorithm, want_blocks) = if m == "auto+blocks" { ("auto", true) } else { (m, false) };
             let algorithm = algorithm.parse().expect("a known algorithm");
-            let req = Request { want_html: false, want_blocks, algorithm, ..Request::new(&page.bytes) };
+            let options = Options { html: false, blocks: want_blocks, ..Options::for_algorithm(algorithm) };
+            let req = Request::with_options(&page.bytes, options);
             black_box(engine.extract(&req).expect("extract"));
         }
     }

@@ -61,13 +61,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     // itself, so that a heap profiler's global peak (massif's) falls inside the measured extraction.
     if let Ok(warm) = std::env::var("PEAK_HEAP_WARM") {
         let bytes = std::fs::read(warm)?;
-        drop(engine.extract(&pith::Request { want_blocks: false, ..pith::Request::new(&bytes) })?);
+        drop(
+            engine
+                .extract(&pith::Request::with_options(&bytes, pith::Options { blocks: false, ..Default::default() }))?,
+        );
     }
     let warm_each = std::env::var_os("PEAK_HEAP_WARM").is_none();
     let mut ratios = Vec::new();
     for f in &files {
         let bytes = std::fs::read(f)?;
-        let req = pith::Request { want_blocks: false, ..pith::Request::new(&bytes) };
+        let req = pith::Request::with_options(&bytes, pith::Options { blocks: false, ..Default::default() });
         if warm_each {
             drop(engine.extract(&req)?);
         }

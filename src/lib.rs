@@ -18,6 +18,6 @@ pub mod server;
 pub mod text;
 
 pub use algorithms::Algorithm;
-pub use engine::{Engine, Limits, Outputs, Page, Preparation, Request, check_input};
+pub use engine::{Engine, Limits, Options, Page, Preparation, Request, check_input};
 pub use error::Error;
 pub use output::{Extraction, PageType};

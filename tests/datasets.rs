@@ -29,8 +29,7 @@ fn every_algorithm_on_every_dataset_page() {
                     .filter_map(|&name| {
                         let req = pith::Request {
                             url: p.url.as_deref(),
-                            algorithm: name.parse().unwrap(),
-                            ..pith::Request::new(&bytes)
+                            ..pith::Request::with_options(&bytes, pith::Options::for_algorithm(name.parse().unwrap()))
                         };
                         match engine.extract(&req) {
                             Ok(_) | Err(pith::Error::EmptyInput | pith::Error::BinaryInput(_)) => None,

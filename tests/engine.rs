@@ -2,7 +2,7 @@
 
 use std::time::{Duration, Instant};
 
-use pith::{Algorithm, Engine, Error, Request};
+use pith::{Algorithm, Engine, Error, Options, Request};
 
 const ARTICLE: &[u8] = include_bytes!("fixtures/pages/article.html");
 const LISTING: &[u8] = include_bytes!("fixtures/pages/listing.html");
@@ -12,7 +12,7 @@ fn engine() -> Engine {
 }
 
 fn extract(bytes: &[u8], algorithm: &str) -> Result<pith::Extraction, Error> {
-    engine().extract(&Request { algorithm: algorithm.parse()?, ..Request::new(bytes) })
+    engine().extract(&Request::with_options(bytes, Options::for_algorithm(algorithm.parse()?)))
 }
 
 #[test]
@@ -117,10 +117,10 @@ fn auto_returns_a_listing_pages_items_and_only_a_lead_on_request() {
     assert_eq!(t.probabilities["article"], l.has_article.probability);
     assert!((t.probabilities.values().sum::<f64>() - 1.0).abs() < 1e-9, "{t:?}");
     let lead = engine()
-        .extract(&Request {
-            no_article_text: Some(pith::algorithms::auto::NoArticleText::Lead),
-            ..Request::new(LISTING)
-        })
+        .extract(&Request::with_options(
+            LISTING,
+            Options { no_article_text: Some(pith::algorithms::auto::NoArticleText::Lead), ..Options::default() },
+        ))
         .unwrap();
     assert!(lead.content.text.len() < 100, "{:?}", lead.content.text);
     // Other algorithms answer no page type.
@@ -165,15 +165,16 @@ fn site_templates_win_and_template_only_mode_says_when_none_matches() {
     let t = e
         .extract(&Request {
             url: Some("https://www.example.com/a"),
-            algorithm: Algorithm::Template,
-            ..Request::new(page)
+            ..Request::with_options(page, Options::for_algorithm(Algorithm::Template))
         })
         .unwrap();
     assert_eq!(t.content.text, "Rule-chosen text.");
-    let none =
-        e.extract(&Request { url: Some("https://other.test/"), algorithm: Algorithm::Template, ..Request::new(page) });
+    let none = e.extract(&Request {
+        url: Some("https://other.test/"),
+        ..Request::with_options(page, Options::for_algorithm(Algorithm::Template))
+    });
     assert!(matches!(none, Err(Error::NoTemplate(_))));
-    let no_url = e.extract(&Request { algorithm: Algorithm::Template, ..Request::new(page) });
+    let no_url = e.extract(&Request::with_options(page, Options::for_algorithm(Algorithm::Template)));
     assert!(matches!(no_url, Err(Error::NoTemplate(_))));
 }
 
@@ -195,7 +196,7 @@ fn hundred_thousand_nested_divs() {
     let layout = synthetic_layout(&e, page.as_bytes());
     for name in pith::algorithms::names().into_iter().filter(|&n| n != "template") {
         let algorithm: Algorithm = name.parse().unwrap();
-        let req = Request { algorithm, ..Request::new(page.as_bytes()) };
+        let req = Request::with_options(page.as_bytes(), Options::for_algorithm(algorithm));
         let r = if algorithm.needs().layout { e.extract_rendered(&req, &layout) } else { e.extract(&req) }
             .unwrap_or_else(|e| panic!("{name}: {e}"));
         if name == "auto" {
@@ -213,7 +214,9 @@ fn fifty_megabyte_page() {
     let reps = 50 * 1024 * 1024 / section.len() + 1;
     let page = format!("<html><body>{}</body></html>", section.repeat(reps));
     assert!(page.len() >= 50 * 1024 * 1024);
-    let r = engine().extract(&Request { want_html: false, ..Request::new(page.as_bytes()) }).unwrap();
+    let r = engine()
+        .extract(&Request::with_options(page.as_bytes(), Options { html: false, ..Options::default() }))
+        .unwrap();
     assert!(r.content.text.contains("Training for farmers"));
     assert!(r.blocks.len() <= 200);
 }
@@ -260,7 +263,10 @@ fn comment_threads_are_left_out_unless_asked_for() {
     e.params.auto.block_threshold = 0.0;
     e.params.auto.no_article_text = pith::algorithms::auto::NoArticleText::Full;
     let text = |e: &Engine, include_comments| {
-        e.extract(&Request { include_comments, ..Request::new(page) }).expect("extracts").content.text
+        e.extract(&Request::with_options(page, Options { include_comments, ..Options::default() }))
+            .expect("extracts")
+            .content
+            .text
     };
     let (default, with) = (text(&e, None), text(&e, Some(true)));
     let comment = "We tried this on our farm last season";
@@ -341,13 +347,14 @@ fn pages_found_by_the_fuzzer_extract() {
     for entry in std::fs::read_dir(dir).expect("fuzz fixtures") {
         let path = entry.expect("entry").path();
         let bytes = std::fs::read(&path).expect("read");
-        let outputs = pith::Outputs { markdown: Some(Default::default()), explain: true };
         for algorithm in [Algorithm::Auto, Algorithm::CetdDs, Algorithm::Bayes, Algorithm::Vips, Algorithm::CehtdDs] {
-            let req = Request { algorithm, ..Request::new(&bytes) };
+            let options =
+                Options { markdown: Some(Default::default()), explain: true, ..Options::for_algorithm(algorithm) };
+            let req = Request::with_options(&bytes, options);
             let result = if algorithm.needs().layout {
-                e.extract_rendered_with(&req, &synthetic_layout(&e, &bytes), &outputs)
+                e.extract_rendered(&req, &synthetic_layout(&e, &bytes))
             } else {
-                e.extract_with(&req, &outputs)
+                e.extract(&req)
             };
             match result {
                 Ok(x) => assert!(x.content.text.len() <= bytes.len() * 4, "{}", path.display()),
@@ -366,7 +373,9 @@ fn a_pages_type_picks_its_block_threshold() {
         let mut e = engine();
         let t = &mut e.params.auto.type_thresholds;
         (t.forum, t.product, t.collection, t.listing, t.documentation, t.service) = (all, all, all, all, all, all);
-        move |bytes: &[u8]| e.extract(&Request { algorithm: "auto".parse().unwrap(), ..Request::new(bytes) }).unwrap()
+        move |bytes: &[u8]| {
+            e.extract(&Request::with_options(bytes, Options::for_algorithm("auto".parse().unwrap()))).unwrap()
+        }
     };
     // The listing's type threshold decides what it keeps: at 0 every block passes, the menu included
     // (the footer, named for one, goes whatever the threshold: `drop_named_footers`).

@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use pith::output::markdown::MarkdownOptions;
-use pith::{Engine, Outputs, Request};
+use pith::{Engine, Request};
 use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
 use rayon::prelude::*;
 
@@ -57,9 +57,12 @@ fn engine() -> Engine {
 /// `None` when the Markdown reads back as the text; otherwise where and how they differ.
 fn mismatch(engine: &Engine, bytes: &[u8], url: Option<&str>, algorithm: &str) -> Option<String> {
     let algorithm: pith::Algorithm = algorithm.parse().expect("a known algorithm");
-    let req = Request { url, algorithm, want_blocks: false, ..Request::new(bytes) };
-    let outputs = Outputs { markdown: Some(MarkdownOptions::default()), ..Default::default() };
-    let r = engine.extract_with(&req, &outputs).ok()?;
+    let options = pith::Options {
+        blocks: false,
+        markdown: Some(MarkdownOptions::default()),
+        ..pith::Options::for_algorithm(algorithm)
+    };
+    let r = engine.extract(&Request { url, ..Request::with_options(bytes, options) }).ok()?;
     let md = r.content.markdown.as_deref().unwrap_or("");
     let (a, b) = (norm(&r.content.text), norm(&read_back(md)));
     if a == b {

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 mod renderer;
 
 use pith::browser::{RenderConfig, RenderError, Renderer};
-use pith::{Algorithm, Engine, Request};
+use pith::{Algorithm, Engine, Options, Request};
 use renderer::renderer;
 
 const ARTICLE: &[u8] = include_bytes!("fixtures/pages/article.html");
@@ -26,7 +26,8 @@ async fn visual_methods_extract_the_article() {
     for algorithm in [Algorithm::CehtdDs, Algorithm::Vips] {
         let layout = r.layout(&e, ARTICLE, None, &[]).await.unwrap();
         assert!(layout.boxes.iter().filter(|b| b.is_some()).count() > 10);
-        let out = e.extract_rendered(&Request { algorithm, ..Request::new(ARTICLE) }, &layout).unwrap();
+        let out =
+            e.extract_rendered(&Request::with_options(ARTICLE, Options::for_algorithm(algorithm)), &layout).unwrap();
         let text = &out.content.text;
         assert!(text.contains("two hundred farmers"), "{algorithm}: {text}");
         assert!(!text.contains("Hidden promotional"), "{algorithm}");
@@ -45,7 +46,7 @@ async fn scripts_build_the_page_and_render_hides_what_css_hides() {
         return;
     };
     let e = engine();
-    let req = Request { algorithm: Algorithm::CectdDs, ..Request::new(SCRIPTED) };
+    let req = Request::with_options(SCRIPTED, Options::for_algorithm(Algorithm::CectdDs));
     // Without scripts the article does not exist.
     let plain = e.extract(&req).unwrap();
     assert!(!plain.content.text.contains("seed bank opened"));
@@ -61,7 +62,10 @@ async fn scripts_build_the_page_and_render_hides_what_css_hides() {
     let layout = r.layout(&e, bytes, Some("utf-8"), &scripted.stylesheets).await.unwrap();
     let vis = e
         .extract_rendered(
-            &Request { algorithm: Algorithm::CehtdDs, charset: Some("utf-8"), ..Request::new(bytes) },
+            &Request {
+                charset: Some("utf-8"),
+                ..Request::with_options(bytes, Options::for_algorithm(Algorithm::CehtdDs))
+            },
             &layout,
         )
         .unwrap();

@@ -49,7 +49,7 @@ pub use proxy::{Policy as ProxyPolicy, vet};
 
 use crate::dom::Document;
 use crate::dom::layout::Layout;
-use crate::engine::{Engine, Outputs, Request, StrippedOwned};
+use crate::engine::{Engine, Request, StrippedOwned};
 use crate::error::Error;
 use crate::output::Extraction;
 use page::Mode;
@@ -244,13 +244,12 @@ pub struct Rendered {
 
 impl Rendered {
     /// Extract with the layout, going on from the stripped page the browser was given. `req` is the
-    /// request the page was rendered for (its options; its bytes were read already). `outputs` asks for
-    /// the extra renderings (Markdown, the explanation page) as [`Engine::extract_with`] does.
-    pub fn extract(self, engine: &Engine, req: &Request<'_>, outputs: &Outputs) -> Result<Extraction, Error> {
+    /// request the page was rendered for (its options; its bytes were read already).
+    pub fn extract(self, engine: &Engine, req: &Request<'_>) -> Result<Extraction, Error> {
         // The total counts stages 1–2, which ran before the browser.
         let t0 = Instant::now().checked_sub(self.stripped.took()).unwrap_or_else(Instant::now);
         let page = engine.parse_laid_out(self.stripped, self.doc, &self.layout)?;
-        let mut out = engine.finish(req, outputs, page, Some(&self.layout), t0);
+        let mut out = engine.finish(req, page, Some(&self.layout), t0);
         out.timings_ms.render = Some(self.ms);
         Ok(out)
     }
@@ -258,7 +257,7 @@ impl Rendered {
 
 impl Renderer {
     /// Run the page's scripts when `javascript` is true, then lay out the page (or the document the
-    /// scripts left) for `req.algorithm`: everything [`Rendered::extract`] needs.
+    /// scripts left) for `req.options.algorithm`: everything [`Rendered::extract`] needs.
     pub async fn render(&self, engine: &Engine, req: &Request<'_>, javascript: bool) -> Result<Rendered, RenderError> {
         let scripted = match javascript {
             true => Some(self.run_scripts(engine, req.bytes, req.charset, req.url).await?),

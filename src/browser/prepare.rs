@@ -47,7 +47,7 @@ pub fn prepare<'e>(
 /// [`prepare`] for the extraction `req` asks for (its algorithm decides what stages 1–2 keep beside the
 /// page).
 pub fn prepare_request<'e>(engine: &'e Engine, req: &Request<'_>, extra_css: &[String]) -> Result<Prepared<'e>, Error> {
-    let prep = engine.preparation(req, req.algorithm.needs(), None);
+    let prep = engine.preparation(req, req.options.algorithm.needs(), None);
     let (stripped, styles) = engine.strip(req.bytes, &prep, true, collect_styles)?;
     let mut head = String::from("<meta charset=\"utf-8\">");
     for css in extra_css.iter().chain(std::iter::once(&styles.css)) {

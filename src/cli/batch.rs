@@ -189,14 +189,21 @@ pub fn run(mut a: BatchArgs) -> Result<ExitCode, pith::Error> {
         std::thread::spawn(move || read_inputs(&files, urls, max, rate, &done, page_tx))
     };
     let page_rx = std::sync::Arc::new(std::sync::Mutex::new(page_rx));
-    let outputs =
-        pith::Outputs { markdown: markdown.then(pith::output::markdown::MarkdownOptions::default), explain: false };
-    let (algorithm, want_blocks) = (a.algorithm, a.blocks);
+    let options = pith::Options {
+        algorithm: a.algorithm,
+        text,
+        html,
+        markdown: markdown.then(pith::output::markdown::MarkdownOptions::default),
+        explain: false,
+        blocks: a.blocks,
+        include_comments: None,
+        no_article_text: None,
+    };
     let (mut written, mut errors) = (0u64, 0u64);
     std::thread::scope(|s| -> Result<(), pith::Error> {
         for _ in 0..jobs {
             let (rx, tx, engine) = (page_rx.clone(), line_tx.clone(), &engine);
-            s.spawn(move || work(engine, &rx, &tx, algorithm, (text, html, want_blocks), &outputs));
+            s.spawn(move || work(engine, &rx, &tx, options));
         }
         drop(line_tx);
         for (line, ok) in line_rx {
@@ -299,9 +306,7 @@ fn work(
     engine: &pith::Engine,
     rx: &std::sync::Mutex<Receiver<Item>>,
     tx: &SyncSender<(Vec<u8>, bool)>,
-    algorithm: pith::Algorithm,
-    (text, html, want_blocks): (bool, bool, bool),
-    outputs: &pith::Outputs,
+    options: pith::Options,
 ) {
     loop {
         let item = match rx.lock() {
@@ -318,16 +323,10 @@ fn work(
                 let req = pith::Request {
                     url: url.as_deref(),
                     charset: charset.as_deref(),
-                    algorithm,
-                    want_html: html,
-                    want_blocks,
-                    ..pith::Request::new(&bytes)
+                    ..pith::Request::with_options(&bytes, options)
                 };
-                match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| engine.extract_with(&req, outputs))) {
-                    Ok(Ok(mut r)) => {
-                        if !text {
-                            r.content.text.clear();
-                        }
+                match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| engine.extract(&req))) {
+                    Ok(Ok(r)) => {
                         let mut l = serde_json::to_vec(&ResultLine { origin: &origin, result: &r }).unwrap_or_default();
                         l.push(b'\n');
                         (l, true)

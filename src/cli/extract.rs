@@ -91,25 +91,22 @@ pub fn run(a: ExtractArgs) -> Result<ExitCode, pith::Error> {
         out.write_all(engine.explain(&bytes, a.url.as_deref())?.as_bytes())?;
         return Ok(ExitCode::SUCCESS);
     }
-    let req = pith::Request {
-        bytes: &bytes,
-        url: a.url.as_deref(),
-        charset: a.charset.as_deref(),
+    let options = pith::Options {
         algorithm: a.algorithm,
-        want_html: matches!(a.format, Format::Json | Format::Html),
-        want_blocks: !a.no_blocks && matches!(a.format, Format::Json),
-        include_comments: a.include_comments.then_some(true),
-        no_article_text: a.no_article_text,
-    };
-    let outputs = pith::Outputs {
+        text: true,
+        html: matches!(a.format, Format::Json | Format::Html),
         markdown: matches!(a.format, Format::Markdown)
             .then_some(pith::output::markdown::MarkdownOptions { links: !a.no_links, images: !a.no_images }),
         explain: matches!(a.format, Format::ExplainHtml),
+        blocks: !a.no_blocks && matches!(a.format, Format::Json),
+        include_comments: a.include_comments.then_some(true),
+        no_article_text: a.no_article_text,
     };
+    let req = pith::Request { url: a.url.as_deref(), charset: a.charset.as_deref(), options, bytes: &bytes };
     let result = if a.render || a.javascript || a.algorithm.needs().layout {
-        rendered(&engine, &req, &outputs, a.javascript)?
+        rendered(&engine, &req, a.javascript)?
     } else {
-        engine.extract_with(&req, &outputs)?
+        engine.extract(&req)?
     };
     let mut out = std::io::stdout().lock();
     let written = match a.format {
@@ -126,12 +123,7 @@ pub fn run(a: ExtractArgs) -> Result<ExitCode, pith::Error> {
 
 /// Run scripts (when asked) and lay the page out, then extract with the layout. The browser is killed
 /// before this returns.
-fn rendered(
-    engine: &pith::Engine,
-    req: &pith::Request<'_>,
-    outputs: &pith::Outputs,
-    javascript: bool,
-) -> Result<pith::Extraction, pith::Error> {
+fn rendered(engine: &pith::Engine, req: &pith::Request<'_>, javascript: bool) -> Result<pith::Extraction, pith::Error> {
     let renderer = pith::browser::Renderer::new(super::render_config_from_env()?);
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
     let failed = |e: pith::browser::RenderError| match e {
@@ -141,6 +133,6 @@ fn rendered(
     runtime.block_on(async {
         let rendered = renderer.render(engine, req, javascript).await;
         renderer.shutdown().await;
-        rendered.map_err(failed)?.extract(engine, req, outputs)
+        rendered.map_err(failed)?.extract(engine, req)
     })
 }

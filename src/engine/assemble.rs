@@ -3,7 +3,7 @@
 
 use std::time::Instant;
 
-use super::{Engine, Outputs, Page, Request};
+use super::{Engine, Page, Request};
 use crate::algorithms::contract::{Content, Outcome};
 use crate::output::{self, ContentOut, Extraction, HasArticle, Timings};
 
@@ -24,25 +24,25 @@ impl Engine {
     /// Stage 5: the answer: text, HTML and Markdown when asked for, the block report, the has-article
     /// judgement, the page's metadata. Timings are filled in by the caller (returned: the milliseconds
     /// spent reading the metadata).
-    pub fn assemble(
-        &self,
-        req: &Request<'_>,
-        page: &Page<'_>,
-        outcome: Outcome,
-        outputs: &Outputs,
-    ) -> (Extraction, f64) {
+    pub fn assemble(&self, req: &Request<'_>, page: &Page<'_>, outcome: Outcome) -> (Extraction, f64) {
         let doc = &page.doc;
+        let o = &req.options;
         let (text, html) = match &outcome.content {
             Content::Nodes(roots) => (
-                output::render_text(doc, roots),
-                if req.want_html { output::render_html(doc, roots, req.url) } else { String::new() },
+                if o.text { output::render_text(doc, roots) } else { String::new() },
+                if o.html { output::render_html(doc, roots, req.url) } else { String::new() },
             ),
-            Content::Text(paras) => {
-                (paras.join("\n"), if req.want_html { output::paragraphs_html(paras) } else { String::new() })
-            }
+            Content::Text(paras) => (
+                if o.text { paras.join("\n") } else { String::new() },
+                if o.html { output::paragraphs_html(paras) } else { String::new() },
+            ),
             Content::Mixed { paragraphs, roots } => {
-                let text = join_nonempty(paragraphs.join("\n"), output::render_text(doc, roots), "\n");
-                let html = if req.want_html {
+                let text = if o.text {
+                    join_nonempty(paragraphs.join("\n"), output::render_text(doc, roots), "\n")
+                } else {
+                    String::new()
+                };
+                let html = if o.html {
                     join_nonempty(output::paragraphs_html(paragraphs), output::render_html(doc, roots, req.url), "\n")
                 } else {
                     String::new()
@@ -50,7 +50,7 @@ impl Engine {
                 (text, html)
             }
         };
-        let markdown = outputs.markdown.map(|opts| match &outcome.content {
+        let markdown = o.markdown.map(|opts| match &outcome.content {
             Content::Nodes(roots) => crate::output::markdown::render(doc, roots, req.url, opts),
             Content::Text(paras) => crate::output::markdown::paragraphs(paras),
             Content::Mixed { paragraphs, roots } => join_nonempty(
@@ -59,22 +59,19 @@ impl Engine {
                 "\n\n",
             ),
         });
-        let explain = outputs.explain.then(|| {
+        let explain = o.explain.then(|| {
             let probability = outcome.probability.clamp(0.0, 1.0);
             let summary = crate::output::explain_page::Summary {
                 title: doc.title.as_deref(),
                 url: req.url,
-                algorithm: req.algorithm.name(),
+                algorithm: o.algorithm.name(),
                 probability,
                 is_article: probability >= self.params.pvalue.article_threshold,
             };
             crate::output::explain_page::render(doc, &outcome.blocks, &summary)
         });
-        let blocks = if req.want_blocks {
-            output::report_blocks(doc, outcome.blocks, self.limits.max_blocks)
-        } else {
-            Vec::new()
-        };
+        let blocks =
+            if o.blocks { output::report_blocks(doc, outcome.blocks, self.limits.max_blocks) } else { Vec::new() };
         let probability = outcome.probability;
         let threshold = self.params.pvalue.article_threshold;
         let t_meta = Instant::now();
@@ -89,7 +86,7 @@ impl Engine {
             title: doc.title.clone(),
             lang: doc.lang.clone(),
             charset: page.charset.to_string(),
-            algorithm: req.algorithm.to_string(),
+            algorithm: o.algorithm.to_string(),
             content: ContentOut { text, html, markdown, explain },
             has_article: HasArticle {
                 probability,

@@ -26,7 +26,7 @@ use std::time::Instant;
 
 pub use limits::{Limits, check_input};
 pub use prepare::{Page, Preparation, Stripped, StrippedOwned};
-pub use request::{Outputs, Request};
+pub use request::{Options, Request};
 
 use crate::algorithms::template::Templates;
 use crate::algorithms::{Needs, Params};
@@ -72,12 +72,7 @@ impl Engine {
 
     /// Extract main content from a page: the five stages in order.
     pub fn extract(&self, req: &Request<'_>) -> Result<Extraction, Error> {
-        self.extract_with(req, &Outputs::default())
-    }
-
-    /// [`Engine::extract`], with the extra renderings `outputs` asks for.
-    pub fn extract_with(&self, req: &Request<'_>, outputs: &Outputs) -> Result<Extraction, Error> {
-        self.run(req, outputs, None)
+        self.run(req, None)
     }
 
     /// Extract with the page's layout, as [`crate::browser::Renderer::layout`] computed it from the same
@@ -85,27 +80,17 @@ impl Engine {
     /// page without the elements the browser did not show (`display: none` from a style sheet,
     /// `visibility: hidden`).
     pub fn extract_rendered(&self, req: &Request<'_>, layout: &Layout) -> Result<Extraction, Error> {
-        self.run(req, &Outputs::default(), Some(layout))
+        self.run(req, Some(layout))
     }
 
-    /// [`Engine::extract_rendered`], with the extra renderings `outputs` asks for.
-    pub fn extract_rendered_with(
-        &self,
-        req: &Request<'_>,
-        layout: &Layout,
-        outputs: &Outputs,
-    ) -> Result<Extraction, Error> {
-        self.run(req, outputs, Some(layout))
-    }
-
-    fn run(&self, req: &Request<'_>, outputs: &Outputs, layout: Option<&Layout>) -> Result<Extraction, Error> {
+    fn run(&self, req: &Request<'_>, layout: Option<&Layout>) -> Result<Extraction, Error> {
         let t0 = Instant::now();
-        let needs = req.algorithm.needs();
+        let needs = req.options.algorithm.needs();
         if needs.layout && layout.is_none() {
-            return Err(Error::NeedsLayout(req.algorithm.to_string()));
+            return Err(Error::NeedsLayout(req.options.algorithm.to_string()));
         }
         let page = self.prepare(req.bytes, &self.preparation(req, needs, layout))?;
-        Ok(self.finish(req, outputs, page, layout, t0))
+        Ok(self.finish(req, page, layout, t0))
     }
 
     /// How extraction prepares the page `req` names (site rules and metadata included).
@@ -115,24 +100,18 @@ impl Engine {
 
     /// Stages 4 and 5 on a prepared page, timed: what extraction does after [`Engine::prepare`], and
     /// after [`Engine::parse_laid_out`] on the render path.
-    pub fn finish(
-        &self,
-        req: &Request<'_>,
-        outputs: &Outputs,
-        page: Page<'_>,
-        layout: Option<&Layout>,
-        t0: Instant,
-    ) -> Extraction {
+    pub fn finish(&self, req: &Request<'_>, page: Page<'_>, layout: Option<&Layout>, t0: Instant) -> Extraction {
         let t_parse = Instant::now();
-        let layout_read = layout.filter(|_| req.algorithm.needs().layout);
+        let layout_read = layout.filter(|_| req.options.algorithm.needs().layout);
         // The explanation page shows every block's measures, which algorithms compute only when asked.
-        let outcome = if outputs.explain && !req.want_blocks {
-            self.score_in(&Request { want_blocks: true, ..*req }, &page, layout_read)
+        let outcome = if req.options.explain && !req.options.blocks {
+            let all_blocks = Request { options: super::Options { blocks: true, ..req.options }, ..*req };
+            self.score_in(&all_blocks, &page, layout_read)
         } else {
             self.score_in(req, &page, layout_read)
         };
         let t_score = Instant::now();
-        let (mut result, metadata_ms) = self.assemble(req, &page, outcome, outputs);
+        let (mut result, metadata_ms) = self.assemble(req, &page, outcome);
         let t_end = Instant::now();
         let [decode, prestrip, parse] = page.ms;
         result.timings_ms = Timings {

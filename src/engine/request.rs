@@ -1,23 +1,26 @@
-//! What a caller asks the engine for: one page and how to extract it ([`Request`]), and the
-//! renderings beyond text and HTML ([`Outputs`]).
+//! What a caller asks the engine for: one page ([`Request`]) and how to extract it ([`Options`]).
+//!
+//! [`Options`] is the one options type from the wire to the engine: the service parses a request's
+//! JSON or query into it once, and its jobs, its cache keys and the engine all carry that value.
 
 use crate::algorithms::Algorithm;
 use crate::algorithms::auto::NoArticleText;
 use crate::output::markdown::MarkdownOptions;
 
-/// What to extract and how.
-#[derive(Debug, Clone, Copy)]
-pub struct Request<'a> {
-    pub bytes: &'a [u8],
-    /// The page's address: picks site templates and resolves relative links.
-    pub url: Option<&'a str>,
-    /// A charset label from the caller (HTTP `Content-Type`, `--charset`).
-    pub charset: Option<&'a str>,
+/// How to extract, whatever the page: everything a caller chooses besides the page itself.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Options {
     pub algorithm: Algorithm,
-    /// Build `content.html` (skipped when false: it costs a second walk).
-    pub want_html: bool,
+    /// Fill `content.text`.
+    pub text: bool,
+    /// Fill `content.html` (skipped when false: it costs a second walk).
+    pub html: bool,
+    /// Fill `content.markdown`, from the same kept nodes as the text and HTML.
+    pub markdown: Option<MarkdownOptions>,
+    /// Fill `content.explain`: the explanation page (see [`crate::output::explain_page`]).
+    pub explain: bool,
     /// Report per-block scores.
-    pub want_blocks: bool,
+    pub blocks: bool,
     /// Keep reader comments in `auto`'s content (`None`: the configured `params.auto.include_comments`).
     pub include_comments: Option<bool>,
     /// What `auto` returns for a page without an article (`None`: the configured
@@ -25,27 +28,48 @@ pub struct Request<'a> {
     pub no_article_text: Option<NoArticleText>,
 }
 
-impl<'a> Request<'a> {
-    /// A request with defaults: `auto`, HTML and blocks included.
-    pub fn new(bytes: &'a [u8]) -> Self {
-        Request {
-            bytes,
-            url: None,
-            charset: None,
+impl Default for Options {
+    /// `auto`; text, HTML and blocks.
+    fn default() -> Self {
+        Options {
             algorithm: Algorithm::Auto,
-            want_html: true,
-            want_blocks: true,
+            text: true,
+            html: true,
+            markdown: None,
+            explain: false,
+            blocks: true,
             include_comments: None,
             no_article_text: None,
         }
     }
 }
 
-/// Renderings beyond text and HTML that a caller can ask [`super::Engine::extract_with`] for.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Outputs {
-    /// `content.markdown`, from the same kept nodes as the text and HTML.
-    pub markdown: Option<MarkdownOptions>,
-    /// `content.explain`: the explanation page (see [`crate::output::explain_page`]).
-    pub explain: bool,
+impl Options {
+    /// The defaults, with another algorithm.
+    pub fn for_algorithm(algorithm: Algorithm) -> Options {
+        Options { algorithm, ..Options::default() }
+    }
+}
+
+/// One page to extract, and how.
+#[derive(Debug, Clone, Copy)]
+pub struct Request<'a> {
+    pub bytes: &'a [u8],
+    /// The page's address: picks site templates and resolves relative links.
+    pub url: Option<&'a str>,
+    /// A charset label from the caller (HTTP `Content-Type`, `--charset`).
+    pub charset: Option<&'a str>,
+    pub options: Options,
+}
+
+impl<'a> Request<'a> {
+    /// A request with the default options ([`Options::default`]).
+    pub fn new(bytes: &'a [u8]) -> Self {
+        Request::with_options(bytes, Options::default())
+    }
+
+    /// A request with these options, no address and no charset label.
+    pub fn with_options(bytes: &'a [u8], options: Options) -> Self {
+        Request { bytes, url: None, charset: None, options }
+    }
 }

@@ -17,8 +17,8 @@ impl Engine {
         // A per-request override of `auto`'s policies costs a copy of the parameters, only then.
         let overridden;
         let auto = &self.params.auto;
-        let comments = req.include_comments.filter(|v| *v != auto.include_comments);
-        let no_article = req.no_article_text.filter(|v| *v != auto.no_article_text);
+        let comments = req.options.include_comments.filter(|v| *v != auto.include_comments);
+        let no_article = req.options.no_article_text.filter(|v| *v != auto.no_article_text);
         let params = if comments.is_some() || no_article.is_some() {
             let mut p = self.params.clone();
             p.auto.include_comments = comments.unwrap_or(p.auto.include_comments);
@@ -28,12 +28,12 @@ impl Engine {
         } else {
             &self.params
         };
-        let mut ctx = page.context(params, req.url, req.want_blocks);
+        let mut ctx = page.context(params, req.url, req.options.blocks);
         ctx.layout = layout;
-        let mut outcome = req.algorithm.run(&ctx, &self.models.auto());
+        let mut outcome = req.options.algorithm.run(&ctx, &self.models.auto());
         if let Some((rule, content)) = &page.rule {
             let found = !content.is_empty();
-            let apply = match req.algorithm.needs().site_rule {
+            let apply = match req.options.algorithm.needs().site_rule {
                 SiteRuleUse::Require => {
                     outcome.probability = if found { 1.0 } else { 0.0 };
                     true

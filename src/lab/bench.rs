@@ -15,6 +15,7 @@ use std::time::Instant;
 use scraper::Html;
 use serde::Serialize;
 
+use crate::engine::Options;
 use crate::lab::dataset::Dataset;
 use crate::text::decode;
 use crate::{Algorithm, Engine, Error, Request};
@@ -144,16 +145,8 @@ impl Measure {
 
     /// The request the row times.
     fn request<'a>(self, bytes: &'a [u8], url: Option<&'a str>) -> Request<'a> {
-        Request {
-            bytes,
-            url,
-            charset: None,
-            algorithm: self.algorithm,
-            want_html: false,
-            want_blocks: self.blocks,
-            include_comments: None,
-            no_article_text: None,
-        }
+        let options = Options { html: false, blocks: self.blocks, ..Options::for_algorithm(self.algorithm) };
+        Request { url, ..Request::with_options(bytes, options) }
     }
 }
 
@@ -264,7 +257,7 @@ pub fn throughput(
     threads: usize,
     seconds: f64,
 ) -> Result<f64, Error> {
-    engine.extract(&Request { algorithm, ..Request::new(bytes) })?;
+    engine.extract(&Request::with_options(bytes, Options::for_algorithm(algorithm)))?;
     let deadline = std::time::Duration::from_secs_f64(seconds);
     let t0 = Instant::now();
     let done: usize = std::thread::scope(|s| {
@@ -273,7 +266,8 @@ pub fn throughput(
                 s.spawn(|| {
                     let mut n = 0usize;
                     while t0.elapsed() < deadline {
-                        let _ = black_box(engine.extract(&Request { algorithm, ..Request::new(bytes) }));
+                        let _ =
+                            black_box(engine.extract(&Request::with_options(bytes, Options::for_algorithm(algorithm))));
                         n += 1;
                     }
                     n

@@ -165,8 +165,8 @@ mod tests {
             county town on Monday for a week of training on rice cultivation, the first of its kind.</p>\
             <p>Instructors showed how to raise seedlings in trays &amp; how to time fertiliser.</p></article>\
             <footer><a href=/p>Privacy</a></footer></body></html>";
-        let outputs = crate::Outputs { explain: true, ..Default::default() };
-        let r = engine.extract_with(&crate::Request::new(page), &outputs).unwrap();
+        let options = crate::Options { explain: true, ..crate::Options::default() };
+        let r = engine.extract(&crate::Request::with_options(page, options)).unwrap();
         let html = r.content.explain.expect("explain page");
         assert!(html.starts_with("<!doctype html>"));
         assert!(html.contains("class=\"b kept\"") && html.contains("class=\"b dropped\""), "{html}");

@@ -19,7 +19,7 @@
 use crate::dom::{Document, NodeData, NodeId, Tag};
 
 /// What to include besides the text.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct MarkdownOptions {
     /// Links as `[text](url)` (otherwise their text only).
     pub links: bool,

@@ -12,9 +12,10 @@ use std::time::Duration;
 
 use moka::future::Cache;
 
-use crate::Extraction;
+use super::jobs::JobOptions;
 use crate::configuration::CacheConfig;
 use crate::fetch::FetchInfo;
+use crate::output::Extraction;
 
 /// Where the page came from, as far as the cache is concerned.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -26,19 +27,11 @@ pub enum Source {
     Content { hash: u128, url: Option<String>, charset: Option<String> },
 }
 
+/// What an answer depends on: where the page came from, and the job's options.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Key {
     pub source: Source,
-    pub algorithm: crate::Algorithm,
-    pub text: bool,
-    pub html: bool,
-    pub markdown: bool,
-    pub explain: bool,
-    pub blocks: bool,
-    pub include_comments: Option<bool>,
-    pub no_article_text: Option<crate::algorithms::auto::NoArticleText>,
-    pub render: bool,
-    pub javascript: bool,
+    pub options: JobOptions,
 }
 
 /// A cached answer: the result, and how it was fetched when it was.

@@ -14,24 +14,24 @@ use url::Url;
 use super::cache::{Cached, Key, Source};
 use super::error::ApiError;
 use super::state::AppState;
-use crate::Extraction;
+use crate::engine::{Options, Request};
 use crate::fetch::FetchInfo;
+use crate::output::Extraction;
 
-/// A validated request, whatever its shape.
+/// A validated request, whatever its shape: where the page comes from, and how to answer.
 #[derive(Debug, Clone)]
 pub struct Job {
     pub input: Input,
-    pub algorithm: crate::Algorithm,
+    /// A charset label from the caller.
     pub charset: Option<String>,
-    pub text: bool,
-    pub html: bool,
-    /// Fill `content.markdown`.
-    pub markdown: bool,
-    /// Fill `content.explain`.
-    pub explain: bool,
-    pub blocks: bool,
-    pub include_comments: Option<bool>,
-    pub no_article_text: Option<crate::algorithms::auto::NoArticleText>,
+    pub options: JobOptions,
+}
+
+/// How to answer a job: the engine's options, and whether a browser lays the page out first. Parsed
+/// once from the wire, carried by the job and its cache key alike.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct JobOptions {
+    pub extract: Options,
     /// Lay the page out in the browser first (asked for, implied by `javascript` or by the algorithm).
     pub render: bool,
     /// Run the page's scripts in the browser first.
@@ -84,19 +84,7 @@ impl Job {
                 charset: self.charset.clone(),
             },
         };
-        Key {
-            source,
-            algorithm: self.algorithm,
-            text: self.text,
-            html: self.html,
-            markdown: self.markdown,
-            explain: self.explain,
-            blocks: self.blocks,
-            include_comments: self.include_comments,
-            no_article_text: self.no_article_text,
-            render: self.render,
-            javascript: self.javascript,
-        }
+        Key { source, options: self.options }
     }
 }
 
@@ -115,23 +103,10 @@ pub async fn run_job(state: &AppState, job: Job, no_cache: bool) -> Result<Answe
     state.metrics.cache_miss();
 
     // Refused before any fetch: the caller learns at once that this server cannot render.
-    if job.render && !state.renderer.is_ready() {
+    if job.options.render && !state.renderer.is_ready() {
         return Err(crate::browser::RenderError::Unavailable(state.renderer.availability().reason()).into());
     }
-    let Job {
-        input,
-        algorithm,
-        charset,
-        text: want_text,
-        html: want_html,
-        markdown: want_markdown,
-        explain: want_explain,
-        blocks: want_blocks,
-        include_comments,
-        no_article_text,
-        render,
-        javascript,
-    } = job;
+    let Job { input, charset, options } = job;
     let (bytes, url, charset, fetch) = match input {
         Input::Fetch(u) => {
             let start = Instant::now();
@@ -152,12 +127,13 @@ pub async fn run_job(state: &AppState, job: Job, no_cache: bool) -> Result<Answe
         Input::Html { bytes, url } => (bytes, url, charset, None),
     };
 
-    let options = Options { algorithm, want_html, want_blocks, include_comments, no_article_text };
     // The browser part waits for a page slot of the render pool; the extraction after it runs on the
     // extraction pool like any other.
-    let rendered = match render {
+    let rendered = match options.render {
         true => {
-            let r = state.renderer.render(&state.engine, &options.request(&bytes, &url, &charset), javascript).await;
+            let req =
+                Request { bytes: &bytes, url: url.as_deref(), charset: charset.as_deref(), options: options.extract };
+            let r = state.renderer.render(&state.engine, &req, options.javascript).await;
             match &r {
                 Ok(r) => state.metrics.rendered_page("ok", r.ms / 1000.0),
                 Err(e) => state.metrics.rendered_page(e.code(), 0.0),
@@ -172,50 +148,19 @@ pub async fn run_job(state: &AppState, job: Job, no_cache: bool) -> Result<Answe
     let result = state
         .pool
         .run(admitted, move || {
-            let req = options.request(&bytes, &url, &charset);
-            let outputs = crate::Outputs {
-                markdown: want_markdown.then(crate::output::markdown::MarkdownOptions::default),
-                explain: want_explain,
-            };
+            let req =
+                Request { bytes: &bytes, url: url.as_deref(), charset: charset.as_deref(), options: options.extract };
             match rendered {
-                Some(r) => r.extract(&engine, &req, &outputs),
-                None => engine.extract_with(&req, &outputs),
+                Some(r) => r.extract(&engine, &req),
+                None => engine.extract(&req),
             }
         })
         .await?;
-    let mut result = result?;
+    let result = result?;
     state.metrics.extraction(result.timings_ms.total / 1000.0);
-    if !want_text {
-        result.content.text.clear();
-    }
     let value = Arc::new(Cached { result, fetch });
     if let Some(key) = key {
         state.cache.insert(key, value.clone()).await;
     }
     Ok(Answer { value, cache: "miss" })
-}
-
-/// The engine options of a job, to build its [`crate::Request`] on either side of the browser.
-#[derive(Clone, Copy)]
-struct Options {
-    algorithm: crate::Algorithm,
-    want_html: bool,
-    want_blocks: bool,
-    include_comments: Option<bool>,
-    no_article_text: Option<crate::algorithms::auto::NoArticleText>,
-}
-
-impl Options {
-    fn request<'a>(&self, bytes: &'a [u8], url: &'a Option<String>, charset: &'a Option<String>) -> crate::Request<'a> {
-        crate::Request {
-            bytes,
-            url: url.as_deref(),
-            charset: charset.as_deref(),
-            algorithm: self.algorithm,
-            want_html: self.want_html,
-            want_blocks: self.want_blocks,
-            include_comments: self.include_comments,
-            no_article_text: self.no_article_text,
-        }
-    }
 }

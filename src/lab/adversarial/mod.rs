@@ -62,7 +62,7 @@ fn status_kib(field: &str) -> Option<u64> {
 pub fn measure(engine: &Engine, class: &Class, bytes: usize, algorithm: Algorithm) -> Measurement {
     let base = status_kib("VmRSS:").unwrap_or(0);
     let page = class.generate(bytes);
-    let req = Request { algorithm, ..Request::new(page.as_bytes()) };
+    let req = Request::with_options(page.as_bytes(), crate::Options::for_algorithm(algorithm));
     let t = Instant::now();
     let result = engine.extract(&req);
     let ms = t.elapsed().as_secs_f64() * 1000.0;

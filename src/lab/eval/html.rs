@@ -621,9 +621,9 @@ fn explanation(
     }
     let bytes = ds.html(page).ok()?;
     let algorithm: crate::Algorithm = p.algorithm.parse().ok()?;
-    let req = crate::Request { url: page.url.as_deref(), algorithm, ..crate::Request::new(&bytes) };
-    let outputs = crate::Outputs { explain: true, ..Default::default() };
-    engine.extract_with(&req, &outputs).ok()?.content.explain
+    let options = crate::Options { explain: true, ..crate::Options::for_algorithm(algorithm) };
+    let req = crate::Request { url: page.url.as_deref(), ..crate::Request::with_options(&bytes, options) };
+    engine.extract(&req).ok()?.content.explain
 }
 
 #[cfg(test)]

@@ -290,16 +290,8 @@ fn run_page<'e>(
         Ok(b) => (b.as_slice(), None),
         Err(e) => (&[][..], Some(e.clone())),
     };
-    let req = Request {
-        bytes,
-        url: page.url.as_deref(),
-        charset: None,
-        algorithm,
-        want_html: false,
-        want_blocks: false,
-        include_comments: None,
-        no_article_text: None,
-    };
+    let options = crate::Options { html: false, blocks: false, ..crate::Options::for_algorithm(algorithm) };
+    let req = Request { url: page.url.as_deref(), ..Request::with_options(bytes, options) };
     let mut signals = crate::output::Signals::new();
     let mut predicted_type = None;
     // The visual methods: the page laid out first (a browser failure is this page's error).

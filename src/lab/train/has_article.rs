@@ -54,8 +54,8 @@ pub fn page_signals(datasets: &[Dataset], engine: &Engine, keep: PageFilter<'_>)
             .map(|p| -> Result<_, Error> {
                 let bytes = ds.html(p)?;
                 let signals = |url: Option<&str>| {
-                    let req =
-                        crate::Request { url, want_html: false, want_blocks: false, ..crate::Request::new(&bytes) };
+                    let options = crate::Options { html: false, blocks: false, ..crate::Options::default() };
+                    let req = crate::Request { url, ..crate::Request::with_options(&bytes, options) };
                     engine.extract(&req).ok().map(|r| r.has_article.signals)
                 };
                 let with = signals(p.url.as_deref());

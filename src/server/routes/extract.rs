@@ -1,8 +1,9 @@
 //! `POST /v1/extract`: one page in (a URL to fetch, or HTML in the body), one result out.
 //!
 //! Requests of both shapes (JSON, or a raw `text/html` body with query parameters; a JSON body may
-//! carry the query parameters too, for what its fields leave out) are checked and become one [`Job`]; [`run_job`] does the rest (cache, fetch, pool, engine), as for every item of a
-//! batch.
+//! carry the query parameters too, for what its fields leave out) are parsed into one wire form,
+//! [`ExtractRequest`], which is checked once and becomes a [`Job`]; [`run_job`] does the rest (cache,
+//! fetch, pool, engine), as for every item of a batch.
 
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
@@ -12,10 +13,13 @@ use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 use url::Url;
 
-use crate::Algorithm;
+use crate::algorithms::Algorithm;
+use crate::algorithms::auto::NoArticleText;
+use crate::engine::Options;
 use crate::fetch::split_content_type;
+use crate::output::markdown::MarkdownOptions;
 use crate::server::error::ApiError;
-use crate::server::jobs::{Input, Job, run_job};
+use crate::server::jobs::{Input, Job, JobOptions, run_job};
 use crate::server::state::AppState;
 use crate::server::telemetry::CacheStatus;
 
@@ -32,8 +36,10 @@ pub enum Format {
     Explain,
 }
 
-/// The JSON request body (also one item of a batch). A field is given or left out; `null` is not a
-/// value of any of them (the API description gives each a plain type), so it is refused.
+/// The request in its wire form: the JSON body (also one item of a batch), or the query parameters of
+/// either shape (`formats` then comma-separated; `html` and `charset` are not query parameters). A
+/// field is given or left out; `null` is not a value of any of them (the API description gives each
+/// a plain type), so it is refused. [`ExtractRequest::into_job`] is the one place it becomes a [`Job`].
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ExtractRequest {
@@ -55,7 +61,7 @@ pub struct ExtractRequest {
     /// What `auto` returns for a page without an article: `full` or `lead` (default: the configured
     /// `params.auto.no_article_text`).
     #[serde(default, deserialize_with = "present")]
-    pub no_article_text: Option<crate::algorithms::auto::NoArticleText>,
+    pub no_article_text: Option<NoArticleText>,
     /// Lay the page out in a headless browser before extraction (implied by `vips`, `cehtd-ds`).
     #[serde(default, deserialize_with = "present")]
     pub render: Option<bool>,
@@ -67,21 +73,6 @@ pub struct ExtractRequest {
 /// A field that is there holds a value of its type (not `null`); one left out is `None` by default.
 fn present<'de, D: serde::Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<T>, D::Error> {
     T::deserialize(d).map(Some)
-}
-
-/// Query parameters: the raw-HTML form's options, and a JSON body's for the fields it leaves out.
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct RawParams {
-    pub url: Option<String>,
-    pub algorithm: Option<String>,
-    pub blocks: Option<bool>,
-    /// Comma-separated: `text,html,markdown,explain`.
-    pub formats: Option<String>,
-    pub include_comments: Option<bool>,
-    pub no_article_text: Option<crate::algorithms::auto::NoArticleText>,
-    pub render: Option<bool>,
-    pub javascript: Option<bool>,
 }
 
 fn bad(code: &'static str, detail: impl Into<String>) -> ApiError {
@@ -110,52 +101,30 @@ fn parse_fetch_url(raw: &str) -> Result<Url, ApiError> {
     Url::parse(raw.trim()).map_err(|e| bad("bad-url", format!("url {raw:?} is not an absolute URL: {e}")))
 }
 
-/// What both request shapes settle before a [`Job`] is built: the input, and which outputs to fill.
-struct Parts {
-    input: Input,
-    algorithm: Option<String>,
-    charset: Option<String>,
-    text: bool,
-    html: bool,
-    markdown: bool,
-    explain: bool,
-    blocks: Option<bool>,
-    include_comments: Option<bool>,
-    no_article_text: Option<crate::algorithms::auto::NoArticleText>,
-    render: Option<bool>,
-    javascript: Option<bool>,
-}
-
-impl Parts {
-    /// Check the algorithm and charset, settle the defaults: the one place a [`Job`] is built.
-    fn into_job(self, state: &AppState) -> Result<Job, ApiError> {
-        let algorithm = check_algorithm(self.algorithm, state)?;
-        let javascript = self.javascript.unwrap_or(false);
-        Ok(Job {
-            input: self.input,
-            algorithm,
-            render: javascript || self.render.unwrap_or(false) || algorithm.needs().layout,
-            javascript,
-            charset: check_charset(self.charset)?,
-            text: self.text,
-            html: self.html,
-            markdown: self.markdown,
-            explain: self.explain,
-            blocks: self.blocks.unwrap_or(true),
-            include_comments: self.include_comments,
-            no_article_text: self.no_article_text,
-        })
-    }
-}
-
 impl ExtractRequest {
-    /// Check the request and settle defaults.
-    pub fn into_job(self, state: &AppState) -> Result<Job, ApiError> {
-        let input = match (self.url, self.html) {
+    /// Check the JSON request and settle its defaults.
+    pub fn into_job(mut self, state: &AppState) -> Result<Job, ApiError> {
+        let input = match (self.url.take(), self.html.take()) {
             (None, None) => return Err(bad("missing-input", "give `url` (to fetch), `html`, or both")),
             (Some(u), None) => Input::Fetch(parse_fetch_url(&u)?),
             (url, Some(html)) => Input::Html { bytes: Bytes::from(html), url },
         };
+        let charset = check_charset(self.charset.take())?;
+        Ok(Job { input, charset, options: self.options(state)? })
+    }
+
+    /// The raw-HTML form: the body is the page, the query gave the options, the `Content-Type` header
+    /// the charset.
+    fn into_html_job(mut self, body: Bytes, charset: Option<String>, state: &AppState) -> Result<Job, ApiError> {
+        let input = Input::Html { bytes: body, url: self.url.take() };
+        Ok(Job { input, charset: check_charset(charset)?, options: self.options(state)? })
+    }
+
+    /// How to answer: the algorithm and outputs checked, the defaults settled, and whether a browser
+    /// lays the page out first (asked for, implied by `javascript` or by the algorithm): decided here
+    /// once for every request shape.
+    fn options(self, state: &AppState) -> Result<JobOptions, ApiError> {
+        let algorithm = check_algorithm(self.algorithm, state)?;
         let formats = self.formats.unwrap_or_else(|| vec![Format::Text, Format::Html]);
         if formats.is_empty() {
             return Err(bad(
@@ -163,40 +132,37 @@ impl ExtractRequest {
                 "`formats` must name at least one of \"text\", \"html\", \"markdown\", \"explain\"",
             ));
         }
-        Parts {
-            input,
-            algorithm: self.algorithm,
-            charset: self.charset,
-            text: formats.contains(&Format::Text),
-            html: formats.contains(&Format::Html),
-            markdown: formats.contains(&Format::Markdown),
-            explain: formats.contains(&Format::Explain),
-            blocks: self.blocks,
-            include_comments: self.include_comments,
-            no_article_text: self.no_article_text,
-            render: self.render,
-            javascript: self.javascript,
-        }
-        .into_job(state)
+        let javascript = self.javascript.unwrap_or(false);
+        Ok(JobOptions {
+            extract: Options {
+                algorithm,
+                text: formats.contains(&Format::Text),
+                html: formats.contains(&Format::Html),
+                markdown: formats.contains(&Format::Markdown).then(MarkdownOptions::default),
+                explain: formats.contains(&Format::Explain),
+                blocks: self.blocks.unwrap_or(true),
+                include_comments: self.include_comments,
+                no_article_text: self.no_article_text,
+            },
+            render: javascript || self.render.unwrap_or(false) || algorithm.needs().layout,
+            javascript,
+        })
     }
-}
 
-impl ExtractRequest {
-    /// Fill the fields the JSON left out from the query parameters.
-    fn with_query(mut self, q: RawParams) -> Result<Self, ApiError> {
-        if self.formats.is_none()
-            && let Some(f) = q.formats.as_deref()
-        {
-            self.formats = Some(parse_formats(f)?);
+    /// Fill the fields the JSON left out from the query's.
+    fn or(self, q: ExtractRequest) -> ExtractRequest {
+        ExtractRequest {
+            url: self.url.or(q.url),
+            html: self.html.or(q.html),
+            algorithm: self.algorithm.or(q.algorithm),
+            formats: self.formats.or(q.formats),
+            blocks: self.blocks.or(q.blocks),
+            charset: self.charset.or(q.charset),
+            include_comments: self.include_comments.or(q.include_comments),
+            no_article_text: self.no_article_text.or(q.no_article_text),
+            render: self.render.or(q.render),
+            javascript: self.javascript.or(q.javascript),
         }
-        self.url = self.url.or(q.url);
-        self.algorithm = self.algorithm.or(q.algorithm);
-        self.blocks = self.blocks.or(q.blocks);
-        self.include_comments = self.include_comments.or(q.include_comments);
-        self.no_article_text = self.no_article_text.or(q.no_article_text);
-        self.render = self.render.or(q.render);
-        self.javascript = self.javascript.or(q.javascript);
-        Ok(self)
     }
 }
 
@@ -219,33 +185,6 @@ fn parse_formats(f: &str) -> Result<Vec<Format>, ApiError> {
         return Err(bad("bad-formats", "`formats` must name at least one of text, html, markdown, explain"));
     }
     Ok(out)
-}
-
-impl RawParams {
-    fn into_job(self, body: Bytes, charset: Option<String>, state: &AppState) -> Result<Job, ApiError> {
-        let formats = match self.formats.as_deref() {
-            None => vec![Format::Text, Format::Html],
-            Some(f) => parse_formats(f)?,
-        };
-        let has = |f: Format| formats.contains(&f);
-        let (text, html, markdown, explain) =
-            (has(Format::Text), has(Format::Html), has(Format::Markdown), has(Format::Explain));
-        Parts {
-            input: Input::Html { bytes: body, url: self.url },
-            algorithm: self.algorithm,
-            charset,
-            text,
-            html,
-            markdown,
-            explain,
-            blocks: self.blocks,
-            include_comments: self.include_comments,
-            no_article_text: self.no_article_text,
-            render: self.render,
-            javascript: self.javascript,
-        }
-        .into_job(state)
-    }
 }
 
 /// Does the request ask to skip the cache (`Cache-Control: no-cache` or `no-store`)?
@@ -292,13 +231,10 @@ pub async fn extract(
     let job = match mime.as_str() {
         "application/json" => {
             // The query's options apply where the JSON is silent (the JSON's own fields win).
-            let query = serde_urlencoded_pairs(params)?;
-            parse_json::<ExtractRequest>(&body)?.with_query(query)?.into_job(&state)?
+            let query = query_request(params)?;
+            parse_json::<ExtractRequest>(&body)?.or(query).into_job(&state)?
         }
-        "text/html" | "application/xhtml+xml" => {
-            let query = serde_urlencoded_pairs(params)?;
-            query.into_job(body, charset, &state)?
-        }
+        "text/html" | "application/xhtml+xml" => query_request(params)?.into_html_job(body, charset, &state)?,
         "" => return Err(ApiError::UnsupportedMediaType("send Content-Type: application/json or text/html".into())),
         other => {
             return Err(ApiError::UnsupportedMediaType(format!(
@@ -330,14 +266,14 @@ fn json_response(answer: &crate::server::jobs::Answer) -> Result<Response, ApiEr
     Ok(([(header::CONTENT_TYPE, "application/json")], buf).into_response())
 }
 
-/// Query pairs into [`RawParams`], refusing unknown names and repeated ones.
-fn serde_urlencoded_pairs(pairs: Vec<(String, String)>) -> Result<RawParams, ApiError> {
-    let mut p = RawParams::default();
+/// Query pairs into the wire form, refusing unknown names and repeated ones.
+fn query_request(pairs: Vec<(String, String)>) -> Result<ExtractRequest, ApiError> {
+    let mut p = ExtractRequest::default();
     for (k, v) in pairs {
         let slot_taken = match k.as_str() {
             "url" => p.url.replace(v).is_some(),
             "algorithm" => p.algorithm.replace(v).is_some(),
-            "formats" => p.formats.replace(v).is_some(),
+            "formats" => p.formats.replace(parse_formats(&v)?).is_some(),
             "blocks" => p.blocks.replace(query_bool(&k, &v)?).is_some(),
             "include_comments" => p.include_comments.replace(query_bool(&k, &v)?).is_some(),
             "no_article_text" => {
