@@ -1,0 +1,98 @@
+//! The words of a page's address: path segments of listings (`has_article`) and of each page type
+//! (`page_type`), each matched as a whole segment in any case.
+
+/// Path segments of listing addresses (`/category/...`, `/tags/`, `/page/2`): a whole segment, any case.
+pub const LISTING_PATH_WORDS: &[&str] = &[
+    "category",
+    "categories",
+    "tag",
+    "tags",
+    "topic",
+    "topics",
+    "list",
+    "lists",
+    "search",
+    "shop",
+    "collections",
+    "collection",
+    "products",
+    "archive",
+    "archives",
+    "page",
+    "index",
+    "c",
+    "browse",
+    "section",
+];
+
+/// Path segments that suggest a page type, one weak signal among many: a whole segment, any case.
+/// Each list is one type's vocabulary across common publishing systems and languages (pinyin
+/// included: Chinese portals name their columns so).
+pub const TYPE_PATH_WORDS: &[(&str, &[&str])] = &[
+    (
+        "url_forum",
+        &[
+            "forum",
+            "forums",
+            "thread",
+            "threads",
+            "t",
+            "community",
+            "discuss",
+            "discussion",
+            "discussions",
+            "questions",
+            "q",
+            "bbs",
+            "board",
+            "boards",
+            "viewtopic",
+            "showthread",
+            "r",
+            "comments",
+        ],
+    ),
+    ("url_product", &["product", "products", "p", "item", "items", "dp", "sku", "goods", "buy", "shop", "store"]),
+    (
+        "url_docs",
+        &[
+            "docs",
+            "doc",
+            "documentation",
+            "api",
+            "reference",
+            "guide",
+            "guides",
+            "manual",
+            "learn",
+            "tutorial",
+            "tutorials",
+            "wiki",
+            "handbook",
+            "kb",
+            "knowledge-base",
+            "help",
+            "developer",
+            "developers",
+        ],
+    ),
+    (
+        "url_service",
+        &[
+            "services",
+            "service",
+            "solutions",
+            "solution",
+            "pricing",
+            "about",
+            "about-us",
+            "contact",
+            "contact-us",
+            "features",
+            "plans",
+            "locations",
+            "careers",
+            "fuwu",
+        ],
+    ),
+];
