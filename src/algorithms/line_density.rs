@@ -8,6 +8,7 @@
 
 use crate::algorithms::contract::{Block, Content, Context, Outcome, coverage};
 use crate::dom::decode_char_refs;
+use crate::text::lexer::{Attribute, Attributes, find_end_tag, is_void_name};
 
 /// Elements left out with their content, whatever their attributes: the bulky non-text ones that
 /// pre-strip removes before the DOM parse (script and style contents are already cut from the copy
@@ -91,7 +92,7 @@ pub fn strip_tags(html: &str) -> String {
         if let Kind::Start { name, void: false, .. } = m.kind
             && RAW_TEXT.iter().any(|r| r.eq_ignore_ascii_case(name))
         {
-            let end = crate::text::prestrip::find_end_tag(b, at, name).unwrap_or(b.len());
+            let end = find_end_tag(b, at, name).unwrap_or(b.len());
             if skip.is_none() {
                 out.push_str(&html[at..end]);
             }
@@ -156,8 +157,8 @@ fn start_tag(b: &[u8], lt: usize) -> Markup<'_> {
     // The hiding rules of [`crate::text::hidden`]: `aria-hidden="true"` hides; `hidden` hides unless it is
     // `until-found` or the element is a streamed segment; an inline style may hide; a tab panel never is.
     let (mut aria, mut hidden, mut streamed, mut styled, mut panel) = (false, false, false, false, false);
-    let mut attributes = crate::text::prestrip::Attributes::new(b, lt + 1 + name.len());
-    for crate::text::prestrip::Attribute { name: attr, value, .. } in attributes.by_ref() {
+    let mut attributes = Attributes::new(b, lt + 1 + name.len());
+    for Attribute { name: attr, value, .. } in attributes.by_ref() {
         // Only the five attributes below are read; no other value is looked at.
         let is = |n: &[u8]| attr.eq_ignore_ascii_case(n);
         if !(is(b"hidden") || is(b"aria-hidden") || is(b"style") || is(b"role") || is(b"id")) {
@@ -179,7 +180,7 @@ fn start_tag(b: &[u8], lt: usize) -> Markup<'_> {
     let end = attributes.end();
     let leaves_out =
         LEFT_OUT.iter().any(|n| n.eq_ignore_ascii_case(name)) || (!panel && (aria || (hidden && !streamed) || styled));
-    let void = crate::text::prestrip::is_void_name(name);
+    let void = is_void_name(name);
     let newlines = memchr::memchr_iter(b'\n', &b[lt..end]).count();
     Markup { kind: Kind::Start { name, leaves_out, void }, end, newlines }
 }

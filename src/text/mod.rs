@@ -2,5 +2,6 @@
 
 pub mod decode;
 pub mod hidden;
+pub(crate) mod lexer;
 pub mod prestrip;
 pub mod words;

@@ -1,0 +1,125 @@
+//! The streaming lol_html pass: whole non-content elements (scripts, styles, SVG art and the like)
+//! removed, and nesting past [`MAX_NESTING`] flattened, on the pages where that pays for itself
+//! ([`super::Admitted::runs_pass`]). The metadata scan's observers ride along in the same pass
+//! ([`super::Observers`]), so the page is tokenized once.
+
+use std::borrow::Cow;
+use std::cell::Cell;
+use std::rc::Rc;
+use std::sync::LazyLock;
+
+use html5ever::tendril::{ByteTendril, StrTendril};
+use lol_html::html_content::Element;
+use lol_html::{ElementContentHandlers, HandlerResult, HtmlRewriter, RewriteStrSettings, Selector, Settings};
+
+use super::{MAX_NESTING, Observers, Prestripped};
+
+/// Elements removed with everything inside them: the ones whose content is bulky and never text (a
+/// subset of [`crate::text::hidden::is_ignored`], which the DOM stage applies to whatever is left).
+const DROP: &str = "script, style, template, iframe, svg, select";
+
+/// The selectors, parsed once: on a small page parsing them cost about a fifth of the pass.
+static SELECTORS: LazyLock<[Option<Selector>; 2]> = LazyLock::new(|| [DROP, "*"].map(|s| s.parse().ok()));
+const SEL_DROP: usize = 0;
+const SEL_ANY: usize = 1;
+
+/// Add an element handler for one of [`SELECTORS`] (the constants parse; a failure would only skip it).
+fn on<'h>(
+    settings: RewriteStrSettings<'h, 'static>,
+    selector: usize,
+    handler: impl FnMut(&mut Element<'_, '_>) -> HandlerResult + 'h,
+) -> RewriteStrSettings<'h, 'static> {
+    match SELECTORS[selector].as_ref() {
+        Some(sel) => settings
+            .append_element_content_handler((Cow::Borrowed(sel), ElementContentHandlers::default().element(handler))),
+        None => settings,
+    }
+}
+
+pub(super) fn run(html: &str, max_depth: usize, observers: Observers) -> Prestripped {
+    // Non-strict: a page with an ambiguous construct (text inside `<select>`, say) is rewritten on a
+    // best-effort basis instead of refused.
+    let settings = on(RewriteStrSettings::new().with_strict(false), SEL_DROP, |el| {
+        el.remove();
+        Ok(())
+    });
+    // Depth tracking costs a handler call per element, so it runs only when a quick scan says the page
+    // may nest past the limit. Implicitly closed elements (`<p>`, `<li>` without end tags) make the
+    // count drift upwards; that can only flatten more, never lose text.
+    let settings = if max_depth > MAX_NESTING {
+        let depth = Rc::new(Cell::new(0usize));
+        on(settings, SEL_ANY, move |el| {
+            if el.is_self_closing() || !el.can_have_content() {
+                return Ok(());
+            }
+            if depth.get() >= MAX_NESTING {
+                el.remove_and_keep_content();
+                return Ok(());
+            }
+            depth.set(depth.get() + 1);
+            let d = depth.clone();
+            if let Some(handlers) = el.end_tag_handlers() {
+                let on_end: lol_html::EndTagHandler<'static> = Box::new(move |_end| {
+                    d.set(d.get().saturating_sub(1));
+                    Ok(())
+                });
+                handlers.push(on_end);
+            }
+            Ok(())
+        })
+    } else {
+        settings
+    };
+    let settings = observers.into_iter().fold(settings, |s, h| s.append_element_content_handler(h));
+    let settings: Settings<'_, '_> = settings.into();
+    // The output goes straight into the tendril html5ever will read: no second copy of the page.
+    let mut out = ByteTendril::with_capacity(u32::try_from(html.len()).unwrap_or(u32::MAX));
+    let mut rewriter = HtmlRewriter::new(settings, |chunk: &[u8]| out.push_slice(chunk));
+    let ok = rewriter.write(html.as_bytes()).is_ok() && rewriter.end().is_ok();
+    if ok && let Ok(text) = out.try_reinterpret() {
+        return Prestripped { html: text, applied: true, elements: 0 };
+    }
+    Prestripped { html: StrTendril::from_slice(html), applied: false, elements: 0 }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::text::prestrip::{nesting_estimate, strip};
+
+    #[test]
+    fn dropped_names_are_non_content_names() {
+        for name in DROP.split(',').map(str::trim) {
+            assert!(crate::text::hidden::is_ignored(name), "{name}");
+        }
+    }
+
+    #[test]
+    fn drops_noise_and_keeps_content() {
+        let out = run(
+            "<body><!-- c --><script>x()</script><style>p{}</style><p>keep <a href=/>link</a></p>\
+             <svg><text>art</text></svg><form><p>form text</p><select><option>opt</select></form></body>",
+            0,
+            Vec::new(),
+        );
+        assert!(out.applied);
+        let h = out.html.to_string();
+        assert!(h.contains("keep <a href=/>link</a>"));
+        assert!(h.contains("form text"));
+        for gone in ["x()", "p{}", "art", "opt"] {
+            assert!(!h.contains(gone), "{gone} survived in {h}");
+        }
+    }
+
+    #[test]
+    fn deep_nesting_is_flattened_and_text_kept() {
+        let n = MAX_NESTING * 3;
+        let html = format!("<body>{}deep text{}</body>", "<div>".repeat(n), "</div>".repeat(n));
+        assert!(nesting_estimate(&html) >= n);
+        let out = strip(&html).html.to_string();
+        assert!(out.contains("deep text"));
+        assert!(nesting_estimate(&out) <= MAX_NESTING + 2, "{}", nesting_estimate(&out));
+        // Ordinary pages are left alone.
+        assert_eq!(&*strip("<div><div>x</div></div>").html, "<div><div>x</div></div>");
+    }
+}
