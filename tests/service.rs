@@ -208,6 +208,56 @@ async fn engine_input_limit_is_413() {
     assert_eq!(r.problem_code(), "too-large");
 }
 
+/// `null` in an optional field is the field left out: the same answer, field by field, in a single
+/// request and in a batch item; `url` and `html` both null is a missing input, as both left out is.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn null_fields_mean_absent() {
+    let app = TestApp::spawn(|c| c.cache.enabled = false).await;
+    let page = article_html("Null is absent");
+    let comparable = |r: &Resp| {
+        assert_eq!(r.status, 200, "{r:?}");
+        let mut v = r.json();
+        v.as_object_mut().unwrap().remove("timings_ms");
+        v
+    };
+    let fields = [
+        "url",
+        "algorithm",
+        "formats",
+        "blocks",
+        "charset",
+        "include_comments",
+        "no_article_text",
+        "render",
+        "javascript",
+    ];
+    let absent = comparable(&app.extract(json!({ "html": page })).await);
+    for field in fields {
+        let given = comparable(&app.extract(json!({ "html": page, field: null })).await);
+        assert_eq!(given, absent, "{field}: null");
+    }
+    // All of them null at once, in a batch item too.
+    let mut all = json!({ "html": page });
+    for field in fields {
+        all[field] = Value::Null;
+    }
+    assert_eq!(comparable(&app.extract(all.clone()).await), absent);
+    let r = app.post_json("/v1/extract/batch", &json!({ "items": [all] })).await;
+    let mut item = r.json()["results"][0]["ok"].clone();
+    item.as_object_mut().unwrap().remove("timings_ms");
+    item.as_object_mut().unwrap().remove("cache");
+    let mut want = absent.clone();
+    want.as_object_mut().unwrap().remove("cache");
+    assert_eq!(item, want);
+    // A fetch with `html: null` is a fetch; both null is a missing input, and says which fields.
+    let r = app.extract(json!({ "url": null, "html": null, "algorithm": null })).await;
+    assert_eq!((r.status, r.problem_code().as_str()), (400, "missing-input"));
+    let detail = r.json()["detail"].as_str().unwrap().to_string();
+    assert!(detail.contains("`url`") && detail.contains("`html`"), "{detail}");
+    let r = app.extract(json!({ "url": "file:///etc/passwd", "html": null })).await;
+    assert_eq!((r.status, r.problem_code().as_str()), (403, "url-refused"));
+}
+
 use common::Resp;
 
 // ---------- extract: URL in ----------
@@ -502,9 +552,9 @@ async fn batch_limits_and_errors() {
     for (item, code) in [
         (json!({ "colour": "red" }), "malformed-json"),
         (json!({ "html": "<p>x</p>", "include_comments": {} }), "malformed-json"),
-        (json!({ "html": "<p>x</p>", "blocks": null }), "malformed-json"),
-        (json!({ "html": "<p>x</p>", "no_article_text": null }), "malformed-json"),
         (json!({}), "missing-input"),
+        (json!({ "url": null, "html": null }), "missing-input"),
+        (json!({ "html": "" }), "empty-input"),
         (json!({ "html": "<p>x</p>", "formats": [] }), "bad-formats"),
     ] {
         let r = app.post_json("/v1/extract/batch", &json!({ "items": [{ "html": "<p>a</p>" }, item] })).await;
@@ -581,7 +631,7 @@ async fn rendering_off_is_a_problem_and_the_server_stays_ready() {
     assert_eq!((raw.status, raw.problem_code().as_str()), (501, "render-unavailable"));
     let bad = app.post_raw("/v1/extract?javascript=maybe", "text/html", page.clone()).await;
     assert_eq!((bad.status, bad.problem_code().as_str()), (400, "bad-query"));
-    // A JSON body takes render and javascript from the query where it is silent, and refuses null.
+    // A JSON body takes render and javascript from the query where it is silent (null is silent too).
     let body = serde_json::to_vec(&json!({ "html": page })).unwrap();
     for q in ["render=true", "javascript=true"] {
         let r = app.post_raw(&format!("/v1/extract?{q}"), "application/json", body.clone()).await;
@@ -589,9 +639,10 @@ async fn rendering_off_is_a_problem_and_the_server_stays_ready() {
     }
     let own = serde_json::to_vec(&json!({ "html": page, "render": false })).unwrap();
     assert_eq!(app.post_raw("/v1/extract?render=true", "application/json", own).await.status, 200);
-    for field in ["render", "javascript"] {
-        let r = app.extract(json!({ "html": page, field: null })).await;
-        assert_eq!((r.status, r.problem_code().as_str()), (400, "malformed-json"), "{field}: null");
+    for q in ["render=true", "javascript=true"] {
+        let null = serde_json::to_vec(&json!({ "html": page, "render": null, "javascript": null })).unwrap();
+        let r = app.post_raw(&format!("/v1/extract?{q}"), "application/json", null).await;
+        assert_eq!((r.status, r.problem_code().as_str()), (501, "render-unavailable"), "{q} with null fields");
     }
     // A batch: the item that needs the browser fails alone.
     let r = app
@@ -671,6 +722,9 @@ fn spec_checker_refuses_what_the_spec_forbids() {
     assert!(refused("BatchItem", json!({ "index": 0, "error": problem, "extra": true })));
     assert_eq!(spec().request_is_valid("POST", "/v1/extract", br#"{"html": "<p>x</p>", "colour": 1}"#), Some(false));
     assert_eq!(spec().request_is_valid("POST", "/v1/extract", br#"{"html": "<p>x</p>"}"#), Some(true));
+    assert_eq!(spec().request_is_valid("POST", "/v1/extract", br#"{"html": "<p>x</p>", "blocks": null}"#), Some(true));
+    assert_eq!(spec().request_is_valid("POST", "/v1/extract", br#"{"url": null, "html": null}"#), Some(false));
+    assert_eq!(spec().request_is_valid("POST", "/v1/extract", br#"{"html": ""}"#), Some(false));
 }
 
 // ---------- runtime ----------

@@ -30,7 +30,7 @@ struct BatchRequest {
 }
 
 /// The items, each checked against the item schema: its fields' types, at least one of `url` and
-/// `html`, and a non-empty `formats`.
+/// `html` (a `null` counts as left out), `html` not empty, and a non-empty `formats`.
 fn parse_items(items: Vec<Value>) -> Result<Vec<ExtractRequest>, ApiError> {
     items
         .into_iter()
@@ -40,6 +40,9 @@ fn parse_items(items: Vec<Value>) -> Result<Vec<ExtractRequest>, ApiError> {
                 .map_err(|e| ApiError::BadRequest("malformed-json", format!("item {i}: {e}")))?;
             if req.url.is_none() && req.html.is_none() {
                 return Err(ApiError::BadRequest("missing-input", format!("item {i}: give `url`, `html`, or both")));
+            }
+            if req.html.as_deref() == Some("") {
+                return Err(ApiError::BadRequest("empty-input", format!("item {i}: `html` is empty")));
             }
             if req.formats.as_ref().is_some_and(Vec::is_empty) {
                 return Err(ApiError::BadRequest("bad-formats", format!("item {i}: `formats` must not be empty")));

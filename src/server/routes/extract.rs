@@ -37,42 +37,38 @@ pub enum Format {
 }
 
 /// The request in its wire form: the JSON body (also one item of a batch), or the query parameters of
-/// either shape (`formats` then comma-separated; `html` and `charset` are not query parameters). A
-/// field is given or left out; `null` is not a value of any of them (the API description gives each
-/// a plain type), so it is refused. [`ExtractRequest::into_job`] is the one place it becomes a [`Job`].
+/// either shape (`formats` then comma-separated; `html` and `charset` are not query parameters). Every
+/// field is optional, and `null` means the same as leaving it out: JSON clients in every language write
+/// `null` (`None`, `nil`, an undefined value) for a value they do not have, and the API description
+/// says so (`type: [string, "null"]`). [`ExtractRequest::into_job`] is the one place it becomes a [`Job`].
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ExtractRequest {
-    #[serde(default, deserialize_with = "present")]
+    #[serde(default)]
     pub url: Option<String>,
-    #[serde(default, deserialize_with = "present")]
+    #[serde(default)]
     pub html: Option<String>,
-    #[serde(default, deserialize_with = "present")]
+    #[serde(default)]
     pub algorithm: Option<String>,
-    #[serde(default, deserialize_with = "present")]
+    #[serde(default)]
     pub formats: Option<Vec<Format>>,
-    #[serde(default, deserialize_with = "present")]
+    #[serde(default)]
     pub blocks: Option<bool>,
-    #[serde(default, deserialize_with = "present")]
+    #[serde(default)]
     pub charset: Option<String>,
     /// Keep reader comments in the content (default: the configured `params.auto.include_comments`).
-    #[serde(default, deserialize_with = "present")]
+    #[serde(default)]
     pub include_comments: Option<bool>,
     /// What `auto` returns for a page without an article: `full` or `lead` (default: the configured
     /// `params.auto.no_article_text`).
-    #[serde(default, deserialize_with = "present")]
+    #[serde(default)]
     pub no_article_text: Option<NoArticleText>,
     /// Lay the page out in a headless browser before extraction (implied by `vips`, `cehtd-ds`).
-    #[serde(default, deserialize_with = "present")]
+    #[serde(default)]
     pub render: Option<bool>,
     /// Run the page's scripts in the browser first (implies `render`).
-    #[serde(default, deserialize_with = "present")]
+    #[serde(default)]
     pub javascript: Option<bool>,
-}
-
-/// A field that is there holds a value of its type (not `null`); one left out is `None` by default.
-fn present<'de, D: serde::Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<T>, D::Error> {
-    T::deserialize(d).map(Some)
 }
 
 fn bad(code: &'static str, detail: impl Into<String>) -> ApiError {
@@ -105,7 +101,12 @@ impl ExtractRequest {
     /// Check the JSON request and settle its defaults.
     pub fn into_job(mut self, state: &AppState) -> Result<Job, ApiError> {
         let input = match (self.url.take(), self.html.take()) {
-            (None, None) => return Err(bad("missing-input", "give `url` (to fetch), `html`, or both")),
+            (None, None) => {
+                return Err(bad(
+                    "missing-input",
+                    "`url` and `html` are both missing (or null): give `url` (to fetch), `html`, or both",
+                ));
+            }
             (Some(u), None) => Input::Fetch(parse_fetch_url(&u)?),
             (url, Some(html)) => Input::Html { bytes: Bytes::from(html), url },
         };
