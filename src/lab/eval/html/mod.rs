@@ -1,0 +1,212 @@
+//! `pith eval --report FILE.html`: the evaluation as one self-contained page a person reads in a
+//! browser: F1 per dataset and per page type beside the peers' figures ([`super::anchors`]), the
+//! has-article reliability diagram, and the worst pages linked to their explanation pages
+//! ([`crate::output::explain_page`]), written beside the report in `FILE-explain/`.
+//!
+//! The charts are small SVG written here (`charts.rs`) rather than drawn with a plotting crate: they
+//! are bars and lines on a fixed scale (every figure is in 0..1), inline SVG needs no font or backend,
+//! and the page stays plain text that a test can read. No script and no external resource: the page
+//! opens from a file, an archive or a CI artifact as it is.
+//!
+//! | file | what lives there |
+//! |---|---|
+//! | `mod.rs` | [`render`]: the page's head, style and header, then its sections in order |
+//! | `selection.rs` | what the page shows: the [`worst`] pages, the [`reliability`] bins |
+//! | `sections.rs` | the sections: F1 per dataset and per page type, has-article reliability, worst pages |
+//! | `charts.rs` | the SVG: bar panels beside the peers, the reliability diagram, the colours |
+//! | `files.rs` | [`write()`]: the report and its explanation pages on disk |
+
+mod charts;
+mod files;
+mod sections;
+mod selection;
+
+use std::fmt::Write;
+
+pub use charts::{BEST_PEER, OURS, PEER};
+pub use files::write;
+pub use selection::{Bin, Worst, reliability, worst};
+
+use super::anchors::Anchors;
+use super::{PageResult, Report};
+use crate::output::explain_page::escape;
+use charts::colour;
+
+/// The whole page. `worst` holds one list per algorithm (see [`worst`]); `note` is shown under the
+/// title (e.g. how the explanations were produced under cross-validation).
+pub fn render(
+    r: &Report,
+    pages: &[PageResult],
+    anchors: &Anchors,
+    worst: &[Vec<Worst<'_>>],
+    note: Option<&str>,
+) -> String {
+    let mut out = String::with_capacity(64 * 1024);
+    out.push_str("<!doctype html>\n<html><head><meta charset=\"utf-8\"><title>pith eval report</title>\n<style>\n");
+    out.push_str(STYLE);
+    out.push_str("</style></head><body>\n<header><h1>pith eval report</h1><p>");
+    let total: usize = r.algorithms.first().map_or(0, |a| a.micro.pages);
+    let _ = write!(out, "{total} pages in {} datasets (", r.datasets.len());
+    escape(&r.datasets.join(", "), &mut out);
+    out.push_str("), algorithms ");
+    for (k, a) in r.algorithms.iter().enumerate() {
+        if k > 0 {
+            out.push_str(", ");
+        }
+        let _ = write!(out, "<span class=\"sw\" style=\"background:{}\"></span>", colour(k));
+        escape(&a.algorithm, &mut out);
+    }
+    let _ = write!(out, "; {} jobs, {:.1} s wall clock.</p>", r.jobs, r.wall_s);
+    if let Some(n) = note {
+        out.push_str("<p class=\"note\">");
+        escape(n, &mut out);
+        out.push_str("</p>");
+    }
+    let _ = write!(
+        out,
+        "<p class=\"note\">Peers (<span class=\"sw\" style=\"background:{BEST_PEER}\"></span>best, dashed line; \
+         <span class=\"sw\" style=\"background:{PEER}\"></span>others): "
+    );
+    escape(&anchors.versions, &mut out);
+    out.push_str(". Source: ");
+    escape(&anchors.source, &mut out);
+    out.push_str(" A peer's figure is drawn only beside pith's figure for the same metric on the same dataset.</p><ul class=\"note\">");
+    for (key, text) in &anchors.metrics {
+        out.push_str("<li><b>");
+        escape(key, &mut out);
+        out.push_str("</b>: ");
+        escape(text, &mut out);
+        out.push_str("</li>");
+    }
+    out.push_str("</ul></header>\n<main>\n");
+    sections::per_dataset(r, anchors, &mut out);
+    sections::per_type(r, anchors, &mut out);
+    sections::has_article(r, pages, anchors, &mut out);
+    sections::worst_table(worst, &mut out);
+    out.push_str("</main></body></html>\n");
+    out
+}
+
+const STYLE: &str = "body{font:14px/1.4 system-ui,sans-serif;margin:0;color:#111;background:#fff}\n\
+header{padding:12px 20px;border-bottom:1px solid #ccc}h1{font-size:20px;margin:0 0 4px}\n\
+main{padding:0 20px 20px}h2{font-size:17px;margin:22px 0 8px}h3{font-size:15px;margin:14px 0 6px}\n\
+.note{color:#555;font-size:13px}ul.note{margin:4px 0;padding-left:20px}\n\
+.grid{display:flex;flex-wrap:wrap;gap:14px;align-items:flex-start}\n\
+figure{margin:0;padding:8px;border:1px solid #ddd;border-radius:4px}\n\
+figcaption{font-size:13px;font-weight:600;margin-bottom:4px}\n\
+svg text{font:11px system-ui,sans-serif;fill:#222}svg .tick,svg .n{font-size:10px;fill:#555}\n\
+table{border-collapse:collapse;margin:6px 0 12px;font-size:13px}\n\
+td,th{border:1px solid #ddd;padding:3px 7px;text-align:left}th{background:#f4f4f4}\n\
+td.ahead{background:#dff3e3}td.behind{background:#fbe3e1}\n\
+td.url{max-width:28em;overflow-wrap:anywhere}details{font-size:12px}\n\
+.sw{display:inline-block;width:10px;height:10px;margin:0 3px 0 2px;vertical-align:baseline}\n";
+
+#[cfg(test)]
+mod tests {
+    use super::super::{AlgorithmReport, by_type, macro_average, metrics, summarize, type_scores};
+    use super::*;
+
+    pub(super) fn page(
+        id: &str,
+        ds: &str,
+        pred: &str,
+        gold: &str,
+        label: Option<bool>,
+        p: f64,
+        t: Option<&str>,
+    ) -> PageResult {
+        let g = metrics::Gold::new(gold);
+        PageResult {
+            dataset: ds.into(),
+            id: id.into(),
+            algorithm: "auto".into(),
+            bytes: 100,
+            ms: Some(1.0),
+            error: None,
+            has_article: label,
+            page_type: t.map(str::to_string),
+            predicted_type: None,
+            with_rate: None,
+            without_rate: None,
+            probability: p,
+            is_article: p >= 0.5,
+            scores: Some(metrics::score(&g.predicted(pred), &g.words)),
+            signals: Default::default(),
+            metadata: None,
+            render_ms: None,
+            url_ablation: None,
+            fold: None,
+        }
+    }
+
+    fn report(pages: &[PageResult]) -> Report {
+        let mut sets = Vec::new();
+        let mut names: Vec<String> = Vec::new();
+        for p in pages {
+            if !names.contains(&p.dataset) {
+                names.push(p.dataset.clone());
+            }
+        }
+        for n in &names {
+            let of: Vec<PageResult> = pages.iter().filter(|p| &p.dataset == n).cloned().collect();
+            sets.push(summarize(n, "auto", &of, 0.1));
+        }
+        Report {
+            datasets: names,
+            jobs: 1,
+            wall_s: 0.2,
+            algorithms: vec![AlgorithmReport {
+                algorithm: "auto".into(),
+                macro_avg: macro_average("auto", &sets),
+                micro: summarize("micro", "auto", pages, 0.1),
+                by_type: by_type("auto", pages),
+                page_types: type_scores(pages),
+                datasets: sets,
+            }],
+        }
+    }
+
+    #[test]
+    fn page_has_bars_beside_peers_a_reliability_diagram_and_escaped_worst_pages() {
+        let text = "one two three four five six seven eight nine ten";
+        let bad = page("<b>&x", "wcxb-dev", "one two", text, Some(false), 0.15, Some("forum"));
+        let js = page("js", "wcxb-dev", "one two three", text, Some(true), 0.95, Some("article"));
+        let pages = vec![
+            page("a", "wcxb-dev", text, text, Some(true), 0.92, Some("article")),
+            bad,
+            js,
+            page("c", "my-set", text, text, None, 0.5, None),
+        ];
+        let r = report(&pages);
+        let anchors = Anchors::embedded().unwrap();
+        let mut w = worst(&pages, &anchors, "auto", 2);
+        assert_eq!(w.iter().map(|w| w.page.id.as_str()).collect::<Vec<_>>(), ["<b>&x", "js"]);
+        w[0].href = Some("r-explain/auto-wcxb-dev-_b__x.html".into());
+        w[0].url = Some("https://example.com/?a=1&b=<i>".into());
+        w[1].url = Some("javascript:alert(1)".into());
+        let html = render(&r, &pages, &anchors, &[w], Some("a note <with> markup"));
+
+        assert!(html.starts_with("<!doctype html>") && !html.contains("<script"));
+        // No external resource: the only addresses are the worst pages' own, shown as links.
+        assert!(!html.contains("src=") && !html.contains("<link"));
+        // Ours beside the peers on wcxb-dev (bag-of-words F1); a set without anchors gets ours only.
+        assert!(html.contains(&format!("fill=\"{}\"", OURS[0])));
+        assert!(html.contains(&format!("fill=\"{BEST_PEER}\"")) && html.contains(&format!("fill=\"{PEER}\"")));
+        assert!(html.contains(">rs_trafilatura</text>") && html.contains("wcxb-dev · bag-of-words F1"));
+        assert!(html.contains("my-set · shingle F1") && html.contains("(no peer figures for this set)"));
+        // Page types: the forum page's panel with the peers' forum figure (0.735 is the best).
+        assert!(html.contains("wcxb-dev · forum · bag-of-words F1 · 1 pages"));
+        assert!(html.contains(">0.735</text>"));
+        // Reliability: bins 1 (0.15), 9 (0.92, 0.95) on wcxb-dev; my-set has no labels.
+        assert!(html.contains("p 0.9–1.0: 2 pages, mean p 0.935, articles 1.000"), "{html}");
+        assert!(html.contains("p 0.1–0.2: 1 pages, mean p 0.150, articles 0.000"));
+        assert!(!html.contains("all labelled pages"));
+        assert!(html.contains("peers' accuracy: dom_smoothie 0.907, readability_js 0.907"));
+        // Page-derived strings escaped; a javascript: address is text, never a link.
+        assert!(html.contains("<td>&lt;b&gt;&amp;x</td>"));
+        assert!(html.contains("<a href=\"https://example.com/?a=1&amp;b=&lt;i&gt;\">"));
+        assert!(html.contains("<td class=\"url\">javascript:alert(1)</td>"));
+        assert!(html.contains("<a href=\"r-explain/auto-wcxb-dev-_b__x.html\">explain</a>"));
+        assert!(html.contains("a note &lt;with&gt; markup"));
+    }
+}
