@@ -95,3 +95,45 @@ fn clear_errors() {
     assert_eq!(out.status.code(), Some(2));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn eval_without_a_rule_switches_it_off_and_refuses_unknown_names() {
+    use std::io::Write;
+    // The script-only fixture: before its script runs, the one line kept is a notice about
+    // JavaScript, which rule `script-notices` leaves out. The page lists that line as boilerplate.
+    let dir = std::env::temp_dir().join(format!("pith-cli-without-rule-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("html")).unwrap();
+    let f = std::fs::File::create(dir.join("html").join("js.html.gz")).unwrap();
+    let mut gz = flate2::write::GzEncoder::new(f, flate2::Compression::fast());
+    gz.write_all(&std::fs::read(fixture("pages/javascript.html")).unwrap()).unwrap();
+    gz.finish().unwrap();
+    let page = serde_json::json!({"id": "js", "url": null, "lang": "en", "has_article": null, "gold": null,
+        "without": ["This page needs JavaScript."]});
+    std::fs::write(dir.join("pages.jsonl"), format!("{page}\n")).unwrap();
+    let (ds, rows) = (dir.to_string_lossy().into_owned(), dir.join("rows.jsonl").to_string_lossy().into_owned());
+    // The page's share of boilerplate in the text, evaluated with `extra` arguments.
+    let without_rate = |extra: &[&str]| {
+        let mut args = vec!["eval", "--algorithm", "auto", "--jobs", "1", "--format", "json"];
+        args.extend(["--dataset", &ds, "--per-page", &rows]);
+        args.extend_from_slice(extra);
+        let out = pith(&args);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let row: serde_json::Value = serde_json::from_str(std::fs::read_to_string(&rows).unwrap().trim()).unwrap();
+        row["without_rate"].as_f64()
+    };
+    assert_eq!(without_rate(&[]), Some(0.0));
+    assert_eq!(without_rate(&["--without-rule", "script-notices"]), Some(1.0));
+    // Rules that do not fire on the page change nothing.
+    assert_eq!(without_rate(&["--without-rule", "repeats", "--without-rule", "breadcrumbs"]), Some(0.0));
+    let out = pith(&["eval", "--dataset", &ds, "--without-rule", "script-notice"]);
+    assert_clean_failure(&out, "no rule `script-notice`");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("script-notices, reprint-notices"));
+    std::fs::remove_dir_all(&dir).ok();
+    // The list needs no dataset: one line per rule, in the order they run.
+    let list = pith(&["eval", "--list-rules"]);
+    assert!(list.status.success(), "{}", String::from_utf8_lossy(&list.stderr));
+    let list = String::from_utf8_lossy(&list.stdout);
+    assert!(list.lines().count() >= 20 && list.lines().all(|l| l.split_whitespace().nth(1).is_some()), "{list}");
+    assert!(list.contains("script-notices") && list.find("repeats") < list.find("leading-headline"), "{list}");
+}

@@ -75,12 +75,57 @@ pub struct EvalArgs {
     /// Worst pages per algorithm listed and explained in `--report`.
     #[arg(long, value_name = "N", default_value_t = 20, requires = "report")]
     pub report_worst: usize,
+    /// Switch off one of `auto`'s selection rules for this evaluation, to measure what it does
+    /// (repeatable; `--list-rules` names them).
+    #[arg(long = "without-rule", value_name = "NAME", value_parser = rule_name)]
+    pub without_rules: Vec<&'static str>,
+    /// List `auto`'s selection rules, in the order they run, and exit.
+    #[arg(long, exclusive = true)]
+    pub list_rules: bool,
     /// Block classifier training under `--cv`.
     #[command(flatten)]
     pub learn: super::LearnArgs,
 }
 
+/// A rule of `auto`'s table by name, for `--without-rule`; an unknown name is refused with the list.
+fn rule_name(name: &str) -> Result<&'static str, String> {
+    use pith::algorithms::auto::{RULES, rule_named};
+    rule_named(name).map(|r| r.name).ok_or_else(|| {
+        let names: Vec<&str> = RULES.iter().map(|r| r.name).collect();
+        format!("no rule `{name}`; the rules are {} (`pith eval --list-rules` says what each does)", names.join(", "))
+    })
+}
+
+/// `--list-rules`: one line per rule, in the order they run.
+fn list_rules() -> Result<ExitCode, pith::Error> {
+    let mut out = String::new();
+    for (k, rule) in pith::algorithms::auto::RULES.iter().enumerate() {
+        let when = match rule.part_of() {
+            Some(whole) => format!("part of {whole}"),
+            None => rule.when.to_string(),
+        };
+        out.push_str(&format!(
+            "{:>2} {:<24} {:<11} {when}; reads {}\n",
+            k + 1,
+            rule.name,
+            rule.family.name(),
+            rule.reads
+        ));
+    }
+    std::io::stdout().lock().write_all(out.as_bytes())?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `engine` with `auto`'s rules `names` switched off (`--without-rule`).
+fn without_rules(mut engine: pith::Engine, names: &[&'static str]) -> pith::Engine {
+    engine.params.auto.without_rules.extend(names);
+    engine
+}
+
 pub fn run(a: EvalArgs) -> Result<ExitCode, pith::Error> {
+    if a.list_rules {
+        return list_rules();
+    }
     let algorithms: Vec<pith::Algorithm> = if a.algorithm == "all" {
         pith::lab::eval::all_algorithms()
     } else {
@@ -126,6 +171,10 @@ pub fn run(a: EvalArgs) -> Result<ExitCode, pith::Error> {
     if let Some(dir) = &a.sites {
         engine.templates.add_dir(dir)?;
     }
+    if !a.without_rules.is_empty() {
+        eprintln!("pith eval: auto without the rules {}", a.without_rules.join(", "));
+    }
+    engine = without_rules(engine, &a.without_rules);
     // The report needs every page's result (reliability bins, worst pages); kept only when asked for.
     let mut kept_pages: Vec<pith::lab::eval::PageResult> = Vec::new();
     let keep_pages = a.report.is_some();
@@ -207,7 +256,7 @@ pub fn run(a: EvalArgs) -> Result<ExitCode, pith::Error> {
         // from the shipped models, and the page says so.
         let (explainer, note) = match folds {
             Some(_) => (
-                super::engine_from_env()?,
+                without_rules(super::engine_from_env()?, &a.without_rules),
                 Some("Figures are cross-validated; the explanation pages are extracted with the shipped models."),
             ),
             None => (engine, None),

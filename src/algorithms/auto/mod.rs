@@ -3,7 +3,8 @@
 //!
 //! 1. **Measures.** Every seed method runs on the one parsed page, read through the measures its module
 //!    publishes: Composite Text Density and DensitySum (Sun, Song & Liao), the P value (Lv et al.), the
-//!    Naive Bayes block posterior (seed 000), the anchor ratio (seed 003); and the heuristic CECTD
+//!    Naive Bayes block posterior ("Chinese web content extraction based on Naive Bayes model"), the
+//!    anchor ratio (after the paper on Thai web content extraction for tag clouds); and the heuristic CECTD
 //!    region (`region`: the DensitySum core chosen away from comment threads and toward the title,
 //!    grown to dense siblings, pruned of link blocks and containers named for noise).
 //! 2. **Blocks.** The page is cut into text blocks (`segment`), and each gets those measures plus its
@@ -13,16 +14,19 @@
 //! 3. **Decision.** Two stages of gradient-boosted trees (`classify`, learned by `pith train` from the
 //!    developers' labelled pages) give each block a probability of being main content; the second
 //!    stage also sees the first stage's probabilities around the block (`context`). Blocks at or above
-//!    `params.auto.block_threshold` (0.5) are kept, less reader-comment threads (and a product's
-//!    customer reviews, a service page's calls to action), and emitted as maximal clean subtrees so
-//!    structure (headings, lists, tables, `pre`) survives (`select`). Every block's probability is in
-//!    the answer's block scores (`block_p`).
+//!    `params.auto.block_threshold` (0.5) are kept, less reader-comment threads, and emitted as
+//!    maximal clean subtrees so structure (headings, lists, tables, `pre`) survives (`select`). Every
+//!    block's probability is in the answer's block scores (`block_p`).
 //! 4. **Has-article and page type.** Page-level signals (`has_article`: the kept text's shape and the
 //!    classifier's confidence, the page P value, link density, repeated "cards", what the page
 //!    declares about itself, the shape of its URL; `page_type`: code, posts, carts, calls to action,
 //!    pagination, forms and tables) go to a small tree model for P(article) (`article_model`) and to
 //!    six one-vs-rest forests for the other types (`page_type`). Every page returns its main content;
 //!    `params.auto.no_article_text = "lead"` keeps only a short lead of pages that are not articles.
+//! 5. **Rules.** A page whose type asks for another threshold is chosen again; then the rules in
+//!    `select/rules.rs`, one table in the order they run, refine the choice by what the page is (a
+//!    product's customer reviews, a service page's calls to action, an article's comment thread) and
+//!    by what every page carries (repeats, menus, notices, furniture).
 //!
 //! Without trained models (a fresh checkout whose `config/` models were emptied) `auto` falls back to
 //! the heuristic region and a P value / text-amount probability.
@@ -46,6 +50,7 @@ pub use features::{feature_index, feature_names};
 pub use page_type::PageTypeModel;
 pub use segment::{Block, Blocks, segment};
 pub use select::roots_of;
+pub use select::rules::{Family, RULES, Rule, When, rule_named};
 
 use super::anchor_ratio;
 use super::bayes::{self, BayesModel};
@@ -53,6 +58,7 @@ use super::cetd::{self, Density};
 use super::pvalue;
 use crate::algorithms::contract::{Content, Context, NON_ARTICLE_TYPES, Outcome, score_elements};
 use crate::dom::NodeId;
+use select::rules;
 
 /// The models `auto` reads: the Naive Bayes block model (one of the measures), the block classifier
 /// and the has-article model. Untrained ones are allowed: `auto` then keeps its heuristic region and a
@@ -141,45 +147,94 @@ fn shift_log_odds(p: f64, shift: f64) -> f64 {
     1.0 / (1.0 + (-((p / (1.0 - p)).ln() + shift)).exp())
 }
 
-/// `auto`.
+/// `auto`: measure → classify → choose → page verdict → re-choose by type → the rule table → lead.
 pub fn run(ctx: &Context<'_>, models: &Models<'_>) -> Outcome {
     let doc = ctx.doc;
     let mut m = measure(ctx, models.bayes);
-    let p = if models.blocks.is_trained() { models.blocks.predict_taking(doc, &mut m) } else { Vec::new() };
+    let trained = models.blocks.is_trained();
+    let p = if trained { models.blocks.predict_taking(doc, &mut m) } else { Vec::new() };
     let drop_comments = !ctx.params.auto.include_comments;
-    let mut chosen = Vec::new();
-    let (roots, block_p) = if models.blocks.is_trained() {
-        chosen = select::choose(ctx, &m, &p, ctx.params.auto.block_threshold, drop_comments);
-        let probs = m.blocks.list.iter().zip(&p).map(|(b, &pr)| (b.owner, pr)).collect::<Vec<_>>();
-        let roots = roots_of(doc, &chosen);
-        // Nothing passed (a page of one short paragraph, say): fall back to the heuristic region, and
-        // leave the verdict on whether that is an article to the has-article model. A page with
-        // almost no text answers with all of it: there is nothing else on it, and the region, built
-        // to find a dense core among much text, can pick one line of three.
-        if roots.is_empty() {
-            chosen.clear();
-            // Nor a block even `no_content_below` likely: nothing on the page is content (a script
-            // shell, a bot wall), and the fallbacks would answer with its chrome.
-            let surest = p.iter().copied().fold(0.0f64, f64::max);
-            if surest < ctx.params.auto.no_content_below {
-                (Vec::new(), probs)
-            } else if doc.node(doc.body).stats.chars < ctx.params.auto.small_page_chars {
-                (vec![doc.body], probs)
-            } else {
-                (m.keep.clone(), probs)
-            }
+    let (mut chosen, roots, block_p) = choose_first(ctx, trained, &m, &p, drop_comments);
+    let verdict = judge_page(ctx, models, &m, &p, &roots);
+    let roots = choose_by_type(ctx, trained, &m, &p, &verdict, &mut chosen, roots);
+    let roots = apply_rules(ctx, &m, &p, &verdict, &mut chosen, roots);
+    // Per-block scores only when asked for: building them is a walk over every element.
+    let blocks = if ctx.want_blocks { block_report(ctx, &m, block_p, &roots) } else { Vec::new() };
+    let Verdict { signals, probability, is_article, non_article, .. } = verdict;
+    let hidden_description = !is_article && declared_but_not_kept(ctx, &roots);
+    let roots = if is_article || ctx.params.auto.no_article_text == NoArticleText::Full {
+        roots
+    } else {
+        select::lead(doc, &roots, ctx.params.auto.lead_chars)
+    };
+    let content = if hidden_description {
+        Content::Mixed { paragraphs: ctx.product_description.to_vec(), roots }
+    } else {
+        Content::Nodes(roots)
+    };
+    Outcome { content, probability, blocks, signals, non_article }
+}
+
+/// The first choice: the text of the blocks at or above `params.auto.block_threshold`, less comment
+/// threads when `drop_comments`, its roots, and every block's probability by owner. Without a
+/// trained block model, or when nothing passed, the choice is empty (no rule refines it) and the
+/// roots a fallback.
+fn choose_first(
+    ctx: &Context<'_>,
+    trained: bool,
+    m: &Measured,
+    p: &[f64],
+    drop_comments: bool,
+) -> (Vec<bool>, Vec<NodeId>, Vec<(NodeId, f64)>) {
+    let doc = ctx.doc;
+    if !trained {
+        return (Vec::new(), m.keep.clone(), Vec::new());
+    }
+    let mut chosen = select::choose(ctx, m, p, ctx.params.auto.block_threshold, drop_comments);
+    let probs = m.blocks.list.iter().zip(p).map(|(b, &pr)| (b.owner, pr)).collect::<Vec<_>>();
+    let roots = roots_of(doc, &chosen);
+    // Nothing passed (a page of one short paragraph, say): fall back to the heuristic region, and
+    // leave the verdict on whether that is an article to the has-article model. A page with
+    // almost no text answers with all of it: there is nothing else on it, and the region, built
+    // to find a dense core among much text, can pick one line of three.
+    if roots.is_empty() {
+        chosen.clear();
+        // Nor a block even `no_content_below` likely: nothing on the page is content (a script
+        // shell, a bot wall), and the fallbacks would answer with its chrome.
+        let surest = p.iter().copied().fold(0.0f64, f64::max);
+        if surest < ctx.params.auto.no_content_below {
+            (chosen, Vec::new(), probs)
+        } else if doc.node(doc.body).stats.chars < ctx.params.auto.small_page_chars {
+            (chosen, vec![doc.body], probs)
         } else {
-            (roots, probs)
+            (chosen, m.keep.clone(), probs)
         }
     } else {
-        (m.keep.clone(), Vec::new())
-    };
+        (chosen, roots, probs)
+    }
+}
+
+/// What the page is, judged on the first choice: its page signals, has-article probability and
+/// verdict, and the page-type odds and label of a page that is not an article.
+struct Verdict {
+    signals: Vec<(&'static str, f64)>,
+    probability: f64,
+    is_article: bool,
+    non_article: Option<crate::algorithms::contract::NonArticleOdds>,
+    /// The most likely type of a page that is not an article.
+    label: Option<&'static str>,
+}
+
+/// The page verdict: the page signals of the first choice, the has-article model's probability,
+/// and the page-type models' odds.
+fn judge_page(ctx: &Context<'_>, models: &Models<'_>, m: &Measured, p: &[f64], roots: &[NodeId]) -> Verdict {
+    let doc = ctx.doc;
     let judged = models.blocks.is_trained().then_some(has_article::Judged {
         blocks: &m.blocks,
-        p: &p,
+        p,
         threshold: ctx.params.auto.block_threshold,
     });
-    let mut signals = has_article::signals(doc, &roots, m.p.page(), judged, ctx.meta, ctx.url);
+    let mut signals = has_article::signals(doc, roots, m.p.page(), judged, ctx.meta, ctx.url);
     signals.extend(m.page_signals.iter().copied());
     signals.extend(page_type::url_words(ctx.url));
     let probability = if models.article.is_trained() {
@@ -197,75 +252,64 @@ pub fn run(ctx: &Context<'_>, models: &Models<'_>) -> Outcome {
     };
     let is_article = probability >= ctx.params.pvalue.article_threshold;
     let non_article = models.page_type.odds(&signals);
-    // The page's type may ask for another threshold (`params.auto.type_thresholds`), and a forum
-    // thread's replies are its content, not comments on it: choose again for such pages. (The signals
-    // above were measured with the default choice, as the models were trained.)
     let label = (!is_article).then(|| non_article.map(|o| NON_ARTICLE_TYPES[o.argmax()])).flatten();
-    let is_forum = label == Some("forum");
-    let threshold = label.and_then(|t| ctx.params.auto.type_thresholds.get(t));
-    let roots = if models.blocks.is_trained() && ((is_forum && drop_comments) || threshold.is_some()) {
-        let t = threshold.unwrap_or(ctx.params.auto.block_threshold);
-        let again_chosen = select::choose(ctx, &m, &p, t, drop_comments && !is_forum);
-        let again = roots_of(doc, &again_chosen);
-        if again.is_empty() {
-            roots
-        } else {
-            chosen = again_chosen;
-            again
-        }
-    } else {
-        roots
-    };
-    // Last, so that the page signals above are read as the models were trained: repeated text,
-    // text outside the page's `<main>`, and menus, sidebars and footers.
-    let roots = if chosen.is_empty() {
-        roots
-    } else {
-        let product = label == Some("product");
-        let lists = matches!(label, Some("listing" | "collection")) && ctx.params.auto.drop_filter_panels;
-        let surest = if product || lists { select::surest_owner(&m, &p) } else { crate::dom::NONE };
-        // A listing's filter and sort panels are controls, not items.
-        let filters = lists && select::drop_filter_panels(doc, &mut chosen, surest);
-        // A product's customer reviews are its comment thread.
-        let reviews =
-            product && drop_comments && select::drop_threads(doc, &mut chosen, surest, &lexicon::REVIEW_THREADS);
-        // And its "Customers also bought" rails are other products.
-        let rails = product
-            && ctx.params.auto.drop_recommendation_rails
-            && select::drop_recommendation_rails(doc, &mut chosen, surest);
-        let cta = label == Some("service")
-            && select::drop_calls_to_action(&m.blocks, &mut chosen, ctx.params.auto.service_cta_max_words);
-        // An article's comment thread, even one holding the page's surest block.
-        let comments = is_article
-            && drop_comments
-            && select::drop_threads_after_article(doc, &mut chosen, ctx.params.auto.comments_after_article_bytes);
-        // A listing between kept steps of a tutorial.
-        let gap = ctx.params.auto.code_between_kept_chars;
-        let code = gap > 0 && select::keep_code_between_kept(doc, &mut chosen, gap);
-        let changed = select::drop_after_signals(doc, &m.blocks, &mut chosen, &ctx.params.auto)
-            || code
-            || cta
-            || reviews
-            || filters
-            || rails
-            || comments;
-        let kept = if changed { roots_of(doc, &chosen) } else { Vec::new() };
-        if kept.is_empty() { roots } else { kept }
-    };
-    // Per-block scores only when asked for: building them is a walk over every element.
-    let blocks = if ctx.want_blocks { block_report(ctx, &m, block_p, &roots) } else { Vec::new() };
-    let hidden_description = !is_article && declared_but_not_kept(ctx, &roots);
-    let roots = if is_article || ctx.params.auto.no_article_text == NoArticleText::Full {
+    Verdict { signals, probability, is_article, non_article, label }
+}
+
+/// Choose again for a page whose type asks for another threshold (`params.auto.type_thresholds`), or
+/// for a forum thread, whose replies are its content, not comments on it. (The verdict was judged on
+/// the first choice, as the models were trained.) Returns the new roots, or `roots` when the new
+/// choice is empty or none was made.
+fn choose_by_type(
+    ctx: &Context<'_>,
+    trained: bool,
+    m: &Measured,
+    p: &[f64],
+    verdict: &Verdict,
+    chosen: &mut Vec<bool>,
+    roots: Vec<NodeId>,
+) -> Vec<NodeId> {
+    let drop_comments = !ctx.params.auto.include_comments;
+    let is_forum = verdict.label == Some("forum");
+    let threshold = verdict.label.and_then(|t| ctx.params.auto.type_thresholds.get(t));
+    if !(trained && ((is_forum && drop_comments) || threshold.is_some())) {
+        return roots;
+    }
+    let t = threshold.unwrap_or(ctx.params.auto.block_threshold);
+    let again_chosen = select::choose(ctx, m, p, t, drop_comments && !is_forum);
+    let again = roots_of(ctx.doc, &again_chosen);
+    if again.is_empty() {
         roots
     } else {
-        select::lead(doc, &roots, ctx.params.auto.lead_chars)
+        *chosen = again_chosen;
+        again
+    }
+}
+
+/// The rule table (`select/rules.rs`), last, so that the page signals above are read as the models
+/// were trained: repeated text, text outside the page's `<main>`, menus, sidebars and footers,
+/// notices, furniture, and what the page's type or verdict asks. Returns the roots of the refined
+/// choice, or `roots` when no rule changed it or nothing is left.
+fn apply_rules(
+    ctx: &Context<'_>,
+    m: &Measured,
+    p: &[f64],
+    verdict: &Verdict,
+    chosen: &mut [bool],
+    roots: Vec<NodeId>,
+) -> Vec<NodeId> {
+    if chosen.is_empty() {
+        return roots;
+    }
+    let page = rules::Page::new(ctx.doc, &m.blocks, p, &ctx.params.auto);
+    let verdict = rules::Verdict {
+        is_article: verdict.is_article,
+        label: verdict.label,
+        comments_kept: ctx.params.auto.include_comments,
     };
-    let content = if hidden_description {
-        Content::Mixed { paragraphs: ctx.product_description.to_vec(), roots }
-    } else {
-        Content::Nodes(roots)
-    };
-    Outcome { content, probability, blocks, signals, non_article }
+    let changed = rules::run(&page, chosen, |rule| rule.when.holds(&verdict));
+    let kept = if changed { roots_of(ctx.doc, chosen) } else { Vec::new() };
+    if kept.is_empty() { roots } else { kept }
 }
 
 /// Whether the page's declared product description is long enough
@@ -334,8 +378,10 @@ pub fn explain(ctx: &Context<'_>, models: &Models<'_>) -> String {
     let chosen = if trained {
         let auto = &ctx.params.auto;
         let mut chosen = select::choose(ctx, &m, &p, auto.block_threshold, !auto.include_comments);
-        // The steps that end `run`'s selection, so that `c` marks every block they leave out.
-        select::drop_after_signals(ctx.doc, &m.blocks, &mut chosen, auto);
+        // The rules that end `run`'s selection on every page, so that `c` marks every block they
+        // leave out.
+        let page = rules::Page::new(ctx.doc, &m.blocks, &p, auto);
+        rules::run(&page, &mut chosen, rules::drops_on_every_page);
         chosen
     } else {
         Vec::new()

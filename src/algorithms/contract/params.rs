@@ -52,7 +52,8 @@ impl Default for PValueParams {
     }
 }
 
-/// Parameters of `bayes`, the Naive Bayes block classifier (seed 000), at run time.
+/// Parameters of `bayes`, the Naive Bayes block classifier ("Chinese web content extraction based on
+/// Naive Bayes model"), at run time.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct BayesParams {
@@ -66,7 +67,8 @@ impl Default for BayesParams {
     }
 }
 
-/// Parameters of `anchor-ratio` (seed 003); `auto` reads its measure with the same values.
+/// Parameters of `anchor-ratio` (after the paper on Thai web content extraction for tag clouds);
+/// `auto` reads its measure with the same values.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct AnchorRatioParams {
@@ -199,6 +201,14 @@ pub struct AutoParams {
     /// keeps some of those. Kept text that runs without a break into `<main>` (a headline and dek
     /// written just above it) stays. Only a page with one `<main>` (or nested ones) is confined.
     pub main_min_share: f64,
+    /// The rules of `auto`'s selection switched off, by name (`algorithms/auto/select/rules.rs`): what
+    /// `pith eval --without-rule` sets to measure a rule. Not a setting: a deployment leaves every
+    /// rule on.
+    #[serde(skip)]
+    pub without_rules: Vec<&'static str>,
+    // The `drop_*` switches below come from before the rule table: each still switches its rule
+    // off when false ([`AutoParams::rule_off`]), so that settings written for them keep working.
+    // Rules added since have none.
     /// Leave out kept text inside `<nav>`, `<aside>` and `<footer>` elements that hold less than half
     /// of the kept text. HTML names these for navigation, content tangential to the page's, and
     /// information about its section (author, links, copyright); a block among them that reads like
@@ -230,11 +240,6 @@ pub struct AutoParams {
     /// it ("JavaScript is disabled. Please enable it…"). Longer `<noscript>` content (a thread written
     /// out for crawlers, an article's text) stays.
     pub drop_script_notices: bool,
-    /// On a page judged an article, a container named for comments that follows at least this many
-    /// bytes of kept text is left out even when it holds the block the classifier is surest of (0:
-    /// only the first pass's rule, which spares such a container). A long thread's best reply can
-    /// outscore a short post; a wrapper named for comments that holds the article is preceded by a
-    /// headline at most. Not applied with `include_comments`.
     /// Leave out reprint and copyright notices: a short text that names one ("版权与免责声明"), opens
     /// with "声明：", or speaks of reprinting and rights together, with the section it opens when that
     /// holds less than half of the kept text. Chinese news sites print them under every article.
@@ -271,6 +276,11 @@ pub struct AutoParams {
     /// only; l3s-gn1, dragnet and utomo-big9-chaos keep the headline with it), and the headline is in
     /// the answer's `title` either way.
     pub drop_leading_headline: bool,
+    /// On a page judged an article, a container named for comments that follows at least this many
+    /// bytes of kept text is left out even when it holds the block the classifier is surest of (0:
+    /// only the first pass's rule, which spares such a container). A long thread's best reply can
+    /// outscore a short post; a wrapper named for comments that holds the article is preceded by a
+    /// headline at most. Not applied with `include_comments`.
     pub comments_after_article_bytes: u32,
     /// When no block reaches the threshold and the page's body holds fewer than this many
     /// characters of text, the answer is all of it (0: the heuristic region, as on larger pages).
@@ -360,6 +370,7 @@ impl Default for AutoParams {
             block_threshold: 0.5,
             repeat_min_chars: REPEAT_MIN_CHARS,
             main_min_share: MAIN_MIN_SHARE,
+            without_rules: Vec::new(),
             drop_sectioning_chrome: true,
             drop_named_footers: true,
             drop_tables_of_contents: true,
@@ -386,6 +397,33 @@ impl Default for AutoParams {
             type_thresholds: TypeThresholds::CROSS_VALIDATED,
             article_log_odds_shift: ARTICLE_LOG_ODDS_SHIFT,
         }
+    }
+}
+
+impl AutoParams {
+    /// Whether `auto`'s selection rule `name` is switched off: named in [`AutoParams::without_rules`],
+    /// or by its `drop_*` switch set to false.
+    pub fn rule_off(&self, name: &str) -> bool {
+        let switch = match name {
+            "sectioning-chrome" => self.drop_sectioning_chrome,
+            "named-footers" => self.drop_named_footers,
+            "tables-of-contents" => self.drop_tables_of_contents,
+            "consent-notices" => self.drop_consent_notices,
+            "recommendation-rails" => self.drop_recommendation_rails,
+            "filter-panels" => self.drop_filter_panels,
+            "script-notices" => self.drop_script_notices,
+            "reprint-notices" => self.drop_reprint_notices,
+            "share-prompts" => self.drop_share_prompts,
+            "breadcrumbs" => self.drop_breadcrumbs,
+            "interface-labels" => self.drop_interface_labels,
+            "prev-next-links" => self.drop_prev_next_links,
+            "site-records" => self.drop_site_records,
+            "bare-addresses" => self.drop_bare_addresses,
+            "poster-details" => self.drop_poster_details,
+            "leading-headline" => self.drop_leading_headline,
+            _ => true,
+        };
+        !switch || self.without_rules.contains(&name)
     }
 }
 

@@ -1,0 +1,264 @@
+//! Short blocks that are page furniture wherever they stand: share prompts, interface labels,
+//! breadcrumb trails, links to the previous and next article, a site's registration record, a forum
+//! poster's details, bare addresses (one rule each, run together in one pass over the blocks), and
+//! the headline when it opens the text (rule `leading-headline`). One family because each is read
+//! from one short block's own text.
+
+use crate::algorithms::auto::lexicon;
+use crate::algorithms::auto::segment::Blocks;
+use crate::dom::Document;
+
+/// The longest share prompt, in characters.
+const SHARE_PROMPT_MAX_CHARS: u32 = 40;
+/// The longest interface label, in characters.
+const INTERFACE_LABEL_MAX_CHARS: u32 = 30;
+/// The longest breadcrumb trail, in characters.
+const BREADCRUMB_MAX_CHARS: u32 = 200;
+/// The longest link to the previous or next article, in characters.
+const PREV_NEXT_MAX_CHARS: u32 = 100;
+/// The longest site footer read for a registration record, in characters.
+const SITE_RECORD_MAX_CHARS: u32 = 300;
+/// The longest line about a forum poster, in characters.
+const POSTER_DETAIL_MAX_CHARS: u32 = 40;
+/// The longest bare address, in characters.
+const BARE_ADDRESS_MAX_CHARS: u32 = 300;
+
+/// A kind of short furniture, one rule each in the table: the longest block it can be, in
+/// characters, and the test of the block's text.
+#[derive(Clone, Copy)]
+pub(crate) struct Furniture {
+    pub(super) max_chars: u32,
+    pub(super) is: fn(&str) -> bool,
+}
+
+/// Rule `share-prompts`.
+pub(super) const SHARE_PROMPTS: Furniture =
+    Furniture { max_chars: SHARE_PROMPT_MAX_CHARS, is: lexicon::is_share_prompt };
+/// Rule `interface-labels`.
+pub(super) const INTERFACE_LABELS: Furniture =
+    Furniture { max_chars: INTERFACE_LABEL_MAX_CHARS, is: lexicon::is_interface_label };
+/// Rule `breadcrumbs`.
+pub(super) const BREADCRUMBS: Furniture = Furniture { max_chars: BREADCRUMB_MAX_CHARS, is: lexicon::is_breadcrumb };
+/// Rule `prev-next-links`.
+pub(super) const PREV_NEXT_LINKS: Furniture =
+    Furniture { max_chars: PREV_NEXT_MAX_CHARS, is: lexicon::is_prev_next_link };
+/// Rule `site-records`.
+pub(super) const SITE_RECORDS: Furniture = Furniture { max_chars: SITE_RECORD_MAX_CHARS, is: lexicon::is_site_record };
+/// Rule `poster-details`.
+pub(super) const POSTER_DETAILS: Furniture =
+    Furniture { max_chars: POSTER_DETAIL_MAX_CHARS, is: lexicon::is_poster_detail };
+/// Rule `bare-addresses`.
+pub(super) const BARE_ADDRESSES: Furniture =
+    Furniture { max_chars: BARE_ADDRESS_MAX_CHARS, is: lexicon::is_bare_address };
+
+/// Unchoose the short blocks that are page furniture whatever their place, of the `kinds` given (the
+/// furniture rules switched on), in one pass over the blocks (their text nodes joined by spaces):
+///
+/// - share prompts (rule `share-prompts`, at most [`SHARE_PROMPT_MAX_CHARS`]
+///   characters, [`lexicon::is_share_prompt`]: "Share this with friends", "分享到：", "微信扫一扫"):
+///   share bars sit between the headline and the body or right after it, in the article's own
+///   container, and their labels survive when their icons are links to other sites;
+/// - interface labels (`interface-labels`, at most
+///   [`INTERFACE_LABEL_MAX_CHARS`], [`lexicon::is_interface_label`]: "Click to expand...",
+///   "Loading...", "Read more", "加载更多"): they sit inside the content (a forum quote's expander, a
+///   card's link, a lazy list's placeholder) and say nothing of it;
+/// - breadcrumb trails (`breadcrumbs`, at most [`BREADCRUMB_MAX_CHARS`],
+///   [`lexicon::is_breadcrumb`]: "您现在的位置：首页 > 新闻 > 正文", "You are here: Home » News"):
+///   portals print the trail in the article's own cell, just above the headline;
+/// - links to the previous and next article (`prev-next-links`, at most
+///   [`PREV_NEXT_MAX_CHARS`], [`lexicon::is_prev_next_link`]: "上一篇：…", "Next post: …"), printed
+///   right under the body;
+/// - a site's registration record (`site-records`, at most
+///   [`SITE_RECORD_MAX_CHARS`], [`lexicon::is_site_record`]: "京ICP备12345678号", "公网安备 …号"),
+///   which every site in China shows in its footer, with its sponsor, address and telephone;
+/// - what a forum prints about each post's poster (`poster-details`, at most
+///   [`POSTER_DETAIL_MAX_CHARS`], [`lexicon::is_poster_detail`]: "Posts: 1,077", "Joined: Mar 2019",
+///   "Senior Member"), the user panel beside every reply;
+/// - a bare address (`bare-addresses`, at most [`BARE_ADDRESS_MAX_CHARS`],
+///   [`lexicon::is_bare_address`]: `https://cdn.example.com/images/160x160/bone.jpg`), a web address
+///   written out as a block's whole text: a page's raw data fields, which a reader never sees as
+///   prose (an address meant to be read is a link's label, or sits in a sentence).
+///
+/// Returns whether any text was unchosen.
+pub(super) fn drop_short_furniture(doc: &Document, blocks: &Blocks, chosen: &mut [bool], kinds: &[Furniture]) -> bool {
+    let Some(max_chars) = kinds.iter().map(|k| k.max_chars).max() else { return false };
+    let mut text = String::new();
+    let mut dropped = false;
+    for b in blocks.list.iter().filter(|b| b.chars > 0 && b.chars <= max_chars) {
+        let texts = blocks.texts_of(b);
+        if !texts.iter().all(|&t| chosen[t as usize]) {
+            continue;
+        }
+        text.clear();
+        for (k, &t) in texts.iter().enumerate() {
+            if k > 0 {
+                text.push(' ');
+            }
+            text.push_str(doc.text(t));
+        }
+        if kinds.iter().any(|k| b.chars <= k.max_chars && (k.is)(&text)) {
+            for &t in texts {
+                chosen[t as usize] = false;
+            }
+            dropped = true;
+        }
+    }
+    dropped
+}
+
+/// The longest headline read, in characters.
+const HEADLINE_MAX_CHARS: u32 = 300;
+
+/// Unchoose the page's headline when it opens the chosen text
+/// (rule `leading-headline`): the first chosen blocks (at most two, a headline printed twice) of at most [`HEADLINE_MAX_CHARS`] characters whose chosen text,
+/// eight letters or more, `<title>` holds. The title is the answer's `title`; at the top of the text
+/// it is read twice by whoever indexes both. Returns whether any text was unchosen.
+pub(super) fn drop_leading_headline(doc: &Document, blocks: &Blocks, chosen: &mut [bool]) -> bool {
+    let Some(title) = doc.title.as_deref().map(crate::text::words::alnum_key).filter(|k| !k.is_empty()) else {
+        return false;
+    };
+    let mut dropped = false;
+    let mut text = String::new();
+    for _ in 0..2 {
+        let Some(b) = blocks.list.iter().find(|b| blocks.texts_of(b).iter().any(|&t| chosen[t as usize])) else {
+            break;
+        };
+        if b.chars > HEADLINE_MAX_CHARS {
+            break;
+        }
+        text.clear();
+        for &t in blocks.texts_of(b).iter().filter(|&&t| chosen[t as usize]) {
+            text.push_str(doc.text(t));
+        }
+        let k = crate::text::words::alnum_key(&text);
+        if k.chars().count() < 8 || !title.contains(&k) {
+            break;
+        }
+        for &t in blocks.texts_of(b) {
+            chosen[t as usize] = false;
+        }
+        dropped = true;
+    }
+    dropped
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::rules::furniture_kinds;
+    use super::super::testing::chosen_text;
+    use super::*;
+    use crate::algorithms::auto::segment::block_owners;
+    use crate::algorithms::contract::params::AutoParams;
+    use crate::dom::NodeId;
+
+    /// Choose every text node, run `step` over the page's blocks, and return whether it unchose any
+    /// text and the text still chosen.
+    fn kept_after(html: &str, step: impl Fn(&Document, &Blocks, &mut [bool]) -> bool) -> (bool, String) {
+        let doc = Document::parse(html);
+        let blocks = crate::algorithms::auto::segment::segment(&doc, &block_owners(&doc));
+        let mut chosen: Vec<bool> = (0..doc.len()).map(|i| doc.node(i as NodeId).is_text()).collect();
+        let dropped = step(&doc, &blocks, &mut chosen);
+        (dropped, chosen_text(&doc, &chosen))
+    }
+
+    /// [`kept_after`] the short-furniture pass with the kinds `auto` leaves on.
+    fn kept_after_furniture(html: &str, auto: &AutoParams) -> (bool, String) {
+        let kinds = furniture_kinds(|rule| !auto.rule_off(rule.name));
+        kept_after(html, |doc, blocks, chosen| drop_short_furniture(doc, blocks, chosen, &kinds))
+    }
+
+    #[test]
+    fn a_headline_opening_the_text_is_dropped_and_one_further_down_is_not() {
+        let kept = |html: &str| kept_after(html, drop_leading_headline);
+        let body = "<p>Two hundred farmers came to the county's first rice course.</p>";
+        // Printed twice (a visually hidden copy and the visible one), both go; `<title>` holds it with
+        // the site's name.
+        let page = format!(
+            "<title>Rice course opens | County Farm News</title><body><h1>Rice course opens</h1>\
+             <div><h2>Rice Course Opens!</h2>{body}</div><p>Rice course opens</p></body>"
+        );
+        assert_eq!(
+            kept(&page),
+            (true, "Two hundred farmers came to the county's first rice course.|Rice course opens".to_string())
+        );
+        // A first block `<title>` does not hold stays, and so does a short one (`News`).
+        let page = format!("<title>Rice course opens</title><body><h1>Farm news</h1>{body}</body>");
+        assert!(!kept(&page).0);
+        let page = format!("<title>News | Rice course opens</title><body><p>News</p>{body}</body>");
+        assert!(!kept(&page).0);
+    }
+
+    #[test]
+    fn breadcrumb_trails_are_dropped_and_a_sentence_about_a_place_is_not() {
+        let body = "县农业局今天举办农民培训班，两百多名农民参加了培训。";
+        let html = format!(
+            "<body><div>您现在的位置：<a href=/>首页</a> &gt; <a href=/n>新闻</a> &gt; 正文</div><h1>培训班开班</h1>\
+             <p>{body}</p><p>当前位置很好</p><p>You are here: <a href=/>Home</a> » News</p></body>"
+        );
+        let auto = AutoParams { drop_share_prompts: false, drop_interface_labels: false, ..AutoParams::default() };
+        assert_eq!(kept_after_furniture(&html, &auto), (true, format!("培训班开班|{body}|当前位置很好")));
+    }
+
+    #[test]
+    fn interface_labels_are_dropped_and_a_sentence_that_holds_one_is_not() {
+        let post = "I replaced the fan and the noise is gone.";
+        let html = format!(
+            "<body><blockquote><p>The fan is loud.</p><div><a href=#>Click to expand...</a></div></blockquote>\
+             <p>{post}</p><p>Loading…</p><p><a href=/more>READ MORE »</a></p><p>Read more about fans here.</p>\
+             <div><button>Quick view</button><button>Add to cart</button><span>Compare</span></div>\
+             <p>Compare the two fans before you buy.</p><p>Sort by:</p><p>12 Likes</p><p>Advertisement</p>\
+             <p>Sort the seeds by size.</p></body>"
+        );
+        let auto = AutoParams { drop_share_prompts: false, drop_breadcrumbs: false, ..AutoParams::default() };
+        assert_eq!(
+            kept_after_furniture(&html, &auto),
+            (
+                true,
+                format!(
+                    "The fan is loud.|{post}|Read more about fans here.|Compare the two fans before you buy.|Sort the seeds by size."
+                )
+            )
+        );
+    }
+
+    #[test]
+    fn links_to_the_next_article_and_a_sites_record_are_dropped() {
+        let body = "县农业局今天举办农民培训班，两百多名农民参加了培训。";
+        let html = format!(
+            "<body><p>{body}</p><p>上一篇：<a href=/a>关于春季农机安全检查的通知</a></p>\
+             <p>Next post: <a href=/b>Seed fair</a></p><p>上篇文章讲到了育苗。</p>\
+             <div>主办：县农业局 电话：0123-4567890 备案号：某ICP备12345678号</div>\
+             <p>网站要办理ICP备案。</p></body>"
+        );
+        let kept = format!("{body}|上篇文章讲到了育苗。|网站要办理ICP备案。");
+        assert_eq!(kept_after_furniture(&html, &AutoParams::default()), (true, kept));
+        let auto = AutoParams { drop_prev_next_links: false, drop_site_records: false, ..AutoParams::default() };
+        assert!(!kept_after_furniture(&html, &auto).0);
+    }
+
+    #[test]
+    fn a_forum_posters_details_are_dropped_and_a_reply_about_posts_is_not() {
+        let reply = "I replaced the fan and the noise is gone.";
+        let html = format!(
+            "<body><div><p>Senior Member</p><p>Posts: 1,077</p><p>Joined: Mar 2019</p></div><p>{reply}</p>\
+             <p>Member</p><p>Posts about rice</p><p>Moderators of this forum</p></body>"
+        );
+        assert_eq!(
+            kept_after_furniture(&html, &AutoParams::default()),
+            (true, format!("{reply}|Posts about rice|Moderators of this forum"))
+        );
+        let auto = AutoParams { drop_poster_details: false, ..AutoParams::default() };
+        assert!(!kept_after_furniture(&html, &auto).0);
+    }
+
+    #[test]
+    fn share_prompts_are_dropped_and_words_that_begin_alike_are_not() {
+        let body = "The council approved the budget on Tuesday after a long debate about schools.";
+        let html = format!(
+            "<body><h1>Budget passes</h1><div><span>Share this with friends</span></div><p>{body}</p>\
+             <ul><li>分享到：</li><li>微信扫一扫</li></ul><h2>Shareholders agreement</h2><p>Share</p></body>"
+        );
+        let auto = AutoParams { drop_breadcrumbs: false, drop_interface_labels: false, ..AutoParams::default() };
+        assert_eq!(kept_after_furniture(&html, &auto), (true, format!("Budget passes|{body}|Shareholders agreement")));
+    }
+}

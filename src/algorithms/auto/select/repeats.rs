@@ -1,0 +1,128 @@
+//! Second copies of chosen text (rule `repeats`): a description per product variant, a post quoted
+//! in a reply, a mobile layout beside the desktop one. Its own file for the hashing that keeps the
+//! search cheap on every page.
+
+use crate::algorithms::auto::segment::{Block, Blocks};
+use crate::dom::Document;
+use crate::hash::{Fnv1a, IdMap};
+
+/// Unchoose every chosen block whose text, whitespace aside, repeats an earlier chosen block's under
+/// another parent, and has at least `min_chars` characters (0: none). Returns whether any was
+/// unchosen.
+///
+/// A copy elsewhere on the page is a second rendering of the same content (a description per
+/// product variant, a post quoted in a reply, a mobile layout beside the desktop one) that a reader
+/// sees once; a paragraph repeated among its own siblings is the text as written, and stays.
+pub(super) fn drop_repeats(doc: &Document, blocks: &Blocks, chosen: &mut [bool], min_chars: u32) -> bool {
+    if min_chars == 0 {
+        return false;
+    }
+    // A block's text without whitespace, as characters.
+    let chars = |b: &Block| blocks.texts_of(b).iter().flat_map(|&t| doc.text(t).chars()).filter(|c| !c.is_whitespace());
+    let parent = |b: &Block| doc.node(b.owner).parent;
+    // Hash of that text → the first chosen block with it. Texts are hashed rather than copied (this
+    // runs on every page), and a hash match is confirmed on the texts themselves.
+    let mut seen: IdMap<u64, &Block> = IdMap::default();
+    let mut dropped = false;
+    for b in &blocks.list {
+        let texts = blocks.texts_of(b);
+        if b.chars < min_chars || !texts.iter().all(|&t| chosen[t as usize]) {
+            continue;
+        }
+        let mut h = Fnv1a::new();
+        for &t in texts {
+            hash_non_whitespace(&mut h, doc.text(t));
+        }
+        let first = *seen.entry(h.finish()).or_insert(b);
+        if !std::ptr::eq(first, b) && parent(first) != parent(b) && chars(first).eq(chars(b)) {
+            for &t in texts {
+                chosen[t as usize] = false;
+            }
+            dropped = true;
+        }
+    }
+    dropped
+}
+
+/// Mix the UTF-8 bytes of the characters of `s` that are not whitespace ([`char::is_whitespace`])
+/// into `h`, byte by byte for ASCII: most text is, and decoding every character cost as much as the
+/// rest of the repeat search.
+fn hash_non_whitespace(h: &mut Fnv1a, s: &str) {
+    let bytes = s.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if b.is_ascii() {
+            // The ASCII characters `char::is_whitespace` accepts: U+0009..U+000D and the space.
+            if !matches!(b, b'\t'..=b'\r' | b' ') {
+                h.byte(b);
+            }
+            i += 1;
+        } else {
+            let Some(c) = s[i..].chars().next() else { break };
+            let len = c.len_utf8();
+            if !c.is_whitespace() {
+                h.bytes(bytes[i..i + len].iter().copied());
+            }
+            i += len;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::chosen_text;
+    use super::*;
+    use crate::algorithms::auto::segment::block_owners;
+    use crate::dom::NodeId;
+
+    /// Choose every text node, drop repeats of at least `min_chars`, and return the text still chosen.
+    fn kept_after_repeat_drop(html: &str, min_chars: u32) -> String {
+        let doc = Document::parse(html);
+        let blocks = crate::algorithms::auto::segment::segment(&doc, &block_owners(&doc));
+        let mut chosen: Vec<bool> = (0..doc.len()).map(|i| doc.node(i as NodeId).is_text()).collect();
+        drop_repeats(&doc, &blocks, &mut chosen, min_chars);
+        chosen_text(&doc, &chosen)
+    }
+
+    #[test]
+    fn the_repeat_hash_skips_exactly_the_whitespace_chars_skip() {
+        let hash = |s: &str| {
+            let mut h = Fnv1a::new();
+            hash_non_whitespace(&mut h, s);
+            h.finish()
+        };
+        let by_chars = |s: &str| {
+            let mut h = Fnv1a::new();
+            let kept: String = s.chars().filter(|c| !c.is_whitespace()).collect();
+            h.bytes(kept.bytes());
+            h.finish()
+        };
+        for s in ["a b\tc\u{0B}d\r\ne", "農業\u{3000}培訓\u{00A0}x", "\u{2028}é\u{1F600} \u{85}z", ""] {
+            assert_eq!(hash(s), by_chars(s), "{s:?}");
+        }
+        assert_eq!(hash("a b"), hash("ab"));
+        assert_ne!(hash("ab"), hash("ba"));
+    }
+
+    #[test]
+    fn a_copy_under_another_parent_is_dropped_and_a_repeat_among_siblings_kept() {
+        let desc = "A sturdy mug thrown by hand from local clay, glazed in earthy tones.";
+        // One description per product variant: the reader sees one.
+        let variants = format!(
+            "<body><h1>Mug</h1><div class=v1><p>{desc}</p><p>Blue variant</p></div>\
+             <div class=v2><p>{}</p><p>Green variant</p></div></body>",
+            desc.replace(' ', "\n  ")
+        );
+        assert_eq!(kept_after_repeat_drop(&variants, 40), format!("Mug|{desc}|Blue variant|Green variant"));
+        // 0 keeps every copy; so does a threshold above the copy's length.
+        assert_eq!(kept_after_repeat_drop(&variants, 0).matches("sturdy").count(), 2);
+        assert_eq!(kept_after_repeat_drop(&variants, 400).matches("sturdy").count(), 2);
+        // The same paragraph twice in one container is the text as written.
+        let refrain = format!("<body><div><p>{desc}</p><p>Chorus</p><p>{desc}</p></div></body>");
+        assert_eq!(kept_after_repeat_drop(&refrain, 40).matches("sturdy").count(), 2);
+        // Short repeats stay: a spec line in two tables.
+        let specs = "<body><div><p>Colour: green</p></div><div><p>Colour: green</p></div></body>";
+        assert_eq!(kept_after_repeat_drop(specs, 40), "Colour: green|Colour: green");
+    }
+}

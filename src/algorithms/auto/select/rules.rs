@@ -1,0 +1,442 @@
+//! Every rule `auto` applies to its choice after the page verdict, in the order they run: one row
+//! each in [`RULES`], with its name (kebab-case and stable: `pith eval --without-rule NAME` switches
+//! it off to measure what it does), its family (the file that holds it), when it applies, what it
+//! reads and what it does. `auto::run` runs the table from top to bottom; `auto::explain` runs the
+//! rows that leave text out on every page.
+//!
+//! They run last, after the page signals are read, so that the has-article and page-type models see
+//! the choice they were trained on. Reader comments are left out earlier, by the first choice itself
+//! (`include_comments`), and are no row.
+//!
+//! A rule is switched off by [`AutoParams::rule_off`]: named in [`AutoParams::without_rules`] (what
+//! `pith eval --without-rule` sets), or by the `drop_*` setting it had before this table. A new rule
+//! is one more row and nothing else.
+
+use std::cell::OnceCell;
+use std::fmt;
+
+use super::furniture::{self, Furniture};
+use super::{code, notices, rails, repeats, sectioning, surest_owner, threads};
+use crate::algorithms::auto::lexicon;
+use crate::algorithms::auto::segment::Blocks;
+use crate::algorithms::contract::params::AutoParams;
+use crate::dom::{Document, NodeId};
+
+/// One rule of the table.
+pub struct Rule {
+    /// Kebab-case and stable: users type it (`pith eval --without-rule`).
+    pub name: &'static str,
+    /// The file that holds it.
+    pub family: Family,
+    /// The pages it applies to.
+    pub when: When,
+    /// What it reads besides the choice: the page's parts and its settings.
+    pub reads: &'static str,
+    pub(crate) step: Step,
+}
+
+/// The families of rules, one file of `auto/select/` each.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Family {
+    /// Reader comments and reviews (`threads.rs`).
+    Threads,
+    /// What a listing, product or service page carries beside its content (`rails.rs`).
+    Rails,
+    /// Code listings between kept steps (`code.rs`).
+    Code,
+    /// Second copies of chosen text (`repeats.rs`).
+    Repeats,
+    /// `<main>`, `<nav>`, `<aside>`, `<footer>` and tables of contents (`sectioning.rs`).
+    Sectioning,
+    /// Cookie, JavaScript and reprint notices (`notices.rs`).
+    Notices,
+    /// Short blocks of page furniture and the leading headline (`furniture.rs`).
+    Furniture,
+}
+
+impl Family {
+    /// The family's name, as its file is called.
+    pub fn name(self) -> &'static str {
+        match self {
+            Family::Threads => "threads",
+            Family::Rails => "rails",
+            Family::Code => "code",
+            Family::Repeats => "repeats",
+            Family::Sectioning => "sectioning",
+            Family::Notices => "notices",
+            Family::Furniture => "furniture",
+        }
+    }
+}
+
+/// The pages a rule applies to, by the page verdict.
+#[derive(Debug, Clone, Copy)]
+pub enum When {
+    /// Every page.
+    Always,
+    /// A page judged an article, unless reader comments are kept (`include_comments`).
+    ArticleUnlessCommentsKept,
+    /// A page the page-type models label with one of these types (never an article).
+    Labelled(&'static [&'static str]),
+    /// [`When::Labelled`], unless reader comments are kept.
+    LabelledUnlessCommentsKept(&'static [&'static str]),
+}
+
+impl When {
+    /// Whether a page of this verdict is one the rule applies to.
+    pub(crate) fn holds(self, v: &Verdict) -> bool {
+        let labelled = |types: &[&str]| v.label.is_some_and(|l| types.contains(&l));
+        match self {
+            When::Always => true,
+            When::ArticleUnlessCommentsKept => v.is_article && !v.comments_kept,
+            When::Labelled(types) => labelled(types),
+            When::LabelledUnlessCommentsKept(types) => labelled(types) && !v.comments_kept,
+        }
+    }
+}
+
+impl fmt::Display for When {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            When::Always => write!(f, "every page"),
+            When::ArticleUnlessCommentsKept => write!(f, "articles, unless comments are kept"),
+            When::Labelled(types) => write!(f, "pages labelled {}", types.join(" or ")),
+            When::LabelledUnlessCommentsKept(types) => {
+                write!(f, "pages labelled {}, unless comments are kept", types.join(" or "))
+            }
+        }
+    }
+}
+
+/// What a rule does.
+#[derive(Clone, Copy)]
+pub(crate) enum Step {
+    /// Leaves chosen text out; says whether it did.
+    Drop(fn(&Page<'_>, &mut [bool]) -> bool),
+    /// Chooses text; says whether it did.
+    Keep(fn(&Page<'_>, &mut [bool]) -> bool),
+    /// One kind of short furniture: the kinds switched on run together, in one pass over the blocks,
+    /// at the place of the first.
+    Furniture(Furniture),
+    /// Not run on its own: a part of the rule named, which asks whether this one is on.
+    PartOf(&'static str),
+}
+
+/// What the rules read of the page besides the choice.
+pub(crate) struct Page<'a> {
+    pub doc: &'a Document,
+    pub blocks: &'a Blocks,
+    pub auto: &'a AutoParams,
+    /// Every block's probability, for [`Page::surest`].
+    p: &'a [f64],
+    surest: OnceCell<NodeId>,
+}
+
+impl<'a> Page<'a> {
+    pub(crate) fn new(doc: &'a Document, blocks: &'a Blocks, p: &'a [f64], auto: &'a AutoParams) -> Self {
+        Page { doc, blocks, auto, p, surest: OnceCell::new() }
+    }
+
+    /// The owner of the block the classifier is surest of, found when a rule first asks.
+    fn surest(&self) -> NodeId {
+        *self.surest.get_or_init(|| surest_owner(self.blocks, self.p))
+    }
+}
+
+/// The page verdict the rules' [`When`] reads.
+pub(crate) struct Verdict {
+    pub is_article: bool,
+    /// The page-type label of a page that is not an article.
+    pub label: Option<&'static str>,
+    /// `include_comments`.
+    pub comments_kept: bool,
+}
+
+/// The rules, in the order they run.
+pub const RULES: &[Rule] = &[
+    Rule {
+        name: "filter-panels",
+        family: Family::Rails,
+        when: When::Labelled(&["listing", "collection"]),
+        reads: "names of elements, chosen text, the surest block",
+        step: Step::Drop(|page, chosen| rails::drop_filter_panels(page.doc, chosen, page.surest())),
+    },
+    Rule {
+        name: "product-reviews",
+        family: Family::Threads,
+        when: When::LabelledUnlessCommentsKept(&["product"]),
+        reads: "names of elements, the surest block",
+        step: Step::Drop(|page, chosen| {
+            threads::drop_threads(page.doc, chosen, page.surest(), &lexicon::REVIEW_THREADS)
+        }),
+    },
+    Rule {
+        name: "recommendation-rails",
+        family: Family::Rails,
+        when: When::Labelled(&["product"]),
+        reads: "headings, chosen text, the surest block",
+        step: Step::Drop(|page, chosen| rails::drop_recommendation_rails(page.doc, chosen, page.surest())),
+    },
+    Rule {
+        name: "calls-to-action",
+        family: Family::Rails,
+        when: When::Labelled(&["service"]),
+        reads: "blocks' words and link text; service_cta_max_words",
+        step: Step::Drop(|page, chosen| {
+            rails::drop_calls_to_action(page.blocks, chosen, page.auto.service_cta_max_words)
+        }),
+    },
+    Rule {
+        name: "comments-after-article",
+        family: Family::Threads,
+        when: When::ArticleUnlessCommentsKept,
+        reads: "names of elements, chosen text; comments_after_article_bytes",
+        step: Step::Drop(|page, chosen| {
+            threads::drop_threads_after_article(page.doc, chosen, page.auto.comments_after_article_bytes)
+        }),
+    },
+    Rule {
+        name: "code-between-kept",
+        family: Family::Code,
+        when: When::Always,
+        reads: "<pre> elements, chosen text around them; code_between_kept_chars",
+        step: Step::Keep(|page, chosen| {
+            let gap = page.auto.code_between_kept_chars;
+            gap > 0 && code::keep_code_between_kept(page.doc, chosen, gap)
+        }),
+    },
+    Rule {
+        name: "repeats",
+        family: Family::Repeats,
+        when: When::Always,
+        reads: "blocks' text; repeat_min_chars",
+        step: Step::Drop(|page, chosen| {
+            repeats::drop_repeats(page.doc, page.blocks, chosen, page.auto.repeat_min_chars)
+        }),
+    },
+    Rule {
+        name: "outside-main",
+        family: Family::Sectioning,
+        when: When::Always,
+        reads: "<main>, chosen text; main_min_share",
+        step: Step::Drop(|page, chosen| sectioning::confine_to_main(page.doc, chosen, page.auto.main_min_share)),
+    },
+    Rule {
+        name: "sectioning-chrome",
+        family: Family::Sectioning,
+        when: When::Always,
+        reads: "<nav>, <aside>, <footer>, chosen text and its links",
+        step: Step::Drop(|page, chosen| {
+            sectioning::drop_sectioning_chrome(page.doc, chosen, !page.auto.rule_off("named-footers"))
+        }),
+    },
+    Rule {
+        name: "named-footers",
+        family: Family::Sectioning,
+        when: When::Always,
+        reads: "names of elements (\"site-footer\")",
+        step: Step::PartOf("sectioning-chrome"),
+    },
+    Rule {
+        name: "tables-of-contents",
+        family: Family::Sectioning,
+        when: When::Always,
+        reads: "links into the page, chosen text",
+        step: Step::Drop(|page, chosen| sectioning::drop_tables_of_contents(page.doc, chosen)),
+    },
+    Rule {
+        name: "consent-notices",
+        family: Family::Notices,
+        when: When::Always,
+        reads: "names of elements, their text, chosen text",
+        step: Step::Drop(|page, chosen| notices::drop_consent_notices(page.doc, chosen)),
+    },
+    Rule {
+        name: "script-notices",
+        family: Family::Notices,
+        when: When::Always,
+        reads: "<noscript> elements and their text",
+        step: Step::Drop(|page, chosen| notices::drop_script_notices(page.doc, chosen)),
+    },
+    Rule {
+        name: "reprint-notices",
+        family: Family::Notices,
+        when: When::Always,
+        reads: "short texts that open a block, chosen text",
+        step: Step::Drop(|page, chosen| notices::drop_reprint_notices(page.doc, chosen)),
+    },
+    Rule {
+        name: "share-prompts",
+        family: Family::Furniture,
+        when: When::Always,
+        reads: "a short block's text",
+        step: Step::Furniture(furniture::SHARE_PROMPTS),
+    },
+    Rule {
+        name: "interface-labels",
+        family: Family::Furniture,
+        when: When::Always,
+        reads: "a short block's text",
+        step: Step::Furniture(furniture::INTERFACE_LABELS),
+    },
+    Rule {
+        name: "breadcrumbs",
+        family: Family::Furniture,
+        when: When::Always,
+        reads: "a short block's text",
+        step: Step::Furniture(furniture::BREADCRUMBS),
+    },
+    Rule {
+        name: "prev-next-links",
+        family: Family::Furniture,
+        when: When::Always,
+        reads: "a short block's text",
+        step: Step::Furniture(furniture::PREV_NEXT_LINKS),
+    },
+    Rule {
+        name: "site-records",
+        family: Family::Furniture,
+        when: When::Always,
+        reads: "a short block's text",
+        step: Step::Furniture(furniture::SITE_RECORDS),
+    },
+    Rule {
+        name: "poster-details",
+        family: Family::Furniture,
+        when: When::Always,
+        reads: "a short block's text",
+        step: Step::Furniture(furniture::POSTER_DETAILS),
+    },
+    Rule {
+        name: "bare-addresses",
+        family: Family::Furniture,
+        when: When::Always,
+        reads: "a short block's text",
+        step: Step::Furniture(furniture::BARE_ADDRESSES),
+    },
+    Rule {
+        name: "leading-headline",
+        family: Family::Furniture,
+        when: When::Always,
+        reads: "<title>, the first chosen blocks (off unless drop_leading_headline = true)",
+        step: Step::Drop(|page, chosen| furniture::drop_leading_headline(page.doc, page.blocks, chosen)),
+    },
+];
+
+impl Rule {
+    /// The rule this one is a part of, when it does not run on its own.
+    pub fn part_of(&self) -> Option<&'static str> {
+        match self.step {
+            Step::PartOf(whole) => Some(whole),
+            _ => None,
+        }
+    }
+}
+
+/// The rule called `name`.
+pub fn rule_named(name: &str) -> Option<&'static Rule> {
+    RULES.iter().find(|r| r.name == name)
+}
+
+/// Run the rules that `pick` selects and that are not switched off on `chosen`, in the table's
+/// order. Returns whether any changed it.
+pub(crate) fn run(page: &Page<'_>, chosen: &mut [bool], pick: impl Fn(&Rule) -> bool) -> bool {
+    let on = |rule: &Rule| pick(rule) && !page.auto.rule_off(rule.name);
+    let mut changed = false;
+    let mut furniture_done = false;
+    for rule in RULES {
+        match rule.step {
+            Step::Drop(step) | Step::Keep(step) => {
+                if on(rule) {
+                    changed |= step(page, chosen);
+                }
+            }
+            Step::Furniture(_) if !furniture_done => {
+                furniture_done = true;
+                changed |= furniture::drop_short_furniture(page.doc, page.blocks, chosen, &furniture_kinds(on));
+            }
+            Step::Furniture(_) | Step::PartOf(_) => {}
+        }
+    }
+    changed
+}
+
+/// The kinds of short furniture whose rules `on` accepts, in the table's order.
+pub(super) fn furniture_kinds(on: impl Fn(&Rule) -> bool) -> Vec<Furniture> {
+    RULES
+        .iter()
+        .filter_map(|rule| match rule.step {
+            Step::Furniture(kind) if on(rule) => Some(kind),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Whether `rule` leaves text out whatever the page's verdict: the rules `auto::explain` runs, so
+/// that its `c` marks every block they leave out.
+pub(crate) fn drops_on_every_page(rule: &Rule) -> bool {
+    matches!(rule.when, When::Always) && !matches!(rule.step, Step::Keep(_))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_unique_kebab_case_and_parts_name_a_rule() {
+        for (k, rule) in RULES.iter().enumerate() {
+            assert!(
+                !rule.name.is_empty() && rule.name.chars().all(|c| c.is_ascii_lowercase() || c == '-'),
+                "{}",
+                rule.name
+            );
+            assert!(RULES[..k].iter().all(|r| r.name != rule.name), "{} twice", rule.name);
+            if let Some(whole) = rule.part_of() {
+                assert!(rule_named(whole).is_some_and(|w| w.part_of().is_none()), "{whole}");
+            }
+        }
+        assert_eq!(rule_named("repeats").map(|r| r.family), Some(Family::Repeats));
+        assert!(rule_named("help").is_none());
+    }
+
+    #[test]
+    fn the_furniture_rows_are_one_run_of_the_table() {
+        let at: Vec<usize> = (0..RULES.len()).filter(|&k| matches!(RULES[k].step, Step::Furniture(_))).collect();
+        assert_eq!(at.len(), 7);
+        assert!(at.windows(2).all(|w| w[1] == w[0] + 1), "{at:?}");
+    }
+
+    #[test]
+    fn every_drop_setting_switches_off_its_own_rule_and_no_other() {
+        let keys = [
+            "drop_sectioning_chrome",
+            "drop_named_footers",
+            "drop_tables_of_contents",
+            "drop_consent_notices",
+            "drop_recommendation_rails",
+            "drop_filter_panels",
+            "drop_script_notices",
+            "drop_reprint_notices",
+            "drop_share_prompts",
+            "drop_breadcrumbs",
+            "drop_interface_labels",
+            "drop_prev_next_links",
+            "drop_site_records",
+            "drop_bare_addresses",
+            "drop_poster_details",
+        ];
+        let on = AutoParams::default();
+        // Every rule runs by default but the leading headline.
+        let off: Vec<&str> = RULES.iter().map(|r| r.name).filter(|n| on.rule_off(n)).collect();
+        assert_eq!(off, ["leading-headline"]);
+        for key in keys {
+            let auto: AutoParams = serde_json::from_value(serde_json::json!({ key: false })).unwrap();
+            let off: Vec<&str> = RULES.iter().map(|r| r.name).filter(|n| auto.rule_off(n)).collect();
+            assert_eq!(off, [key.trim_start_matches("drop_").replace('_', "-").as_str(), "leading-headline"]);
+        }
+        let auto: AutoParams = serde_json::from_value(serde_json::json!({ "drop_leading_headline": true })).unwrap();
+        assert!(RULES.iter().all(|r| !auto.rule_off(r.name)));
+        let auto = AutoParams { without_rules: vec!["repeats"], ..AutoParams::default() };
+        assert!(auto.rule_off("repeats") && !auto.rule_off("outside-main"));
+    }
+}

@@ -1,0 +1,162 @@
+//! The walks the rules share to leave out whole elements: the topmost elements a test accepts
+//! (comment threads, `<nav>`, notices), the sections a short chosen text opens (a rail's heading, a
+//! reprint notice), and the counts of chosen text they read. Apart from the rules because rules of
+//! several families run on them.
+
+use crate::algorithms::auto::lexicon;
+use crate::dom::{Document, NONE, Node, NodeId};
+
+/// Unchoose the topmost elements that start after the first chosen text node, are named as `rules`
+/// say and that `thread` accepts (the two comment-thread steps differ only there). Returns whether
+/// any chosen text was unchosen.
+pub(super) fn drop_named_after_first(
+    doc: &Document,
+    chosen: &mut [bool],
+    rules: &[lexicon::Names],
+    thread: impl Fn(NodeId, &Node) -> bool,
+) -> bool {
+    let Some(first) = chosen.iter().position(|&c| c) else { return false };
+    // `thread` first: it is a comparison or two, and the name rules read the whole name.
+    let candidate = |i: NodeId, n: &Node| {
+        thread(i, n) && n.element().and_then(|e| e.id_class.as_deref()).is_some_and(|c| lexicon::matches_any(rules, c))
+    };
+    unchoose_topmost(doc, chosen, (first as NodeId).saturating_add(1), candidate, |_, _, _| true)
+}
+
+/// Walk the nodes from `start` to the end of the body, and at each one `candidate` accepts (its
+/// subtree is then not entered) unchoose the subtree when it holds chosen text and `drop` agrees
+/// (`drop` reads the choice as it stands). The walk the steps that leave out whole elements share.
+/// `candidate` must not depend on being asked: it is not asked of nodes without chosen text below.
+/// Returns whether any chosen text was unchosen.
+pub(super) fn unchoose_topmost(
+    doc: &Document,
+    chosen: &mut [bool],
+    start: NodeId,
+    mut candidate: impl FnMut(NodeId, &Node) -> bool,
+    mut drop: impl FnMut(NodeId, &Node, &[bool]) -> bool,
+) -> bool {
+    let end = doc.node(doc.body).end;
+    let mut dropped = false;
+    let mut i = start;
+    // The first chosen node at or after `i`: a subtree without chosen text has nothing to unchoose,
+    // and is passed over without asking `candidate` (a name rule reads the whole name) of its nodes.
+    // Unchoosing clears only the subtree just left behind, so the pointer only moves forward.
+    let mut next_chosen = start;
+    while i < end {
+        next_chosen = next_chosen.max(i);
+        while next_chosen < end && !chosen[next_chosen as usize] {
+            next_chosen += 1;
+        }
+        if next_chosen >= end {
+            break;
+        }
+        let n = doc.node(i);
+        if next_chosen >= n.end {
+            i = n.end.max(i + 1);
+            continue;
+        }
+        if candidate(i, n) {
+            if chosen[i as usize..n.end as usize].contains(&true) && drop(i, n, chosen) {
+                chosen[i as usize..n.end as usize].fill(false);
+                dropped = true;
+            }
+            i = n.end.max(i + 1);
+        } else {
+            i += 1;
+        }
+    }
+    dropped
+}
+
+/// The most section openers read on one page: a bound on the work a hostile page can ask for, far
+/// above the three or four rails of a real product page or the one notice of a news page.
+const MAX_OPENERS: usize = 64;
+
+/// Where in its block the text that opens a section stands.
+#[derive(Clone, Copy, PartialEq)]
+pub(super) enum Opener {
+    /// It is the block's whole text: a heading ("Customers also bought"), not a phrase in a sentence.
+    WholeBlock,
+    /// It is the block's first chosen text: a notice's name before its clauses in one paragraph.
+    BlockStart,
+}
+
+/// Unchoose every section a chosen text opens: a text node of at most `max_bytes` that stands in its
+/// block as `opener` says and that `opens` accepts, with the highest ancestor that starts with it
+/// and holds neither `surest` nor half of the chosen text (with [`Opener::BlockStart`], that
+/// ancestor holds the whole block). At most [`MAX_OPENERS`] openers are read.
+pub(super) fn drop_opened_sections(
+    doc: &Document,
+    chosen: &mut [bool],
+    surest: NodeId,
+    max_bytes: usize,
+    opener: Opener,
+    opens: impl Fn(&str) -> bool,
+) -> bool {
+    let end = doc.node(doc.body).end;
+    let total = chosen_chars(doc, chosen, doc.body, end);
+    let mut openers = 0;
+    // Chosen bytes before each node, so that every ancestor's share costs one subtraction; rebuilt
+    // after each section is dropped.
+    let mut before: Vec<usize> = Vec::new();
+    let mut dropped = false;
+    for t in doc.body..end {
+        let node = doc.node(t);
+        if !chosen[t as usize] || !node.is_text() || doc.text(t).len() > max_bytes {
+            continue;
+        }
+        let mut block = node.parent;
+        while block != NONE && doc.node(block).tag().is_some_and(|t| !t.is_block()) {
+            block = doc.node(block).parent;
+        }
+        let whole = block != NONE && doc.node(block).stats.chars <= node.stats.chars + 2;
+        if block == NONE || (opener == Opener::WholeBlock && !whole) || !opens(doc.text(t)) {
+            continue;
+        }
+        openers += 1;
+        if openers > MAX_OPENERS {
+            break;
+        }
+        if before.is_empty() {
+            before = chosen_before(doc, chosen);
+        }
+        let chosen_in = |from: NodeId, to: NodeId| before[to as usize] - before[from as usize];
+        let mut section = NONE;
+        let mut up = node.parent;
+        while up != NONE && up > doc.body {
+            let n = doc.node(up);
+            if (up..n.end).contains(&surest) || chosen_in(up, t) > 0 || chosen_in(up, n.end) * 2 >= total {
+                break;
+            }
+            section = up;
+            up = n.parent;
+        }
+        // Ids are in document order: an ancestor of the block has a smaller one.
+        if section != NONE && (opener == Opener::WholeBlock || section <= block) {
+            let section_end = doc.node(section).end as usize;
+            chosen[section as usize..section_end].fill(false);
+            dropped = true;
+            before.clear();
+        }
+    }
+    dropped
+}
+
+/// Bytes of chosen text before each node id (and one past the last: the total).
+pub(super) fn chosen_before(doc: &Document, chosen: &[bool]) -> Vec<usize> {
+    let mut before = Vec::with_capacity(doc.len() + 1);
+    let mut sum = 0;
+    for (i, &c) in chosen.iter().enumerate().take(doc.len()) {
+        before.push(sum);
+        if c {
+            sum += doc.text(i as NodeId).len();
+        }
+    }
+    before.push(sum);
+    before
+}
+
+/// Bytes of chosen text among the nodes `from..to`.
+pub(super) fn chosen_chars(doc: &Document, chosen: &[bool], from: NodeId, to: NodeId) -> usize {
+    (from..to).filter(|&i| chosen[i as usize]).map(|i| doc.text(i).len()).sum()
+}
