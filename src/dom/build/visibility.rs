@@ -1,0 +1,216 @@
+//! Which elements the arena copy leaves out, and which hidden ones it reads anyway: the page-level side
+//! of hiding. The per-element tests (non-content names, `hidden` values, hiding styles, tab panels,
+//! streamed segments) live in [`crate::text::hidden`], shared with pre-strip; what needs the whole page
+//! or the copy's state lives here: the verdict that combines an element's tests ([`Hiding`]), content
+//! a control discloses and the wrappers that hide it ([`climb_wrappers`]), pages hidden whole by an
+//! anti-flicker style ([`Builder::hid_the_page`]), and the form controls counted though skipped.
+
+use html5ever::LocalName;
+
+use super::Builder;
+use crate::dom::DomLimits;
+use crate::dom::tree::Tree;
+
+/// The most visible text (bytes) a page may keep and still count as hidden by its inline styles
+/// ([`Builder::hid_the_page`]).
+const SHOWN_MAX: usize = 512;
+/// The least text (bytes) inline styles must hide for the page to count as hidden.
+const HIDDEN_MIN: usize = 1000;
+
+/// What `open` did with an element, so that its close can undo it.
+#[derive(Clone, Copy, PartialEq)]
+pub(super) enum Action {
+    /// A new arena node, now the open element.
+    Pushed,
+    /// Not copied, nor anything inside it.
+    Skipped,
+    /// Skipped for its inline style. The parser-tree walk records these, to read the page again
+    /// without style hiding when they hid nearly all of it ([`Builder::hid_the_page`]); the scraper
+    /// walk (site rules) has no second reading and skips them like any other.
+    StyleHidden,
+    /// Past a limit: the tag is dropped, its content goes to the nearest kept ancestor.
+    Flattened,
+}
+
+impl Action {
+    /// The element is left out with its subtree.
+    pub(super) fn skips(self) -> bool {
+        matches!(self, Action::Skipped | Action::StyleHidden)
+    }
+}
+
+/// At most this many `aria-controls` ids are remembered per page: a bound on what a hostile page can
+/// make the build hold, far above the few dozen disclosures of a long FAQ.
+const MAX_DISCLOSED: usize = 4096;
+
+/// How many wrappers deep a disclosed element may sit ([`climb_wrappers`]).
+const WRAPPER_LEVELS: usize = 2;
+
+/// Mark the ancestors of a disclosed element `start` that wrap it and nothing else: its parent when
+/// `start` is that parent's only element child with no text beside it (`only_child`), and so on up,
+/// [`WRAPPER_LEVELS`] at most. Accordion components often hide such a wrapper
+/// (`<div style="display:none"><div id=panel role=region>…`) rather than the panel a control names, so
+/// the wrapper's inline style is the disclosure's closed state and hides the same content a click away.
+pub(super) fn climb_wrappers<I: Copy + PartialEq>(
+    start: I,
+    parent: impl Fn(I) -> Option<I>,
+    only_child: impl Fn(I) -> Option<I>,
+    mut mark: impl FnMut(I),
+) {
+    let mut child = start;
+    for _ in 0..WRAPPER_LEVELS {
+        let Some(p) = parent(child) else { return };
+        if only_child(p) != Some(child) {
+            return;
+        }
+        mark(p);
+        child = p;
+    }
+}
+
+/// A control a visitor operates: a button, a text area, or an input other than a hidden one. (`select`
+/// is left out: pre-strip removes it on some pages and not others.)
+pub(super) fn is_form_control<'a>(name: &LocalName, mut attrs: impl Iterator<Item = (&'a str, &'a str)>) -> bool {
+    match &**name {
+        "button" | "textarea" => true,
+        "input" => !attrs.any(|(k, v)| k == "type" && v.trim().eq_ignore_ascii_case("hidden")),
+        _ => false,
+    }
+}
+
+/// What an element's attributes say about hiding it, gathered in [`Builder::open`]'s one pass over them.
+#[derive(Default)]
+pub(super) struct Hiding {
+    /// A `hidden` attribute that hides ([`crate::text::hidden::hidden_attribute_hides`]).
+    pub(super) hidden_attr: bool,
+    /// The element is a late segment of a streamed page ([`crate::text::hidden::is_streamed_segment`]).
+    pub(super) streamed: bool,
+    /// The first hiding attribute met (inline style or `aria-hidden`).
+    pub(super) hidden_by: Option<Action>,
+    /// The element is a tab panel ([`crate::text::hidden::is_tab_panel`]).
+    pub(super) tab_panel: bool,
+    /// The element has an `open` attribute (a `<dialog>` shows only with one).
+    pub(super) dialog_open: bool,
+    /// A control names the element in its `aria-controls` ([`Builder::note_controls`]).
+    pub(super) disclosed: bool,
+}
+
+impl Hiding {
+    /// How the element called `name` is left out, or `None` when it is read.
+    pub(super) fn verdict(mut self, name: &LocalName) -> Option<Action> {
+        // A tab panel ([`crate::text::hidden::is_tab_panel`]) or an element a control discloses
+        // ([`Builder::note_controls`]) is kept even while hidden.
+        // A `<dialog>` shows only while `open` (a script opens it: a sign-up form, a share sheet).
+        self.hidden_attr |= !self.dialog_open && &**name == "dialog";
+        if !self.tab_panel && !self.disclosed {
+            if let Some(hidden) = self.hidden_by {
+                return Some(hidden);
+            }
+            if self.hidden_attr && !self.streamed {
+                return Some(Action::Skipped);
+            }
+        }
+        None
+    }
+}
+
+impl Builder {
+    /// The same builder, but blind to inline hiding styles (for a page that [`Builder::hid_the_page`]).
+    pub(in crate::dom) fn without_style_hiding(limits: DomLimits) -> Self {
+        Builder { honour_style: false, ..Builder::new(limits) }
+    }
+
+    /// True when inline styles hid nearly all of the page's text: some pages wrap the whole body in a
+    /// `visibility:hidden` element that a script reveals once its styles load (an anti-flicker
+    /// wrapper). A reader sees that text, so the page should be read without style hiding. "Nearly
+    /// all": at most [`SHOWN_MAX`] bytes of text stayed visible, and the hidden text is at least
+    /// [`HIDDEN_MIN`] bytes and twenty times what stayed. Hidden menus and dialogs beside a page's
+    /// visible content never come near that, so ordinary pages keep their hiding.
+    pub(in crate::dom) fn hid_the_page(&self, t: &Tree) -> bool {
+        let shown = self.text_buf.len();
+        if self.style_hidden.is_empty() || shown > SHOWN_MAX {
+            return false;
+        }
+        let hidden: usize = self.style_hidden.iter().map(|&root| t.text_len(root)).sum();
+        hidden >= HIDDEN_MIN && hidden >= 20 * shown
+    }
+
+    /// Remember the `id`s an element's `aria-controls` names. A button or link that names the element
+    /// it shows and hides (an accordion's answer, a "read more" section, a tab's panel) discloses
+    /// content of the page a click away, and [`Builder::open`] keeps that element though hidden;
+    /// menus disclosed the same way are left to the block model like visible menus.
+    pub(super) fn note_controls<'a>(&mut self, attrs: impl Iterator<Item = (&'a str, &'a str)>) {
+        for (k, v) in attrs {
+            if k == "aria-controls" && self.disclosed.len() < MAX_DISCLOSED {
+                self.disclosed.extend(v.split_ascii_whitespace().take(MAX_DISCLOSED).map(Box::from));
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::dom::{Document, DomLimits};
+
+    #[test]
+    fn a_page_hidden_whole_by_its_inline_style_is_read() {
+        let prose = "A sentence of the tutorial that a reader sees once the page's styles load. ".repeat(20);
+        // An anti-flicker wrapper around the whole body: its text is the page's text.
+        let wrapped = format!("<body><div style='visibility:hidden'><h1>Guide</h1><p>{prose}</p></div></body>");
+        let doc = Document::parse(&wrapped);
+        assert!(doc.subtree_text(doc.body).starts_with("Guide"), "{}", doc.subtree_text(doc.body));
+        // A hidden menu beside visible content stays hidden, however long the menu is.
+        let menu = "<li>menu entry</li>".repeat(200);
+        let beside = format!("<body><ul style='display:none'>{menu}</ul><p>{prose}</p></body>");
+        let doc = Document::parse(&beside);
+        assert!(!doc.subtree_text(doc.body).contains("menu entry"));
+        // Little hidden text keeps its hiding even on a page with no visible text.
+        let small = Document::parse("<body><div style='display:none'>a short note</div></body>");
+        assert_eq!(small.subtree_text(small.body), "");
+    }
+
+    #[test]
+    fn hidden_tab_panels_are_kept_and_other_hidden_elements_are_not() {
+        let page = "<body><div role=tablist><button>Python</button><button>Go</button></div>\
+            <div role=tabpanel><p>pip install farm</p></div>\
+            <div role=tabpanel hidden><p>go get farm</p></div>\
+            <div role='TabPanel' style='display:none'><p>cargo add farm</p></div>\
+            <div role=tabpanel aria-hidden=true><p>npm install farm</p></div>\
+            <div hidden><p>hidden note</p></div><div style='display:none' role=dialog><p>sign up</p></div>\
+            <div aria-hidden=true role=region><p>decoration</p></div><div hidden='Until-Found'><p>found note</p></div>\
+            <dialog><p>newsletter</p></dialog><dialog open><p>open dialog</p></dialog></body>";
+        let doc = Document::parse(page);
+        let text = doc.subtree_text(doc.body);
+        for kept in ["pip install", "go get", "cargo add", "npm install", "found note", "open dialog"] {
+            assert!(text.contains(kept), "{kept} missing from {text}");
+        }
+        for dropped in ["hidden note", "sign up", "decoration", "newsletter"] {
+            assert!(!text.contains(dropped), "{dropped} kept in {text}");
+        }
+    }
+
+    #[test]
+    fn content_a_control_discloses_is_kept_though_hidden() {
+        // An accordion: the answer after its button, and one before the button that names it.
+        let page = "<body><div id=a2 hidden><p>Answer two.</p></div>\
+            <button aria-controls='a1' aria-expanded=false>Question one?</button>\
+            <div id=a1 hidden><p>Answer one.</p></div>\
+            <button aria-controls=a2>Question two?</button>\
+            <div id=a3 style='display:none'><p>Not named by any control.</p></div>\
+            <button aria-controls=a4>Question four?</button>\
+            <div class=collapse style='display:none'> <div><div id=a4 role=region><p>Answer four.</p></div></div></div>\
+            <button aria-controls=a5>Question five?</button>\
+            <div style='display:none'><p>Beside the panel.</p><div id=a5><p>Answer five.</p></div></div></body>";
+        let doc = Document::parse(page);
+        let text = doc.subtree_text(doc.body);
+        assert!(text.contains("Answer one.") && text.contains("Answer two."), "{text}");
+        assert!(!text.contains("Not named"), "{text}");
+        // A panel whose wrappers hide it (two levels) is read; a hidden element holding more than the
+        // panel is not a wrapper and stays hidden.
+        assert!(text.contains("Answer four."), "{text}");
+        assert!(!text.contains("Beside the panel") && !text.contains("Answer five"), "{text}");
+        // The site-rule walk (scraper's tree) reads the same.
+        let (walked, _) = Document::from_html(&crate::dom::parse_html(page), DomLimits::default(), &|_| false, &[]);
+        assert_eq!(walked.subtree_text(walked.body), text);
+    }
+}
