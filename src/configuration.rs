@@ -75,7 +75,7 @@ impl PoolConfig {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ExtractConfig {
-    pub default_algorithm: crate::Algorithm,
+    pub default_algorithm: crate::algorithms::Algorithm,
     pub max_input_bytes: usize,
 }
 

@@ -1,6 +1,6 @@
 //! One error type for the whole library. The CLI prints it, the HTTP layer maps it to a status code.
 
-/// Everything that can go wrong turning bytes into an [`crate::Extraction`].
+/// Everything that can go wrong turning bytes into an [`crate::output::Extraction`].
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     /// The input had no bytes at all.

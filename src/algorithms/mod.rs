@@ -192,14 +192,14 @@ pub fn names() -> Vec<&'static str> {
 }
 
 impl FromStr for Algorithm {
-    type Err = crate::Error;
+    type Err = crate::error::Error;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         ALGORITHMS
             .iter()
             .copied()
             .find(|a| a.name() == s)
-            .ok_or_else(|| crate::Error::UnknownAlgorithm { name: s.to_string(), known: Algorithm::known() })
+            .ok_or_else(|| crate::error::Error::UnknownAlgorithm { name: s.to_string(), known: Algorithm::known() })
     }
 }
 
@@ -233,7 +233,7 @@ mod tests {
             assert_eq!(a.to_string(), a.name());
             assert!(!a.description().is_empty());
         }
-        assert!(matches!("magic".parse::<Algorithm>(), Err(crate::Error::UnknownAlgorithm { .. })));
+        assert!(matches!("magic".parse::<Algorithm>(), Err(crate::error::Error::UnknownAlgorithm { .. })));
         assert_eq!(ALGORITHMS[0], Algorithm::Auto);
         assert!(Algorithm::LineDensity.needs().source && !Algorithm::Auto.needs().source);
     }

@@ -16,7 +16,7 @@ use std::path::Path;
 use scraper::{Html, Selector};
 use serde::Deserialize;
 
-use crate::Error;
+use crate::error::Error;
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]

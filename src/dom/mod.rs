@@ -207,7 +207,7 @@ pub struct DomLimits {
     pub max_depth: u32,
     /// The work budget, with [`DomLimits::bytes_per_node`]: a page of `n` bytes whose parse tree
     /// passes `max_nodes + n / bytes_per_node` nodes (elements, text, comments) is refused with
-    /// [`crate::Error::TooComplex`] as soon as the parser gets there. Elements cost the parser, the
+    /// [`crate::error::Error::TooComplex`] as soon as the parser gets there. Elements cost the parser, the
     /// arena and `auto` a few hundred bytes each, and four bytes of `<p>` make one, so a budget in
     /// nodes per byte is what keeps memory and time per MB of input bounded. Real pages are far below
     /// it: the densest large page of three thousand in the evaluation sets has one element per 128
@@ -266,8 +266,8 @@ impl Document {
     }
 
     /// Parse HTML handed over as a tendril (no copy), within the limits: past the work budget
-    /// ([`DomLimits::max_nodes`]) the parse stops with [`crate::Error::TooComplex`].
-    pub fn parse_tendril(html: StrTendril, limits: DomLimits) -> Result<Document, crate::Error> {
+    /// ([`DomLimits::max_nodes`]) the parse stops with [`crate::error::Error::TooComplex`].
+    pub fn parse_tendril(html: StrTendril, limits: DomLimits) -> Result<Document, crate::error::Error> {
         let (tree, limits) = Self::parse_tree(html, limits)?;
         Ok(Self::build(tree, limits))
     }
@@ -279,7 +279,7 @@ impl Document {
         html: StrTendril,
         limits: DomLimits,
         observe: impl FnOnce(&tree::Tree) -> R,
-    ) -> Result<(Document, R), crate::Error> {
+    ) -> Result<(Document, R), crate::error::Error> {
         let (tree, limits) = Self::parse_tree(html, limits)?;
         let seen = observe(&tree);
         Ok((Self::build(tree, limits), seen))
@@ -287,10 +287,10 @@ impl Document {
 
     /// The parser's tree within the work budget, and the limits its arena copy is cut at: shared by
     /// [`Document::parse_tendril`] and the stamped parses of `serialize`, so that all give one arena.
-    fn parse_tree(html: StrTendril, limits: DomLimits) -> Result<(tree::Tree, DomLimits), crate::Error> {
+    fn parse_tree(html: StrTendril, limits: DomLimits) -> Result<(tree::Tree, DomLimits), crate::error::Error> {
         let limits = limits.for_page(html.len());
         let tree = tree::parse(html, limits.max_nodes).map_err(|nodes| {
-            crate::Error::TooComplex(format!(
+            crate::error::Error::TooComplex(format!(
                 "its parse passed {nodes} nodes, over its budget of {} (limits.dom.max_nodes + one per \
                  limits.dom.bytes_per_node bytes)",
                 limits.max_nodes

@@ -47,7 +47,11 @@ pub const STAMP: &str = "data-pith";
 /// Parse HTML (already pre-stripped) exactly as [`Document::parse_tendril`] does, and also write it
 /// back out stamped with arena ids, with `head` (trusted markup: styles, a charset) as its `<head>`.
 /// Past the work budget it fails as that parse does.
-pub fn parse_stamped(html: StrTendril, limits: DomLimits, head: &str) -> Result<(Document, String), crate::Error> {
+pub fn parse_stamped(
+    html: StrTendril,
+    limits: DomLimits,
+    head: &str,
+) -> Result<(Document, String), crate::error::Error> {
     let (tree, limits) = Document::parse_tree(html, limits)?;
     let mut b = Builder::new(limits);
     b.stamps = Some(vec![NONE; tree.nodes.len()]);
@@ -65,7 +69,7 @@ pub fn parse_without(
     html: StrTendril,
     limits: DomLimits,
     hidden: &dyn Fn(NodeId) -> bool,
-) -> Result<(Document, u64), crate::Error> {
+) -> Result<(Document, u64), crate::error::Error> {
     let (tree, limits) = Document::parse_tree(html, limits)?;
     let mut full = Builder::new(limits);
     full.stamps = Some(vec![NONE; tree.nodes.len()]);

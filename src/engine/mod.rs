@@ -105,7 +105,7 @@ impl Engine {
         let layout_read = layout.filter(|_| req.options.algorithm.needs().layout);
         // The explanation page shows every block's measures, which algorithms compute only when asked.
         let outcome = if req.options.explain && !req.options.blocks {
-            let all_blocks = Request { options: super::Options { blocks: true, ..req.options }, ..*req };
+            let all_blocks = Request { options: Options { blocks: true, ..req.options }, ..*req };
             self.score_in(&all_blocks, &page, layout_read)
         } else {
             self.score_in(req, &page, layout_read)

@@ -10,9 +10,9 @@
 
 use std::path::Path;
 
-use crate::Error;
 use crate::algorithms::auto::{self, ArticleModel, BlockModel, PageTypeModel};
 use crate::algorithms::bayes::BayesModel;
+use crate::error::Error;
 
 /// File names, in `config/` and in a directory given with `--models`.
 pub const BAYES_FILE: &str = "bayes-model.json";

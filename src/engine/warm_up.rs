@@ -6,7 +6,7 @@
 //! serve`, the first extraction of a 110 KB page took 2.9–5.7 ms (median 3.3) against about 2 ms
 //! for the next; with this page extracted before the listener opens, 2.1–3.0 ms (median 2.6).
 
-use crate::{Engine, Error, Extraction, Request};
+use crate::{engine::Engine, engine::Request, error::Error, output::Extraction};
 
 /// A small news article with the parts real pages have: navigation, a headline, a byline and date,
 /// paragraphs, a related-links list, a footer, and JSON-LD, in English and Chinese.

@@ -18,7 +18,7 @@ use serde::Serialize;
 use crate::engine::Options;
 use crate::lab::dataset::Dataset;
 use crate::text::decode;
-use crate::{Algorithm, Engine, Error, Request};
+use crate::{algorithms::Algorithm, engine::Engine, engine::Request, error::Error};
 
 /// The row name of `auto` run with per-block scores reported (the goal row).
 pub const AUTO_BLOCKS: &str = "auto+blocks";
@@ -170,7 +170,7 @@ pub fn run(engine: &Engine, opts: &BenchOptions) -> Result<BenchReport, Error> {
             }
             crate::lab::progress::advance(1);
             let bytes = ds.html(page)?;
-            if crate::check_input(&bytes, engine.limits.max_input_bytes).is_err() {
+            if crate::engine::check_input(&bytes, engine.limits.max_input_bytes).is_err() {
                 continue;
             }
             let text = decode::decode(&bytes, None)?.text;

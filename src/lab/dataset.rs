@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-use crate::Error;
+use crate::error::Error;
 
 /// One labelled page.
 #[derive(Debug, Clone, Deserialize)]

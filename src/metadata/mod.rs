@@ -43,11 +43,12 @@ mod title;
 use serde::{Deserialize, Serialize};
 
 use crate::dom::Document;
-pub use declarations::{Declarations, TimeEl};
-pub use gather::{Declared, Gathered, Gathering, Wanted};
+pub use declarations::Declarations;
+pub use gather::{Gathered, Gathering, Wanted};
 use jsonld::Entity;
 pub use product::product_description;
-pub use scan::{Found, handlers, scan};
+#[cfg(test)]
+pub(crate) use scan::{handlers, scan};
 
 /// Where a date was found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

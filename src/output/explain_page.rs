@@ -159,14 +159,14 @@ pub(crate) fn escape(s: &str, out: &mut String) {
 mod tests {
     #[test]
     fn kept_and_dropped_blocks_with_their_measures() {
-        let engine = crate::Engine::with_defaults().unwrap();
+        let engine = crate::engine::Engine::with_defaults().unwrap();
         let page = b"<html><head><title>T</title></head><body><nav><a href=/>Home</a> <a href=/n>News</a> \
             <a href=/a>About</a></nav><article><h1>Rice</h1><p>More than two hundred farmers gathered in the \
             county town on Monday for a week of training on rice cultivation, the first of its kind.</p>\
             <p>Instructors showed how to raise seedlings in trays &amp; how to time fertiliser.</p></article>\
             <footer><a href=/p>Privacy</a></footer></body></html>";
-        let options = crate::Options { explain: true, ..crate::Options::default() };
-        let r = engine.extract(&crate::Request::with_options(page, options)).unwrap();
+        let options = crate::engine::Options { explain: true, ..crate::engine::Options::default() };
+        let r = engine.extract(&crate::engine::Request::with_options(page, options)).unwrap();
         let html = r.content.explain.expect("explain page");
         assert!(html.starts_with("<!doctype html>"));
         assert!(html.contains("class=\"b kept\"") && html.contains("class=\"b dropped\""), "{html}");

@@ -126,9 +126,9 @@ impl ApiError {
     }
 }
 
-impl From<crate::Error> for ApiError {
-    fn from(e: crate::Error) -> Self {
-        use crate::Error as E;
+impl From<crate::error::Error> for ApiError {
+    fn from(e: crate::error::Error) -> Self {
+        use crate::error::Error as E;
         let detail = e.to_string();
         match e {
             E::EmptyInput => ApiError::BadRequest("empty-input", detail),
@@ -200,18 +200,18 @@ mod tests {
 
     #[test]
     fn engine_errors_map_to_statuses() {
-        let s = |e: crate::Error| ApiError::from(e).status().as_u16();
-        assert_eq!(s(crate::Error::EmptyInput), 400);
-        assert_eq!(s(crate::Error::UnknownCharset("x".into())), 400);
-        assert_eq!(s(crate::Error::BinaryInput("pdf".into())), 422);
-        assert_eq!(s(crate::Error::TooLarge { size: 2, limit: 1 }), 413);
-        assert_eq!(s(crate::Error::UnknownAlgorithm { name: "x".into(), known: "auto".into() }), 422);
-        assert_eq!(s(crate::Error::NoTemplate("u".into())), 422);
-        assert_eq!(s(crate::Error::TooComplex("n".into())), 422);
-        let p = ApiError::from(crate::Error::TooComplex("n".into())).problem();
+        let s = |e: crate::error::Error| ApiError::from(e).status().as_u16();
+        assert_eq!(s(crate::error::Error::EmptyInput), 400);
+        assert_eq!(s(crate::error::Error::UnknownCharset("x".into())), 400);
+        assert_eq!(s(crate::error::Error::BinaryInput("pdf".into())), 422);
+        assert_eq!(s(crate::error::Error::TooLarge { size: 2, limit: 1 }), 413);
+        assert_eq!(s(crate::error::Error::UnknownAlgorithm { name: "x".into(), known: "auto".into() }), 422);
+        assert_eq!(s(crate::error::Error::NoTemplate("u".into())), 422);
+        assert_eq!(s(crate::error::Error::TooComplex("n".into())), 422);
+        let p = ApiError::from(crate::error::Error::TooComplex("n".into())).problem();
         assert_eq!(p.kind, "urn:pith:problem:page-too-complex");
-        assert_eq!(s(crate::Error::Config("secret path".into())), 500);
-        assert_eq!(s(crate::Error::NeedsLayout("vips".into())), 422);
+        assert_eq!(s(crate::error::Error::Config("secret path".into())), 500);
+        assert_eq!(s(crate::error::Error::NeedsLayout("vips".into())), 422);
     }
 
     #[test]
@@ -225,7 +225,7 @@ mod tests {
         assert_eq!((slow.status, slow.kind.as_str()), (504, "urn:pith:problem:render-timeout"));
         assert_eq!(p(R::Browser("crashed".into())).status, 502);
         assert_eq!(p(R::Page("net error".into())).status, 422);
-        assert_eq!(p(R::Input(crate::Error::EmptyInput)).status, 400);
+        assert_eq!(p(R::Input(crate::error::Error::EmptyInput)).status, 400);
     }
 
     #[test]

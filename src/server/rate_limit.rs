@@ -6,6 +6,7 @@
 
 use std::net::{IpAddr, SocketAddr};
 use std::num::NonZeroU32;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
@@ -16,7 +17,6 @@ use governor::clock::{Clock, DefaultClock};
 use governor::{DefaultKeyedRateLimiter, Quota};
 
 use super::error::ApiError;
-use super::state::AppState;
 use crate::configuration::RateLimitConfig;
 
 /// Every this many checks, addresses whose bucket is full again are forgotten, so the table holds
@@ -53,9 +53,10 @@ impl RateLimiter {
     }
 }
 
-/// Middleware: refuse over-limit clients before any work.
-pub async fn limit(State(state): State<AppState>, req: Request, next: Next) -> Response {
-    if let Some(limiter) = &state.limiter {
+/// Middleware: refuse over-limit clients before any work. Its state is the limiter alone (none when
+/// rate limiting is off), so this file needs nothing of the service's shared state.
+pub async fn limit(State(limiter): State<Option<Arc<RateLimiter>>>, req: Request, next: Next) -> Response {
+    if let Some(limiter) = &limiter {
         let exempt = matches!(req.uri().path(), "/healthz" | "/readyz" | "/metrics");
         let ip = req.extensions().get::<ConnectInfo<SocketAddr>>().map(|c| c.0.ip());
         if !exempt

@@ -26,16 +26,16 @@ use super::rate_limit::{self, RateLimiter};
 use super::routes::{algorithms, batch, extract, health, metrics, openapi};
 use super::state::AppState;
 use super::telemetry;
-use crate::Engine;
 use crate::browser::{Availability, Renderer};
 use crate::configuration::Config;
+use crate::engine::Engine;
 use crate::fetch::{Fetcher, SystemResolver};
 
 /// Why the service could not start.
 #[derive(Debug, thiserror::Error)]
 pub enum StartupError {
     #[error("engine: {0}")]
-    Engine(#[from] crate::Error),
+    Engine(#[from] crate::error::Error),
     #[error("http client: {0}")]
     Client(#[from] reqwest::Error),
     #[error("{0}")]
@@ -111,7 +111,7 @@ pub fn router(state: AppState) -> Router {
         .fallback(health::not_found)
         .method_not_allowed_fallback(health::method_not_allowed)
         .layer(DefaultBodyLimit::max(state.config.server.body_limit_bytes))
-        .layer(from_fn_with_state(state.clone(), rate_limit::limit))
+        .layer(from_fn_with_state(state.limiter.clone(), rate_limit::limit))
         .layer(from_fn_with_state(state.clone(), telemetry::observe))
         .with_state(state)
 }

@@ -7,9 +7,9 @@ use super::cache::ResultCache;
 use super::metrics::Metrics;
 use super::pool::Pool;
 use super::rate_limit::RateLimiter;
-use crate::Engine;
 use crate::browser::Renderer;
 use crate::configuration::Config;
+use crate::engine::Engine;
 use crate::fetch::Fetcher;
 
 #[derive(Clone)]

@@ -18,7 +18,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::Error;
+use crate::error::Error;
 use crate::learn::gbdt::sigmoid;
 
 /// A trained model.

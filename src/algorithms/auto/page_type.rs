@@ -19,9 +19,9 @@ use super::lexicon::{
     self, ALL_NAME_GROUPS, CART_TEXTS, CONTACT_TEXTS, NAME_GROUPS, PAGE_NAME_GROUPS, PAGINATION_TEXTS, POST_NAMES,
     TYPE_CUE_CHARS, TYPE_CUES, TYPE_PATH_WORDS,
 };
-use crate::Error;
 use crate::algorithms::contract::{NON_ARTICLE_TYPES, NonArticleOdds};
 use crate::dom::{Document, Tag};
+use crate::error::Error;
 use crate::metadata::page_meta::PageMeta;
 
 /// The longest text compared against the call-to-action lists (characters of UTF-8).

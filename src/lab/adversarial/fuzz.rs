@@ -12,7 +12,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use crate::{Engine, Error, Request};
+use crate::{engine::Engine, engine::Request, error::Error};
 
 /// Snippets inserted at random places.
 const SNIPPETS: &[&str] = &[

@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
-use crate::{Algorithm, Engine, Error, Request};
+use crate::{algorithms::Algorithm, engine::Engine, engine::Request, error::Error};
 pub use corpus::{CLASSES, Class, class};
 
 /// One case measured in its own process.
@@ -62,7 +62,7 @@ fn status_kib(field: &str) -> Option<u64> {
 pub fn measure(engine: &Engine, class: &Class, bytes: usize, algorithm: Algorithm) -> Measurement {
     let base = status_kib("VmRSS:").unwrap_or(0);
     let page = class.generate(bytes);
-    let req = Request::with_options(page.as_bytes(), crate::Options::for_algorithm(algorithm));
+    let req = Request::with_options(page.as_bytes(), crate::engine::Options::for_algorithm(algorithm));
     let t = Instant::now();
     let result = engine.extract(&req);
     let ms = t.elapsed().as_secs_f64() * 1000.0;

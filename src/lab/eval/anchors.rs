@@ -12,7 +12,7 @@ use serde::Deserialize;
 
 use super::Summary;
 use super::metrics::{TextScores, f1};
-use crate::Error;
+use crate::error::Error;
 
 const EMBEDDED: &str = include_str!("../../../config/anchors.json");
 

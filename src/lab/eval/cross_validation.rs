@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use super::{Options, PageResult, Report, run_with};
 use crate::lab::dataset::{Dataset, Page};
-use crate::{Algorithm, Engine, Error};
+use crate::{algorithms::Algorithm, engine::Engine, error::Error};
 
 /// Each fold's trained models kept in a directory (`fold-F-of-K/`, with a `cv.json` saying which
 /// datasets, folds and training settings they came from), so that a second cross-validation with other

@@ -9,7 +9,7 @@ use serde::Serialize;
 use super::metrics::TextScores;
 use super::run::Loaded;
 use super::{EngineFor, Options, ablation, metadata, metrics};
-use crate::{Algorithm, Request};
+use crate::{algorithms::Algorithm, engine::Request};
 
 /// One page run through one algorithm.
 #[derive(Debug, Clone, Serialize)]
@@ -71,7 +71,8 @@ pub(super) fn run_page<'e>(
         Ok(b) => (b.as_slice(), None),
         Err(e) => (&[][..], Some(e.clone())),
     };
-    let options = crate::Options { html: false, blocks: false, ..crate::Options::for_algorithm(algorithm) };
+    let options =
+        crate::engine::Options { html: false, blocks: false, ..crate::engine::Options::for_algorithm(algorithm) };
     let req = Request { url: page.url.as_deref(), ..Request::with_options(bytes, options) };
     let mut signals = crate::output::Signals::new();
     let mut predicted_type = None;

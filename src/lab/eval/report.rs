@@ -4,7 +4,7 @@
 use std::fmt::Write;
 
 use super::{AlgorithmReport, Report, Summary};
-use crate::Error;
+use crate::error::Error;
 
 /// Output formats of `pith eval`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -13,7 +13,7 @@ use super::metrics::Gold;
 use super::page::run_page;
 use super::{FoldModels, PageResult, Summary, TypeScores, by_type, macro_average, summarize, type_scores};
 use crate::lab::dataset::{Dataset, Page};
-use crate::{Algorithm, Engine, Error};
+use crate::{algorithms::Algorithm, engine::Engine, error::Error};
 
 /// The algorithms `all` stands for: every registered name except `template`, which only answers on
 /// sites that have a rule and would report errors everywhere else, and the visual methods, which need

@@ -10,7 +10,7 @@ use super::PageFilter;
 use crate::algorithms::bayes::{BayesModel, blocks};
 use crate::lab::dataset::Dataset;
 use crate::text::words;
-use crate::{Engine, Error};
+use crate::{engine::Engine, error::Error};
 
 /// Share of a block's words found in the gold text (each gold word used at most as often as it occurs).
 pub fn gold_share(block_words: &[String], gold: &HashMap<String, u32>) -> f64 {

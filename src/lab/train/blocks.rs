@@ -9,7 +9,7 @@ use super::PageFilter;
 use crate::algorithms::auto;
 use crate::lab::dataset::Dataset;
 use crate::text::words;
-use crate::{Engine, Error};
+use crate::{engine::Engine, error::Error};
 
 /// Hashes of a gold text's word n-grams (n = 1, 2, 3) and of its lines, for labelling blocks.
 pub struct GoldGrams {

@@ -15,7 +15,7 @@ use super::blocks::{GoldGrams, page_rows};
 use crate::algorithms::auto;
 use crate::lab::dataset::Dataset;
 use crate::text::words;
-use crate::{Engine, Error};
+use crate::{engine::Engine, error::Error};
 
 /// Write the rows of every page with gold text in `datasets` to `dir`.
 pub fn rows(datasets: &[Dataset], engine: &Engine, dir: &Path) -> Result<(), Error> {

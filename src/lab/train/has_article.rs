@@ -15,7 +15,7 @@ use super::PageFilter;
 use crate::algorithms::auto::ArticleModel;
 use crate::lab::dataset::Dataset;
 use crate::learn::gbdt::{self, TrainParams, sigmoid};
-use crate::{Engine, Error};
+use crate::{engine::Engine, error::Error};
 
 /// The page signals `auto` reports for every page with a has-article or page-type label, with the
 /// labels: what both page-level models learn from.
@@ -54,8 +54,9 @@ pub fn page_signals(datasets: &[Dataset], engine: &Engine, keep: PageFilter<'_>)
             .map(|p| -> Result<_, Error> {
                 let bytes = ds.html(p)?;
                 let signals = |url: Option<&str>| {
-                    let options = crate::Options { html: false, blocks: false, ..crate::Options::default() };
-                    let req = crate::Request { url, ..crate::Request::with_options(&bytes, options) };
+                    let options =
+                        crate::engine::Options { html: false, blocks: false, ..crate::engine::Options::default() };
+                    let req = crate::engine::Request { url, ..crate::engine::Request::with_options(&bytes, options) };
                     engine.extract(&req).ok().map(|r| r.has_article.signals)
                 };
                 let with = signals(p.url.as_deref());

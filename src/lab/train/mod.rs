@@ -8,7 +8,7 @@
 //! | `auto`'s has-article model | [`has_article`] | gradient-boosted trees over page signals (and a logistic regression kept for its readable weights) |
 //! | `auto`'s page-type model | [`page_type`] | six one-vs-rest forests over the same page signals |
 //!
-//! Pages go through the engine's own stages ([`crate::Engine::prepare`], as `auto` sees them, site rules
+//! Pages go through the engine's own stages ([`crate::engine::Engine::prepare`], as `auto` sees them, site rules
 //! aside), so what is learned is what extraction computes. Pages are visited in dataset order and every
 //! learner is deterministic, so the same data always gives the same files.
 
@@ -20,7 +20,7 @@ pub mod page_type;
 
 use crate::hash::Fnv1a;
 use crate::lab::dataset::Dataset;
-use crate::{Engine, Error};
+use crate::{engine::Engine, error::Error};
 
 pub use blocks::{GoldGrams, Learn, PageRows, page_rows};
 

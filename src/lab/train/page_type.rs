@@ -6,9 +6,9 @@
 //! has-article model uses ([`crate::learn::gbdt`]), and each type's trees can be read on their own.
 
 use super::has_article::{PageSignals, tree_params};
-use crate::Error;
 use crate::algorithms::auto::PageTypeModel;
 use crate::algorithms::contract::NON_ARTICLE_TYPES;
+use crate::error::Error;
 use crate::learn::gbdt;
 
 /// Fit the six forests. Pages of a type outside [`NON_ARTICLE_TYPES`] (and articles) are not read.

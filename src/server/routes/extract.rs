@@ -79,7 +79,7 @@ fn check_algorithm(name: Option<String>, state: &AppState) -> Result<Algorithm, 
     match name {
         None => Ok(state.config.extract.default_algorithm),
         Some(name) => {
-            name.parse().map_err(|e: crate::Error| ApiError::Unprocessable("unknown-algorithm", e.to_string()))
+            name.parse().map_err(|e: crate::error::Error| ApiError::Unprocessable("unknown-algorithm", e.to_string()))
         }
     }
 }

@@ -9,7 +9,7 @@ use std::borrow::Cow;
 
 use encoding_rs::Encoding;
 
-use crate::Error;
+use crate::error::Error;
 
 mod mojibake;
 

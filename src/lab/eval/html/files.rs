@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use super::{Worst, render, worst};
 use crate::lab::eval::anchors::Anchors;
 use crate::lab::eval::{PageResult, Report};
-use crate::{Engine, Error};
+use crate::{engine::Engine, error::Error};
 
 /// A file name from page-derived text: only `[A-Za-z0-9._-]`, anything else `_`.
 fn file_part(s: &str) -> String {
@@ -89,9 +89,10 @@ fn explanation(
         return None;
     }
     let bytes = ds.html(page).ok()?;
-    let algorithm: crate::Algorithm = p.algorithm.parse().ok()?;
-    let options = crate::Options { explain: true, ..crate::Options::for_algorithm(algorithm) };
-    let req = crate::Request { url: page.url.as_deref(), ..crate::Request::with_options(&bytes, options) };
+    let algorithm: crate::algorithms::Algorithm = p.algorithm.parse().ok()?;
+    let options = crate::engine::Options { explain: true, ..crate::engine::Options::for_algorithm(algorithm) };
+    let req =
+        crate::engine::Request { url: page.url.as_deref(), ..crate::engine::Request::with_options(&bytes, options) };
     engine.extract(&req).ok()?.content.explain
 }
 
