@@ -151,7 +151,7 @@ mod tests {
              <div><p>A paragraph of the article.</p><p>Another paragraph with a <a href=/>link</a> inside.</p></div>\
              <div><span>Powered by Nothing</span><span>x</span></div></body>",
         );
-        let params = crate::algorithms::contract::Params::default();
+        let params = crate::algorithms::contract::params::Params::default();
         let ctx = Context {
             doc: &doc,
             source: "",

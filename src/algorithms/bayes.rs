@@ -202,7 +202,7 @@ impl BayesModel {
         if self.bins != BINS
             || self.counts.iter().any(|c| c.len() != 4 || c.iter().zip(BINS).any(|(v, n)| v.len() != n))
         {
-            return Err("bayes model: bins do not match the four features of seed 000".into());
+            return Err("bayes model: bins do not match the four features of Wang et al.'s Naive Bayes model".into());
         }
         Ok(())
     }

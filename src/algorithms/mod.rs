@@ -26,7 +26,7 @@ use std::fmt;
 use std::str::FromStr;
 
 /// Every algorithm's parameters (defined in the contract, which every algorithm reads).
-pub use crate::algorithms::contract::Params;
+pub use crate::algorithms::contract::params::Params;
 use crate::algorithms::contract::{Context, Outcome};
 
 /// A selectable algorithm.
@@ -125,10 +125,10 @@ impl Algorithm {
                 "P = (l_t/l_s)·(l_vt/L_VT) per tag; max-P tag is the text, page P the has-article probability (Lv et al.)"
             }
             Algorithm::Bayes => {
-                "Naive Bayes block classifier over four binned block features, trained on labelled pages (seed 000)"
+                "Naive Bayes block classifier over four binned block features, trained on labelled pages (Wang et al.)"
             }
             Algorithm::AnchorRatio => {
-                "XPath blocks with AR = 0.75·ATR + 0.25·ANR, leaves kept when AR < 60% (seed 003)"
+                "XPath blocks with AR = 0.75·ATR + 0.25·ANR, leaves kept when AR < 60% (Thanadechteemapat & Fung)"
             }
             Algorithm::LineDensity => {
                 "tag-stripped source lines grouped by blank lines, blocks kept over a length threshold (survey §2.1)"
@@ -163,7 +163,7 @@ impl Algorithm {
     /// Run the algorithm on a page. `models` holds what the learned methods read (`bayes` its own
     /// model, `auto` all three). `template` answers nothing here: its content is the site rule's,
     /// which the engine applies after scoring (see [`SiteRuleUse`]).
-    pub fn run(self, ctx: &Context<'_>, models: &auto::Models<'_>) -> Outcome {
+    pub fn run(self, ctx: &Context<'_>, models: &auto::ModelRefs<'_>) -> Outcome {
         match self {
             Algorithm::Auto => auto::run(ctx, models),
             Algorithm::CetdDs => cetd::run_density_sum(ctx, cetd::Density::Text),

@@ -662,7 +662,7 @@ mod tests {
             fingerprint: crate::dom::layout::fingerprint(&doc),
             render_ms: 0.0,
         };
-        let params = crate::algorithms::contract::Params::default();
+        let params = crate::algorithms::contract::params::Params::default();
         let ctx = Context {
             doc: &doc,
             source: "",

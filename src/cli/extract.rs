@@ -88,7 +88,7 @@ pub fn run(a: ExtractArgs) -> Result<ExitCode, pith::Error> {
     }
     if matches!(a.format, Format::Explain) {
         let mut out = std::io::stdout().lock();
-        out.write_all(engine.explain(&bytes, a.url.as_deref())?.as_bytes())?;
+        out.write_all(engine.decision_lines(&bytes, a.url.as_deref())?.as_bytes())?;
         return Ok(ExitCode::SUCCESS);
     }
     let options = pith::Options {

@@ -1,4 +1,4 @@
-//! `pith train`: the Naive Bayes block model (seed 000), then `auto`'s block classifier (which reads
+//! `pith train`: the Naive Bayes block model (Wang et al.), then `auto`'s block classifier (which reads
 //! the Naive Bayes posterior), then the has-article and page-type models (which read `auto`'s output),
 //! each trained with the models before it, and written to `config/`.
 
@@ -81,7 +81,7 @@ pub fn run(a: TrainArgs) -> Result<ExitCode, pith::Error> {
         Some((_, k)) => Some(pith::lab::train::SiteFolds::new(&sets, k)?),
         None => None,
     };
-    let keep = |ds: &pith::lab::dataset::Dataset, p: &pith::lab::dataset::Page| match (&folds, a.hold_out) {
+    let keep = |ds: &pith::lab::dataset::Dataset, p: &pith::lab::dataset::LabelledPage| match (&folds, a.hold_out) {
         (Some(folds), Some((f, _))) => folds.of(&ds.name, &p.id) != f,
         _ => true,
     };

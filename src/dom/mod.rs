@@ -55,12 +55,12 @@ pub type NodeId = u32;
 pub const NONE: NodeId = u32::MAX;
 
 /// Counts over a node's subtree (the node included). Characters are Unicode scalar values after
-/// whitespace folding, as seed 004's worked example counts them.
+/// whitespace folding, as the worked example of Sun, Song & Liao's text-density paper counts them.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Stats {
     /// Characters of text (folded, trimmed per text node).
     pub chars: u32,
-    /// Element descendants, the node itself excluded (seed 004: T of a leaf tag is 0, then set to 1).
+    /// Element descendants, the node itself excluded (Sun, Song & Liao: T of a leaf tag is 0, then set to 1).
     pub tags: u32,
     /// Characters of text inside `<a>` elements.
     pub link_chars: u32,
@@ -70,7 +70,7 @@ pub struct Stats {
     pub punct: u32,
     /// `<p>` elements, the node itself included.
     pub p_count: u32,
-    /// Characters of text as in the source (whitespace kept): seed 001's text length l_t.
+    /// Characters of text as in the source (whitespace kept): l_t in Lv et al.'s P value.
     pub raw_chars: u32,
     /// Raw characters inside `<a>`.
     pub raw_link_chars: u32,

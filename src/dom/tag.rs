@@ -109,7 +109,7 @@ impl Tag {
     }
 
     /// Elements that enclose a region of the page's layout: tables and their rows and cells,
-    /// divisions, the sectioning elements, lists, quotes, forms. The Naive Bayes method (seed 000)
+    /// divisions, the sectioning elements, lists, quotes, forms. The Naive Bayes method (Wang et al.)
     /// blocks a page on these.
     pub fn is_container(self) -> bool {
         self.kinds() & CONTAINER != 0

@@ -1,7 +1,7 @@
 //! Text as the arena holds it: whitespace folded, characters and punctuation counted.
 //!
 //! One pass over each text node of the parse does all three, so the statistics every algorithm reads
-//! (seed 004's character counts, seed 000's punctuation, seed 001's raw text length) come from the same
+//! (the character counts of Sun, Song & Liao's text density, the punctuation of Wang et al.'s Naive Bayes features, the raw text length of Lv et al.'s P value) come from the same
 //! reading of the same characters.
 
 /// Byte classes for the text loop: ASCII word characters, ASCII punctuation (counted), ASCII
@@ -28,7 +28,7 @@ static BYTE_CLASS: [u8; 256] = {
     t
 };
 
-/// Punctuation counted by seed 000's feature and by the statistics: ASCII and CJK full-width marks.
+/// Punctuation counted by the Naive Bayes method's feature (Wang et al.) and by the statistics: ASCII and CJK full-width marks.
 pub fn is_punct(c: char) -> bool {
     c.is_ascii_punctuation()
         || matches!(
@@ -64,7 +64,7 @@ pub fn is_punct(c: char) -> bool {
 pub(super) struct Folded {
     /// Characters written (folded).
     pub chars: u32,
-    /// Characters read, whitespace included: seed 001's text length.
+    /// Characters read, whitespace included: the text length of Lv et al.'s P value.
     pub raw_chars: u32,
     pub punct: u32,
     /// The raw text began or ended with whitespace (a word boundary to keep when text nodes are joined).

@@ -29,7 +29,7 @@ const EMBEDDED_PAGE_TYPE: &str = include_str!("../../config/page-type-model.json
 /// The four models.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Models {
-    /// The Naive Bayes block model (seed 000): `bayes`, and one of `auto`'s measures.
+    /// The Naive Bayes block model (Wang et al.): `bayes`, and one of `auto`'s measures.
     pub bayes: BayesModel,
     /// `auto`'s two-stage block classifier.
     pub blocks: BlockModel,
@@ -98,8 +98,8 @@ impl Models {
     }
 
     /// What `auto` reads.
-    pub fn auto(&self) -> auto::Models<'_> {
-        auto::Models { bayes: &self.bayes, blocks: &self.blocks, article: &self.article, page_type: &self.page_type }
+    pub fn auto(&self) -> auto::ModelRefs<'_> {
+        auto::ModelRefs { bayes: &self.bayes, blocks: &self.blocks, article: &self.article, page_type: &self.page_type }
     }
 }
 

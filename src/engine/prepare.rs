@@ -13,7 +13,8 @@ use html5ever::tendril::{SendTendril, StrTendril, fmt::UTF8};
 
 use super::Engine;
 use super::limits::{check_input, check_start_tags, too_complex};
-use crate::algorithms::contract::{Context, Params, topmost};
+use crate::algorithms::contract::params::Params;
+use crate::algorithms::contract::{Context, topmost};
 use crate::algorithms::template::SiteRule;
 use crate::algorithms::{Algorithm, Needs, SiteRuleUse, auto};
 use crate::dom::layout::Layout;
@@ -342,9 +343,9 @@ impl Engine {
         Ok(f(&page.context(&self.params, url, false)))
     }
 
-    /// `auto`'s decision per block, one line each (see [`auto::explain`]), on a page prepared as
+    /// `auto`'s decision per block, one line each (see [`auto::decision_lines`]), on a page prepared as
     /// training prepares it.
-    pub fn explain(&self, bytes: &[u8], url: Option<&str>) -> Result<String, Error> {
-        self.with_context(bytes, url, |ctx| auto::explain(ctx, &self.models.auto()))
+    pub fn decision_lines(&self, bytes: &[u8], url: Option<&str>) -> Result<String, Error> {
+        self.with_context(bytes, url, |ctx| auto::decision_lines(ctx, &self.models.auto()))
     }
 }

@@ -10,7 +10,7 @@ use crate::error::Error;
 
 /// One labelled page.
 #[derive(Debug, Clone, Deserialize)]
-pub struct Page {
+pub struct LabelledPage {
     pub id: String,
     pub url: Option<String>,
     pub lang: Option<String>,
@@ -41,7 +41,7 @@ pub struct Page {
 /// The page types the datasets label, in the order reports list them.
 pub const PAGE_TYPES: [&str; 7] = ["article", "forum", "product", "collection", "listing", "documentation", "service"];
 
-impl Page {
+impl LabelledPage {
     /// The labelled page type, if any, as one of [`PAGE_TYPES`] (a blog post is an article, a category
     /// page a collection).
     fn settle_page_type(&mut self) {
@@ -66,7 +66,7 @@ impl Page {
 pub struct Dataset {
     pub name: String,
     pub dir: PathBuf,
-    pub pages: Vec<Page>,
+    pub pages: Vec<LabelledPage>,
 }
 
 impl Dataset {
@@ -80,7 +80,7 @@ impl Dataset {
             if line.trim().is_empty() {
                 continue;
             }
-            let mut p: Page = serde_json::from_str(&line)
+            let mut p: LabelledPage = serde_json::from_str(&line)
                 .map_err(|e| Error::Config(format!("{} line {}: {e}", file.display(), n + 1)))?;
             p.settle_page_type();
             pages.push(p);
@@ -94,7 +94,7 @@ impl Dataset {
     }
 
     /// The raw bytes of one page (gunzipped).
-    pub fn html(&self, page: &Page) -> Result<Vec<u8>, Error> {
+    pub fn html(&self, page: &LabelledPage) -> Result<Vec<u8>, Error> {
         let path = self.dir.join("html").join(format!("{}.html.gz", page.id));
         let f = std::fs::File::open(&path).map_err(|e| Error::Config(format!("{}: {e}", path.display())))?;
         let mut out = Vec::new();
@@ -108,7 +108,7 @@ impl Dataset {
 /// address the page declares for itself (`<link rel=canonical>`, `og:url`, `<base href>`); failing that,
 /// the registered domain its absolute links point to most often (a page links to its own site more than
 /// to any other). `None` when the page gives no hint at all: it is then a group of its own.
-pub fn site_of(page: &Page, bytes: &[u8]) -> Option<String> {
+pub fn site_of(page: &LabelledPage, bytes: &[u8]) -> Option<String> {
     if let Some(d) = page.url.as_deref().and_then(registered_domain) {
         return Some(d);
     }
@@ -165,8 +165,8 @@ pub fn registered_domain(url: &str) -> Option<String> {
 mod tests {
     use super::*;
 
-    fn page(url: Option<&str>, source: Option<&str>) -> Page {
-        let mut p = Page {
+    fn page(url: Option<&str>, source: Option<&str>) -> LabelledPage {
+        let mut p = LabelledPage {
             id: "1".into(),
             url: url.map(String::from),
             lang: None,

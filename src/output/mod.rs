@@ -6,7 +6,7 @@
 //! | `text.rs` | `content.text`: plain text, paragraphs on their own lines ([`render_text`]) |
 //! | `html.rs` | `content.html`: clean HTML, structure kept, attributes other than `href`/`src`/`alt` dropped ([`render_html`], [`paragraphs_html`]) |
 //! | `markdown/` | `content.markdown`: CommonMark with GitHub tables ([`markdown::render`]) |
-//! | `explain_page.rs` | `content.explain`: the explanation page, one HTML page of every block shaded by its probability (not the text lines of `--format explain`, [`crate::algorithms::auto::explain`]) |
+//! | `explain_page.rs` | `content.explain`: the explanation page, one HTML page of every block shaded by its probability (not the text lines of `--format explain`, [`crate::algorithms::auto::decision_lines`]) |
 //! | `blocks.rs` | `blocks`: the block report, the top-ranked blocks and their scores ([`report_blocks`]) |
 
 mod blocks;

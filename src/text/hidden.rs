@@ -1,6 +1,6 @@
 //! Elements that never hold page text: the non-content names (scripts, styles, form controls, embedded
 //! objects; not `<noscript>`, whose markup a browser without JavaScript shows and pith parses), and elements hidden by `hidden`, `aria-hidden="true"` or an inline
-//! `display:none`/`visibility:hidden` (seed 003's rule R1). Pre-strip (stage 2) removes the bulkiest of
+//! `display:none`/`visibility:hidden` (rule R1 of Thanadechteemapat & Fung's XPath heuristic). Pre-strip (stage 2) removes the bulkiest of
 //! them before the parse; the DOM stage (3) skips whatever is left, with its subtree (and a `<dialog>`
 //! without `open`, which a browser shows only when a script opens it). Both ask here.
 

@@ -7,7 +7,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::Measured;
-use super::context::{CONTEXT, Layout, context_features};
+use super::context::{CONTEXT, Neighbourhood, context_features};
 use crate::dom::Document;
 use crate::learn::gbdt::Forest;
 
@@ -82,7 +82,7 @@ impl BlockModel {
         if !self.stage2.is_trained() {
             return p1;
         }
-        let ctx = context_features(&Layout::of(doc, &m.blocks), &p1);
+        let ctx = context_features(&Neighbourhood::of(doc, &m.blocks), &p1);
         transpose_into(&ctx, n, &mut columns);
         // Stage 2 looks again only where stage 1 is unsure: most blocks of a page are menu entries and
         // footer lines stage 1 already puts near 0, and a second opinion on them costs as much as the

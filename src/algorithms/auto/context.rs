@@ -33,15 +33,15 @@ pub const CONTEXT: &[&str] = &[
 /// What the context features need to know of each block besides the probabilities: its size and
 /// where it hangs. Kept apart from the page so that training can hold it for thousands of pages.
 #[derive(Debug, Clone, Default)]
-pub struct Layout {
+pub struct Neighbourhood {
     pub chars: Vec<u32>,
     /// The parent and the grandparent of each block's owner element.
     pub parent: Vec<u32>,
     pub grandparent: Vec<u32>,
 }
 
-impl Layout {
-    pub fn of(doc: &Document, blocks: &Blocks) -> Layout {
+impl Neighbourhood {
+    pub fn of(doc: &Document, blocks: &Blocks) -> Neighbourhood {
         let up = |mut a: u32| {
             let q = doc.node(a).parent;
             if q != NONE {
@@ -49,7 +49,7 @@ impl Layout {
             }
             a
         };
-        let mut l = Layout::default();
+        let mut l = Neighbourhood::default();
         for b in &blocks.list {
             let p = up(b.owner);
             l.chars.push(b.chars);
@@ -62,7 +62,7 @@ impl Layout {
 
 /// Context features of every block (row-major, `CONTEXT.len()` per block) from first-stage
 /// probabilities `p` (one per block).
-pub fn context_features(layout: &Layout, p: &[f64]) -> Vec<f32> {
+pub fn context_features(layout: &Neighbourhood, p: &[f64]) -> Vec<f32> {
     let n = layout.chars.len();
     let nc = CONTEXT.len();
     let mut out = vec![0f32; n * nc];

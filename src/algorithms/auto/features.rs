@@ -13,7 +13,7 @@
 //! per-block loop; the functions themselves are arithmetic.
 
 use super::lexicon::{self, NAME_GROUPS};
-use super::segment::{Block, Blocks};
+use super::segment::{Blocks, TextBlock};
 use crate::algorithms::anchor_ratio::AnchorRatios;
 use crate::algorithms::bayes::BayesBlocks;
 use crate::algorithms::pvalue::PValues;
@@ -280,7 +280,7 @@ struct PageFigures<'a> {
 pub struct View<'a> {
     page: &'a PageFigures<'a>,
     k: usize,
-    b: &'a Block,
+    b: &'a TextBlock,
     /// The block's first text node, and its owner element.
     first: NodeId,
     owner: &'a Node,
@@ -304,7 +304,7 @@ impl View<'_> {
         self.page.doc.node(node).stats
     }
 
-    fn neighbour(&self, j: isize) -> Option<&Block> {
+    fn neighbour(&self, j: isize) -> Option<&TextBlock> {
         let j = self.k as isize + j;
         (j >= 0 && (j as usize) < self.page.n).then(|| &self.page.blocks.list[j as usize])
     }

@@ -45,10 +45,10 @@ mod select;
 pub use crate::algorithms::contract::params::{AutoParams, NoArticleText};
 pub use article_model::ArticleModel;
 pub use classify::{BlockModel, stage2_names, stage2_rows};
-pub use context::{CONTEXT, Layout, context_features};
+pub use context::{CONTEXT, Neighbourhood, context_features};
 pub use features::{feature_index, feature_names};
 pub use page_type::PageTypeModel;
-pub use segment::{Block, Blocks, segment};
+pub use segment::{Blocks, TextBlock, segment};
 pub use select::roots_of;
 pub use select::rules::{Family, RULES, Rule, When, rule_named};
 
@@ -64,7 +64,7 @@ use select::rules;
 /// and the has-article model. Untrained ones are allowed: `auto` then keeps its heuristic region and a
 /// P value / text-amount probability.
 #[derive(Debug, Clone, Copy)]
-pub struct Models<'a> {
+pub struct ModelRefs<'a> {
     pub bayes: &'a BayesModel,
     pub blocks: &'a BlockModel,
     pub article: &'a ArticleModel,
@@ -148,7 +148,7 @@ fn shift_log_odds(p: f64, shift: f64) -> f64 {
 }
 
 /// `auto`: measure → classify → choose → page verdict → re-choose by type → the rule table → lead.
-pub fn run(ctx: &Context<'_>, models: &Models<'_>) -> Outcome {
+pub fn run(ctx: &Context<'_>, models: &ModelRefs<'_>) -> Outcome {
     let doc = ctx.doc;
     let mut m = measure(ctx, models.bayes);
     let trained = models.blocks.is_trained();
@@ -227,7 +227,7 @@ struct Verdict {
 
 /// The page verdict: the page signals of the first choice, the has-article model's probability,
 /// and the page-type models' odds.
-fn judge_page(ctx: &Context<'_>, models: &Models<'_>, m: &Measured, p: &[f64], roots: &[NodeId]) -> Verdict {
+fn judge_page(ctx: &Context<'_>, models: &ModelRefs<'_>, m: &Measured, p: &[f64], roots: &[NodeId]) -> Verdict {
     let doc = ctx.doc;
     let judged = models.blocks.is_trained().then_some(has_article::Judged {
         blocks: &m.blocks,
@@ -301,7 +301,7 @@ fn apply_rules(
     if chosen.is_empty() {
         return roots;
     }
-    let page = rules::Page::new(ctx.doc, &m.blocks, p, &ctx.params.auto);
+    let page = rules::RuleInput::new(ctx.doc, &m.blocks, p, &ctx.params.auto);
     let verdict = rules::Verdict {
         is_article: verdict.is_article,
         label: verdict.label,
@@ -370,7 +370,7 @@ fn block_report(
 /// One line per block: the classifier's probability, whether it is kept ('+', 'c' for a comment
 /// thread left out, '-'), its characters and link share, its owner element's path, and the start of
 /// its text. For people asking "why was this kept?" (`pith extract --format explain`).
-pub fn explain(ctx: &Context<'_>, models: &Models<'_>) -> String {
+pub fn decision_lines(ctx: &Context<'_>, models: &ModelRefs<'_>) -> String {
     use std::fmt::Write;
     let m = measure(ctx, models.bayes);
     let trained = models.blocks.is_trained();
@@ -380,7 +380,7 @@ pub fn explain(ctx: &Context<'_>, models: &Models<'_>) -> String {
         let mut chosen = select::choose(ctx, &m, &p, auto.block_threshold, !auto.include_comments);
         // The rules that end `run`'s selection on every page, so that `c` marks every block they
         // leave out.
-        let page = rules::Page::new(ctx.doc, &m.blocks, &p, auto);
+        let page = rules::RuleInput::new(ctx.doc, &m.blocks, &p, auto);
         rules::run(&page, &mut chosen, rules::drops_on_every_page);
         chosen
     } else {
@@ -413,7 +413,8 @@ pub fn explain(ctx: &Context<'_>, models: &Models<'_>) -> String {
 #[cfg(test)]
 mod tests {
     use super::{feature_index, feature_names, measure, shift_log_odds};
-    use crate::algorithms::contract::{Context, Params};
+    use crate::algorithms::contract::Context;
+    use crate::algorithms::contract::params::Params;
     use crate::dom::Document;
 
     #[test]

@@ -12,7 +12,7 @@ use crate::dom::{Document, NONE, NodeId, Tag};
 
 /// One block.
 #[derive(Debug, Clone)]
-pub struct Block {
+pub struct TextBlock {
     /// The nearest block-level element above the text.
     pub owner: NodeId,
     /// Range into [`Blocks::texts`].
@@ -118,12 +118,12 @@ impl Scan {
 pub struct Blocks {
     /// Every text node under `<body>`, in order; blocks index into it.
     pub texts: Vec<NodeId>,
-    pub list: Vec<Block>,
+    pub list: Vec<TextBlock>,
 }
 
 impl Blocks {
     /// The text nodes of block `b`.
-    pub fn texts_of(&self, b: &Block) -> &[NodeId] {
+    pub fn texts_of(&self, b: &TextBlock) -> &[NodeId] {
         &self.texts[b.first as usize..b.last as usize]
     }
 }
@@ -159,11 +159,11 @@ pub fn segment(doc: &Document, owners: &[NodeId]) -> Blocks {
         let owner = if owner == NONE { body } else { owner };
         // A new block when the owner changes, or when a block element sits between this text and the
         // previous one (text, <p>…</p>, text under one <div> makes three blocks).
-        let same = out.list.last().is_some_and(|b: &Block| {
+        let same = out.list.last().is_some_and(|b: &TextBlock| {
             b.owner == owner && !(prev_text + 1..i).any(|k| doc.node(k).tag().is_some_and(|t| t.is_block()))
         });
         if !same {
-            out.list.push(Block {
+            out.list.push(TextBlock {
                 owner,
                 first: out.texts.len() as u32,
                 last: out.texts.len() as u32,

@@ -11,7 +11,7 @@ pub mod params;
 
 use crate::dom::{Document, NodeId};
 use crate::metadata::page_meta::PageMeta;
-pub use params::Params;
+use params::Params;
 
 /// What an algorithm sees: the parsed page, its source and declarations, and the parameters.
 pub struct Context<'a> {
@@ -124,7 +124,7 @@ pub fn elements(doc: &Document) -> impl Iterator<Item = NodeId> + '_ {
     (body..doc.node(body).end).filter(move |&i| !doc.node(i).is_text())
 }
 
-/// Safe ratio: a zero denominator is replaced by 1, as seed 004 prescribes.
+/// Safe ratio: a zero denominator is replaced by 1, as Sun, Song & Liao prescribe.
 pub fn ratio(num: f64, den: f64) -> f64 {
     num / if den == 0.0 { 1.0 } else { den }
 }

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use super::{Options, PageResult, Report, run_with};
-use crate::lab::dataset::{Dataset, Page};
+use crate::lab::dataset::{Dataset, LabelledPage};
 use crate::{algorithms::Algorithm, engine::Engine, error::Error};
 
 /// Each fold's trained models kept in a directory (`fold-F-of-K/`, with a `cv.json` saying which
@@ -62,7 +62,7 @@ pub fn cross_validate(
     };
     let mut engines = Vec::with_capacity(k);
     for f in 0..k {
-        let keep = |ds: &Dataset, p: &Page| fold(&ds.name, &p.id) != f;
+        let keep = |ds: &Dataset, p: &LabelledPage| fold(&ds.name, &p.id) != f;
         let engine = match opts.fold_models {
             None => crate::lab::train::train_all(base, &sets, &keep, learn)?,
             Some(saved) => {

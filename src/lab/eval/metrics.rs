@@ -18,7 +18,7 @@ use crate::text::words;
 #[derive(Debug, Clone, Default)]
 pub struct Words {
     pub ids: Vec<u32>,
-    /// Characters of each word (seed 003 measures lengths in characters, spaces removed).
+    /// Characters of each word (Thanadechteemapat & Fung measure lengths in characters, spaces removed).
     pub chars: Vec<u32>,
 }
 

@@ -12,7 +12,7 @@ use serde::Serialize;
 use super::metrics::Gold;
 use super::page::run_page;
 use super::{FoldModels, PageResult, Summary, TypeScores, by_type, macro_average, summarize, type_scores};
-use crate::lab::dataset::{Dataset, Page};
+use crate::lab::dataset::{Dataset, LabelledPage};
 use crate::{algorithms::Algorithm, engine::Engine, error::Error};
 
 /// The algorithms `all` stands for: every registered name except `template`, which only answers on
@@ -75,7 +75,7 @@ pub struct Report {
 }
 
 /// Which engine extracts a page, and under cross-validation the fold it belongs to.
-pub type EngineFor<'a, 'e> = &'a (dyn Fn(&str, &Page) -> (&'e Engine, Option<usize>) + Sync);
+pub type EngineFor<'a, 'e> = &'a (dyn Fn(&str, &LabelledPage) -> (&'e Engine, Option<usize>) + Sync);
 
 /// Run `algorithms` over every page of `datasets` with `jobs` threads. `on_page` sees every page result
 /// (for `--per-page`), in dataset, algorithm, page order.
@@ -163,7 +163,7 @@ pub fn run_with<'e>(
 /// A dataset in memory: page bytes and tokenised gold texts, shared by every algorithm.
 pub(super) struct Loaded {
     pub(super) name: String,
-    pub(super) pages: Vec<Page>,
+    pub(super) pages: Vec<LabelledPage>,
     pub(super) bytes: Vec<Result<Vec<u8>, String>>,
     pub(super) gold: Vec<Option<Gold>>,
 }
@@ -172,7 +172,7 @@ fn load(dir: &Path, pool: &rayon::ThreadPool, max_pages: Option<usize>) -> Resul
     let mut ds = Dataset::open(dir)?;
     if max_pages.is_some() {
         let keep = spread(ds.pages.len(), max_pages);
-        let mut all: Vec<Option<Page>> = std::mem::take(&mut ds.pages).into_iter().map(Some).collect();
+        let mut all: Vec<Option<LabelledPage>> = std::mem::take(&mut ds.pages).into_iter().map(Some).collect();
         ds.pages = keep.into_iter().filter_map(|k| all[k].take()).collect();
     }
     let (bytes, gold) = pool.install(|| {

@@ -1,4 +1,4 @@
-//! The Naive Bayes block model (seed 000): block every page with gold text the same way extraction
+//! The Naive Bayes block model (Wang et al.): block every page with gold text the same way extraction
 //! does, label each block by how much of its text the gold text contains, and count the binned features
 //! per class. Counts are integers, so the same pages always give the same file.
 

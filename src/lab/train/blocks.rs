@@ -76,7 +76,7 @@ pub struct PageRows {
     pub x: Vec<f32>,
     pub y: Vec<f32>,
     pub w: Vec<f32>,
-    pub layout: auto::Layout,
+    pub layout: auto::Neighbourhood,
 }
 
 /// Feature rows and gold labels of every block of one page. Each block weighs by its words, scaled so
@@ -85,8 +85,11 @@ pub struct PageRows {
 pub fn page_rows(engine: &Engine, bytes: &[u8], url: Option<&str>, gold: &GoldGrams) -> Result<PageRows, Error> {
     engine.with_context(bytes, url, |ctx| {
         let m = auto::measure(ctx, &engine.models.bayes);
-        let mut rows =
-            PageRows { x: m.feature_rows(), layout: auto::Layout::of(ctx.doc, &m.blocks), ..PageRows::default() };
+        let mut rows = PageRows {
+            x: m.feature_rows(),
+            layout: auto::Neighbourhood::of(ctx.doc, &m.blocks),
+            ..PageRows::default()
+        };
         let mut sizes = Vec::new();
         for b in &m.blocks.list {
             let text: Vec<&str> = m.blocks.texts_of(b).iter().map(|&t| ctx.doc.text(t)).collect();

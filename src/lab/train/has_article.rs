@@ -45,7 +45,8 @@ pub fn page_signals(datasets: &[Dataset], engine: &Engine, keep: PageFilter<'_>)
         sources: Vec::new(),
     };
     for ds in datasets {
-        let label = |p: &crate::lab::dataset::Page| p.has_article.or(p.page_type.as_deref().map(|t| t == "article"));
+        let label =
+            |p: &crate::lab::dataset::LabelledPage| p.has_article.or(p.page_type.as_deref().map(|t| t == "article"));
         let pages: Vec<_> =
             ds.pages.iter().filter(|p| (label(p).is_some() || p.page_type.is_some()) && keep(ds, p)).collect();
         crate::lab::progress::phase(&format!("page signals {}", ds.name), Some(pages.len() as u64));

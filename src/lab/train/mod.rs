@@ -3,7 +3,7 @@
 //!
 //! | model | module | what is fitted |
 //! |---|---|---|
-//! | Naive Bayes blocks (seed 000) | [`bayes`] | class-conditional counts of four binned block features |
+//! | Naive Bayes blocks (Wang et al.) | [`bayes`] | class-conditional counts of four binned block features |
 //! | `auto`'s block classifier | [`blocks`] | two stages of gradient-boosted oblivious trees ([`crate::learn::gbdt`]) |
 //! | `auto`'s has-article model | [`has_article`] | gradient-boosted trees over page signals (and a logistic regression kept for its readable weights) |
 //! | `auto`'s page-type model | [`page_type`] | six one-vs-rest forests over the same page signals |
@@ -25,10 +25,10 @@ use crate::{engine::Engine, error::Error};
 pub use blocks::{GoldGrams, Learn, PageRows, page_rows};
 
 /// Which pages of a dataset a training run may read (cross-validation leaves a fold out).
-pub type PageFilter<'a> = &'a (dyn Fn(&Dataset, &crate::lab::dataset::Page) -> bool + Sync);
+pub type PageFilter<'a> = &'a (dyn Fn(&Dataset, &crate::lab::dataset::LabelledPage) -> bool + Sync);
 
 /// Every page.
-pub fn all_pages(_: &Dataset, _: &crate::lab::dataset::Page) -> bool {
+pub fn all_pages(_: &Dataset, _: &crate::lab::dataset::LabelledPage) -> bool {
     true
 }
 

@@ -2,7 +2,7 @@
 //! in a reply, a mobile layout beside the desktop one. Its own file for the hashing that keeps the
 //! search cheap on every page.
 
-use crate::algorithms::auto::segment::{Block, Blocks};
+use crate::algorithms::auto::segment::{Blocks, TextBlock};
 use crate::dom::Document;
 use crate::hash::{Fnv1a, IdMap};
 
@@ -18,11 +18,12 @@ pub(super) fn drop_repeats(doc: &Document, blocks: &Blocks, chosen: &mut [bool],
         return false;
     }
     // A block's text without whitespace, as characters.
-    let chars = |b: &Block| blocks.texts_of(b).iter().flat_map(|&t| doc.text(t).chars()).filter(|c| !c.is_whitespace());
-    let parent = |b: &Block| doc.node(b.owner).parent;
+    let chars =
+        |b: &TextBlock| blocks.texts_of(b).iter().flat_map(|&t| doc.text(t).chars()).filter(|c| !c.is_whitespace());
+    let parent = |b: &TextBlock| doc.node(b.owner).parent;
     // Hash of that text → the first chosen block with it. Texts are hashed rather than copied (this
     // runs on every page), and a hash match is confirmed on the texts themselves.
-    let mut seen: IdMap<u64, &Block> = IdMap::default();
+    let mut seen: IdMap<u64, &TextBlock> = IdMap::default();
     let mut dropped = false;
     for b in &blocks.list {
         let texts = blocks.texts_of(b);

@@ -1,7 +1,7 @@
 //! Every rule `auto` applies to its choice after the page verdict, in the order they run: one row
 //! each in [`RULES`], with its name (kebab-case and stable: `pith eval --without-rule NAME` switches
 //! it off to measure what it does), its family (the file that holds it), when it applies, what it
-//! reads and what it does. `auto::run` runs the table from top to bottom; `auto::explain` runs the
+//! reads and what it does. `auto::run` runs the table from top to bottom; `auto::decision_lines` runs the
 //! rows that leave text out on every page.
 //!
 //! They run last, after the page signals are read, so that the has-article and page-type models see
@@ -112,9 +112,9 @@ impl fmt::Display for When {
 #[derive(Clone, Copy)]
 pub(crate) enum Step {
     /// Leaves chosen text out; says whether it did.
-    Drop(fn(&Page<'_>, &mut [bool]) -> bool),
+    Drop(fn(&RuleInput<'_>, &mut [bool]) -> bool),
     /// Chooses text; says whether it did.
-    Keep(fn(&Page<'_>, &mut [bool]) -> bool),
+    Keep(fn(&RuleInput<'_>, &mut [bool]) -> bool),
     /// One kind of short furniture: the kinds switched on run together, in one pass over the blocks,
     /// at the place of the first.
     Furniture(Furniture),
@@ -123,18 +123,18 @@ pub(crate) enum Step {
 }
 
 /// What the rules read of the page besides the choice.
-pub(crate) struct Page<'a> {
+pub(crate) struct RuleInput<'a> {
     pub doc: &'a Document,
     pub blocks: &'a Blocks,
     pub auto: &'a AutoParams,
-    /// Every block's probability, for [`Page::surest`].
+    /// Every block's probability, for [`RuleInput::surest`].
     p: &'a [f64],
     surest: OnceCell<NodeId>,
 }
 
-impl<'a> Page<'a> {
+impl<'a> RuleInput<'a> {
     pub(crate) fn new(doc: &'a Document, blocks: &'a Blocks, p: &'a [f64], auto: &'a AutoParams) -> Self {
-        Page { doc, blocks, auto, p, surest: OnceCell::new() }
+        RuleInput { doc, blocks, auto, p, surest: OnceCell::new() }
     }
 
     /// The owner of the block the classifier is surest of, found when a rule first asks.
@@ -340,7 +340,7 @@ pub fn rule_named(name: &str) -> Option<&'static Rule> {
 
 /// Run the rules that `pick` selects and that are not switched off on `chosen`, in the table's
 /// order. Returns whether any changed it.
-pub(crate) fn run(page: &Page<'_>, chosen: &mut [bool], pick: impl Fn(&Rule) -> bool) -> bool {
+pub(crate) fn run(page: &RuleInput<'_>, chosen: &mut [bool], pick: impl Fn(&Rule) -> bool) -> bool {
     let on = |rule: &Rule| pick(rule) && !page.auto.rule_off(rule.name);
     let mut changed = false;
     let mut furniture_done = false;
@@ -372,7 +372,7 @@ pub(super) fn furniture_kinds(on: impl Fn(&Rule) -> bool) -> Vec<Furniture> {
         .collect()
 }
 
-/// Whether `rule` leaves text out whatever the page's verdict: the rules `auto::explain` runs, so
+/// Whether `rule` leaves text out whatever the page's verdict: the rules `auto::decision_lines` runs, so
 /// that its `c` marks every block they leave out.
 pub(crate) fn drops_on_every_page(rule: &Rule) -> bool {
     matches!(rule.when, When::Always) && !matches!(rule.step, Step::Keep(_))

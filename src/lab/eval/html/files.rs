@@ -81,7 +81,7 @@ pub fn write(
 /// extract, its file is gone, its algorithm is unknown): the report then shows the error instead.
 fn explanation(
     ds: &crate::lab::dataset::Dataset,
-    page: &crate::lab::dataset::Page,
+    page: &crate::lab::dataset::LabelledPage,
     engine: &Engine,
     p: &PageResult,
 ) -> Option<String> {
