@@ -37,6 +37,10 @@
 //! node is placed by its parent element, and a node whose own loose text is more than a trace is not
 //! divided (its text would have nowhere to go). The paper leaves the DoC values "by tag and size"
 //! open; ours are listed in [`doc_by_tag_size`].
+//!
+//! One file, one job: the three steps above are one algorithm that loops over them until the blocks
+//! are coherent, all reading the same block tree and layout; they stay together so that the loop and
+//! the paper's rule numbers read in one place.
 
 pub use crate::algorithms::contract::params::VipsParams;
 use crate::algorithms::contract::{Block, Content, Context, Outcome, topmost};

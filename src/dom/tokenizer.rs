@@ -19,6 +19,10 @@
 //!
 //! Carriage returns are normalised once up front (`\r\n` and `\r` to `\n`), as the standard's input
 //! preprocessing does, so no state below ever sees one.
+//!
+//! One file, one job: the tokenization stage is a single state machine whose states hand over to one
+//! another, and a reader follows a token through it top to bottom; split by state, each part would
+//! need the whole machine's buffers and positions, and every step would cross files.
 
 use html5ever::data::{C1_REPLACEMENTS, NAMED_ENTITIES};
 use html5ever::tendril::StrTendril;
