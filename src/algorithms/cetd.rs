@@ -36,7 +36,7 @@ pub fn composite_density(s: &Stats, body: &Stats) -> f64 {
     if c == 0.0 {
         return 0.0;
     }
-    // Seed 004: a tag count of 0 is counted as 1, wherever T appears.
+    // Sun, Song & Liao: a tag count of 0 is counted as 1, wherever T appears.
     let t = s.tags.max(1) as f64;
     let lc = s.link_chars as f64;
     let lt = s.link_tags as f64;

@@ -101,7 +101,7 @@ impl Stats {
         self.chars.saturating_sub(self.link_chars)
     }
 
-    /// Seed 001's source length l_s.
+    /// The source length l_s of Lv et al.'s P value.
     pub fn source_len(&self) -> u32 {
         self.raw_chars + self.markup
     }

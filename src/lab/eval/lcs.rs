@@ -10,7 +10,7 @@
 //! Update for symbol `x` with match mask `M` (bits `j` where `b[j] = x`):
 //! `X = V & M; V' = (V + X) | (V & !M)`, the addition carrying across the words of the vector.
 //!
-//! Seed 003's length metric needs *which* words matched (their characters are summed), so
+//! The length metric of Thanadechteemapat & Fung needs *which* words matched (their characters are summed), so
 //! [`alignment`] also recovers one LCS. It walks back through stored rows; to keep memory bounded on
 //! long pages it stores only every `B`-th row (`B ≈ √n`) and recomputes one band of `B` rows at a time
 //! during the walk: O(√n·m/64) words of memory for twice the forward time.

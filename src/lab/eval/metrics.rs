@@ -100,7 +100,7 @@ pub fn f1(p: f64, r: f64) -> f64 {
     if p + r == 0.0 { 0.0 } else { 2.0 * p * r / (p + r) }
 }
 
-/// Seed 000's grades, operationalised on the LCS F1 (see [`Grade::of`]).
+/// The grades of Wang et al.'s Naive Bayes paper, operationalised on the LCS F1 (see [`Grade::of`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Grade {
@@ -129,11 +129,11 @@ impl Grade {
 pub struct TextScores {
     pub pred_words: usize,
     pub gold_words: usize,
-    /// Seed 004: word-level LCS precision/recall/F1.
+    /// Sun, Song & Liao: word-level LCS precision/recall/F1.
     pub lcs: Prf,
-    /// Seed 004 (after CleanEval): |LCS| / (|a| + |b| − |LCS|).
+    /// Sun, Song & Liao (after CleanEval): |LCS| / (|a| + |b| − |LCS|).
     pub cleaneval: f64,
-    /// Seed 003: lengths in characters of the extracted (LEC) and expected (LEP) text, spaces removed,
+    /// Thanadechteemapat & Fung: lengths in characters of the extracted (LEC) and expected (LEP) text, spaces removed,
     /// with the matched characters (LEP − LM) taken from the word-level LCS.
     pub length: Prf,
     /// The multi-type benchmark's measure: words as bags (multisets), per page; its aggregate F1 is the
@@ -142,7 +142,7 @@ pub struct TextScores {
     /// Industry benchmark: 4-word shingles as multisets. Per-page F1 is reported for inspection only;
     /// the aggregate F1 is taken from the averaged precision and recall.
     pub shingle: Prf,
-    /// Seed 001: LCS precision, recall and F1 all >= 0.95.
+    /// Lv et al.: LCS precision, recall and F1 all >= 0.95.
     pub accurate: bool,
     pub grade: Grade,
 }
@@ -358,7 +358,7 @@ mod tests {
         close(s.lcs.r, 4.0 / 6.0);
         close(s.lcs.f1, 2.0 * 0.8 * (4.0 / 6.0) / (0.8 + 4.0 / 6.0));
         close(s.cleaneval, 4.0 / (5.0 + 6.0 - 4.0));
-        // Seed 003 lengths: LEC = 3+3+3+2+4 = 15, LEP = 3+3+3+2+3+3 = 17, matched = 11.
+        // Thanadechteemapat & Fung's lengths: LEC = 3+3+3+2+4 = 15, LEP = 3+3+3+2+3+3 = 17, matched = 11.
         close(s.length.p, 11.0 / 15.0);
         close(s.length.r, 11.0 / 17.0);
         // Shingles: pred {the cat sat on, cat sat on mats}, gold {the cat sat on, cat sat on the,
@@ -461,7 +461,7 @@ mod tests {
 
     #[test]
     fn has_article_confusion_matrix() {
-        // Seed 001's Table 3 as judgements: 23 TP, 5 FN, 0 FP, 55 TN.
+        // Table 3 of Lv et al.'s P-value paper as judgements: 23 TP, 5 FN, 0 FP, 55 TN.
         let mut js = Vec::new();
         js.extend(std::iter::repeat_n((true, 0.8, true), 23));
         js.extend(std::iter::repeat_n((true, 0.3, false), 5));
