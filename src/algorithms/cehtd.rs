@@ -205,7 +205,7 @@ mod tests {
     use super::*;
     use crate::dom::layout::{ElementBox, Rect};
 
-    /// Seed 004's Example 3.1 (the Financial Times fragment), as its worked example 3.2 counts it.
+    /// Sun, Song & Liao's Example 3.1 (the Financial Times fragment), as its worked example 3.2 counts it.
     const FT: &str = r#"<html><body><div class="main"><div class="article"><div class="story-header">Lunch with the FT: Biz Stone</div><div class="story-body">Though the value of the company was <a>recently estimated at $3.7bn</a></div></div></div></body></html>"#;
 
     fn by_class(doc: &Document, class: &str) -> NodeId {

@@ -101,7 +101,7 @@ fn subtree_argmax(doc: &Document, value: &[f64]) -> Vec<NodeId> {
     best
 }
 
-/// Seed 004's threshold: the smallest value on the path from `from` up to `<body>`, both included.
+/// Sun, Song & Liao's threshold: the smallest value on the path from `from` up to `<body>`, both included.
 fn path_min(doc: &Document, value: &[f64], from: NodeId) -> f64 {
     let mut min = value[from as usize];
     for a in std::iter::once(from).chain(doc.ancestors(from)) {
@@ -242,7 +242,7 @@ pub fn run_smoothed(ctx: &Context<'_>) -> Outcome {
 mod tests {
     use super::*;
 
-    /// Seed 004, Example 3.1: the Financial Times fragment.
+    /// Sun, Song & Liao, Example 3.1: the Financial Times fragment.
     const FT: &str = r#"<html><body><div class="main">
   <div class="article">
     <div class="story-header">
