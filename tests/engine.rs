@@ -473,3 +473,52 @@ fn a_chinese_column_page_is_a_listing_in_every_charset() {
         assert_eq!(items, 20, "{}: {}", charset.name(), r.content.text);
     }
 }
+
+#[path = "common/site.rs"]
+mod site;
+
+/// A site's template learned from its other pages removes what all its pages share (menu, hot list,
+/// footer, in Chinese and English, GBK and UTF-8 alike) and keeps each page's article whole; the
+/// template of that site changes nothing on a page of another site.
+#[test]
+fn site_template_removes_shared_chrome_and_keeps_each_article() {
+    use pith::algorithms::contract::site_template::SiteTemplate;
+    let e = engine();
+    let pages: Vec<Vec<u8>> = (0..30).map(site::page).collect();
+    let urls: Vec<String> = (0..30).map(site::url).collect();
+    let mut template = SiteTemplate::new();
+    for (bytes, url) in pages.iter().zip(&urls) {
+        let sig = e.page_signatures(&Request { url: Some(url), ..Request::new(bytes) }).unwrap();
+        assert!(template.learn(&sig), "{url}: {} signatures", sig.signatures.len());
+    }
+    let options = Options { html: false, blocks: false, ..Options::default() };
+    let mut removed_somewhere = false;
+    let mut chrome_alone = 0;
+    for (k, (bytes, url)) in pages.iter().zip(&urls).enumerate() {
+        let req = Request { url: Some(url), ..Request::with_options(bytes, options) };
+        let alone = e.extract(&req).unwrap();
+        let with = e.extract(&Request { site: Some(&template), ..req }).unwrap();
+        let used = with.template.expect("a template was given");
+        assert_eq!(used.pages, 29, "page {k}: every other page of the site is evidence, the page itself not");
+        removed_somewhere |= used.blocks_removed > 0;
+        chrome_alone += usize::from(site::CHROME.iter().any(|c| alone.content.text.contains(c)));
+        let (title, paragraphs) = site::article(k);
+        for p in &paragraphs {
+            assert!(with.content.text.contains(p.as_str()), "page {k} lost its article:\n{}", with.content.text);
+        }
+        for chrome in site::CHROME {
+            assert!(!with.content.text.contains(chrome), "page {k} kept {chrome:?}:\n{}", with.content.text);
+        }
+        assert!(with.content.text.len() <= alone.content.text.len(), "page {k}");
+        assert!(title.len() > 10);
+    }
+    assert!(removed_somewhere);
+    assert!(chrome_alone >= 10, "only {chrome_alone} pages keep chrome without the template: the test proves nothing");
+    // A page of another site: the template recognises none of its blocks.
+    let other = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/pages/article.html")).unwrap();
+    let req = Request { url: Some("https://other.example/a"), ..Request::with_options(&other, options) };
+    let alone = e.extract(&req).unwrap();
+    let with = e.extract(&Request { site: Some(&template), ..req }).unwrap();
+    assert_eq!(with.content.text, alone.content.text);
+    assert_eq!(with.template.map(|t| t.blocks_removed), Some(0));
+}

@@ -125,7 +125,14 @@ pub fn run(ctx: &Context<'_>) -> Outcome {
         })
         .collect();
     let probability = coverage_probability(doc, &blocks);
-    Outcome { content: Content::Nodes(topmost(doc, keep)), probability, blocks, signals: Vec::new(), non_article: None }
+    Outcome {
+        content: Content::Nodes(topmost(doc, keep)),
+        probability,
+        blocks,
+        signals: Vec::new(),
+        non_article: None,
+        site_template: None,
+    }
 }
 
 #[cfg(test)]
@@ -161,6 +168,7 @@ mod tests {
             want_blocks: true,
             layout: None,
             product_description: &[],
+            site: None,
         };
         let Content::Nodes(nodes) = run(&ctx).content else { panic!("nodes expected") };
         let texts: Vec<&str> = nodes.iter().map(|&n| doc.text(n)).collect();

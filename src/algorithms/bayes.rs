@@ -274,6 +274,7 @@ pub fn run(ctx: &Context<'_>, model: &BayesModel) -> Outcome {
         blocks: out_blocks,
         signals: Vec::new(),
         non_article: None,
+        site_template: None,
     }
 }
 

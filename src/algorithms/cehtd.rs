@@ -197,6 +197,7 @@ pub fn run(ctx: &Context<'_>) -> Outcome {
         blocks,
         signals: vec![("vi_mu", d.mu), ("vi_sigma", d.sigma)],
         non_article: None,
+        site_template: None,
     }
 }
 

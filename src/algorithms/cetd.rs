@@ -183,6 +183,7 @@ pub fn run_density_sum(ctx: &Context<'_>, kind: Density) -> Outcome {
         blocks,
         signals: Vec::new(),
         non_article: None,
+        site_template: None,
     }
 }
 
@@ -235,6 +236,7 @@ pub fn run_smoothed(ctx: &Context<'_>) -> Outcome {
         blocks,
         signals: Vec::new(),
         non_article: None,
+        site_template: None,
     }
 }
 

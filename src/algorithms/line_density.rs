@@ -233,7 +233,14 @@ pub fn run(ctx: &Context<'_>) -> Outcome {
         }
     }
     let probability = coverage(kept_chars as f64, all_chars as f64);
-    Outcome { content: Content::Text(kept), probability, blocks: out_blocks, signals: Vec::new(), non_article: None }
+    Outcome {
+        content: Content::Text(kept),
+        probability,
+        blocks: out_blocks,
+        signals: Vec::new(),
+        non_article: None,
+        site_template: None,
+    }
 }
 
 #[cfg(test)]

@@ -62,7 +62,14 @@ pub fn run(ctx: &Context<'_>) -> Outcome {
     let probability = p[best as usize];
     let content = if doc.node(best).stats.chars > 0 { vec![best] } else { Vec::new() };
     let blocks = score_elements(doc, &content, |i| (vec![("p", p[i as usize])], p[i as usize]));
-    Outcome { content: Content::Nodes(content), probability, blocks, signals: Vec::new(), non_article: None }
+    Outcome {
+        content: Content::Nodes(content),
+        probability,
+        blocks,
+        signals: Vec::new(),
+        non_article: None,
+        site_template: None,
+    }
 }
 
 #[cfg(test)]

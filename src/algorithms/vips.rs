@@ -558,6 +558,7 @@ pub fn run(ctx: &Context<'_>) -> Outcome {
         blocks,
         signals: vec![("final_blocks", finals.len() as f64), ("structure_nodes", tree.len() as f64)],
         non_article: None,
+        site_template: None,
     }
 }
 
@@ -676,6 +677,7 @@ mod tests {
             want_blocks: true,
             layout: Some(&layout),
             product_description: &[],
+            site: None,
         };
         let out = run(&ctx);
         let Content::Nodes(nodes) = &out.content else { panic!("nodes expected") };

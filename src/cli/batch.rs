@@ -12,7 +12,7 @@
 //! stopped. URLs are fetched with the service's fetcher (SSRF checks, timeouts, size cap) at a bounded
 //! rate (`--rate`).
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::io::{BufRead, BufReader, BufWriter, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -20,6 +20,8 @@ use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::time::{Duration, Instant};
 
 use clap::Args;
+use pith::algorithms::contract::site_template::PageSignatures;
+use pith::engine::site::{SiteTemplates, registered_domain};
 use serde::Serialize;
 
 #[derive(Debug, Args)]
@@ -59,6 +61,18 @@ pub struct BatchArgs {
     /// N machines (a Kubernetes indexed Job's pods) split one list of archives between them.
     #[arg(long, value_parser = parse_shard)]
     pub shard: Option<(usize, usize)>,
+    /// Learn each site's template first (a first pass over the files and archives reads up to
+    /// `--site-pages` pages of every site, by the registered domain of the page's URL), then extract
+    /// every page with its site's template: what the site repeats on its pages is left out. Each
+    /// result says `template: {pages, blocks_removed}` when one was used.
+    #[arg(long)]
+    pub site_templates: bool,
+    /// With `--site-templates`: pages learned per site at most.
+    #[arg(long, value_name = "N", default_value_t = pith::algorithms::contract::site_template::MAX_PAGES, requires = "site_templates")]
+    pub site_pages: usize,
+    /// With `--site-templates`: memory for the templates, in MiB (sites beyond it get none).
+    #[arg(long, value_name = "MIB", default_value_t = 512, requires = "site_templates")]
+    pub site_templates_mib: usize,
     /// HTML files, directories of them (walked recursively), and WARC / WARC.gz archives.
     pub paths: Vec<PathBuf>,
 }
@@ -179,8 +193,12 @@ pub fn run(mut a: BatchArgs) -> Result<ExitCode, pith::Error> {
         }
         None => Vec::new(),
     };
-    let progress = progress_bar(&files, urls.len());
     let t0 = Instant::now();
+    let templates = match a.site_templates {
+        true => Some(learn_templates(&engine, &files, &a, jobs)?),
+        false => None,
+    };
+    let progress = progress_bar(&files, urls.len());
 
     let (page_tx, page_rx) = sync_channel::<Item>(jobs * 2);
     let (line_tx, line_rx) = sync_channel::<(Vec<u8>, bool)>(jobs * 4);
@@ -202,8 +220,8 @@ pub fn run(mut a: BatchArgs) -> Result<ExitCode, pith::Error> {
     let (mut written, mut errors) = (0u64, 0u64);
     std::thread::scope(|s| -> Result<(), pith::Error> {
         for _ in 0..jobs {
-            let (rx, tx, engine) = (page_rx.clone(), line_tx.clone(), &engine);
-            s.spawn(move || work(engine, &rx, &tx, options));
+            let (rx, tx, engine, templates) = (page_rx.clone(), line_tx.clone(), &engine, templates.as_ref());
+            s.spawn(move || work(engine, &rx, &tx, options, templates));
         }
         drop(line_tx);
         for (line, ok) in line_rx {
@@ -307,6 +325,7 @@ fn work(
     rx: &std::sync::Mutex<Receiver<Item>>,
     tx: &SyncSender<(Vec<u8>, bool)>,
     options: pith::Options,
+    templates: Option<&SiteTemplates>,
 ) {
     loop {
         let item = match rx.lock() {
@@ -320,9 +339,11 @@ fn work(
                 if origin.digest.is_none() {
                     origin.digest = Some(pith::batch::warc::sha1_digest(&bytes));
                 }
+                let site = templates.zip(url.as_deref().and_then(registered_domain));
                 let req = pith::Request {
                     url: url.as_deref(),
                     charset: charset.as_deref(),
+                    site: site.and_then(|(t, site)| t.get(&site)),
                     ..pith::Request::with_options(&bytes, options)
                 };
                 match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| engine.extract(&req))) {
@@ -340,6 +361,86 @@ fn work(
             return;
         }
     }
+}
+
+/// The first pass of `--site-templates`: every page of the files and archives read again in order,
+/// the first `--site-pages` pages of each site learned. Pages are read twice, never held: memory is
+/// the templates' (bounded by `--site-templates-mib`) whatever the archive's size.
+fn learn_templates(
+    engine: &pith::Engine,
+    files: &[PathBuf],
+    a: &BatchArgs,
+    jobs: usize,
+) -> Result<SiteTemplates, pith::Error> {
+    let t0 = Instant::now();
+    let (page_tx, page_rx) = sync_channel::<Item>(jobs * 2);
+    let (sig_tx, sig_rx) = sync_channel::<(String, PageSignatures)>(jobs * 4);
+    let reader = {
+        let (files, max) = (files.to_vec(), a.max_record_bytes);
+        std::thread::spawn(move || read_inputs(&files, Vec::new(), max, 0.0, &HashSet::new(), page_tx))
+    };
+    let page_rx = std::sync::Mutex::new(page_rx);
+    // Pages of each site handed to a worker so far: a site's later pages are not parsed at all.
+    let claimed: std::sync::Mutex<HashMap<String, usize>> = std::sync::Mutex::new(HashMap::new());
+    let mut templates = SiteTemplates::new(usize::MAX, a.site_templates_mib << 20);
+    let (mut learned, mut pages) = (0u64, 0u64);
+    std::thread::scope(|s| {
+        for _ in 0..jobs {
+            let (rx, tx, claimed) = (&page_rx, sig_tx.clone(), &claimed);
+            s.spawn(move || {
+                loop {
+                    let item = match rx.lock() {
+                        Ok(r) => r.recv(),
+                        Err(_) => return,
+                    };
+                    let Ok(Item::Page { bytes, url, charset, .. }) = item else {
+                        if item.is_err() {
+                            return;
+                        }
+                        continue;
+                    };
+                    let Some(site) = url.as_deref().and_then(registered_domain) else { continue };
+                    let take = match claimed.lock() {
+                        Ok(mut c) => {
+                            let n = c.entry(site.clone()).or_default();
+                            *n += 1;
+                            *n <= a.site_pages
+                        }
+                        Err(_) => return,
+                    };
+                    if !take {
+                        continue;
+                    }
+                    let req = pith::Request {
+                        url: url.as_deref(),
+                        charset: charset.as_deref(),
+                        ..pith::Request::new(&bytes)
+                    };
+                    let signatures =
+                        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| engine.page_signatures(&req)));
+                    if let Ok(Ok(sig)) = signatures
+                        && tx.send((site, sig)).is_err()
+                    {
+                        return;
+                    }
+                }
+            });
+        }
+        drop(sig_tx);
+        for (site, sig) in sig_rx {
+            pages += 1;
+            learned += u64::from(templates.learn(&site, &sig));
+        }
+    });
+    reader.join().map_err(|_| pith::Error::Config("the input reader panicked".into()))??;
+    templates.compact();
+    eprintln!(
+        "pith batch: site templates of {} sites learned from {learned} of {pages} pages read ({} KiB) in {:.1} s",
+        templates.len(),
+        templates.memory_bytes() / 1024,
+        t0.elapsed().as_secs_f64()
+    );
+    Ok(templates)
 }
 
 fn error_line(origin: &Origin, kind: &str, message: &str) -> (Vec<u8>, bool) {

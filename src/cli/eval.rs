@@ -77,6 +77,11 @@ pub struct EvalArgs {
     pub report_worst: usize,
     /// Switch off one of `auto`'s selection rules for this evaluation, to measure what it does
     /// (repeatable; `--list-rules` names them).
+    /// Extract each page also with the template of its site learned from the other pages of the site
+    /// in the same dataset (sites with 3 or more pages), and print both runs side by side after the
+    /// report (which is the run with templates).
+    #[arg(long)]
+    pub site_context: bool,
     #[arg(long = "without-rule", value_name = "NAME", value_parser = rule_name)]
     pub without_rules: Vec<&'static str>,
     /// List `auto`'s selection rules, in the order they run, and exit.
@@ -216,23 +221,29 @@ pub fn run(a: EvalArgs) -> Result<ExitCode, pith::Error> {
             .cv_models
             .as_deref()
             .map(|dir| pith::lab::eval::FoldModels { dir, page_models: a.cv_page_models }),
+        site_context: false,
     };
     let bar = super::progress::observe_library();
-    let report = match folds {
-        Some(folds) => {
-            let params = a.learn.params();
-            pith::lab::eval::cross_validate(
-                &engine,
-                &a.datasets,
-                &algorithms,
-                jobs,
-                (folds, &params),
-                &opts,
-                write_page,
-            )?
+    // --site-context: first every page without its site's template, kept for the comparison.
+    let mut plain_pages: Vec<pith::lab::eval::PageResult> = Vec::new();
+    if a.site_context {
+        let keep = |page: &pith::lab::eval::PageResult| -> Result<(), pith::Error> {
+            plain_pages.push(page.clone());
+            Ok(())
+        };
+        run_eval(&engine, &a, &algorithms, jobs, folds, &opts, keep)?;
+    }
+    let opts = pith::lab::eval::Options { site_context: a.site_context, ..opts };
+    let mut site_pages: Vec<pith::lab::eval::PageResult> = Vec::new();
+    let site_context = a.site_context;
+    let mut write_page = write_page;
+    let write_page = |page: &pith::lab::eval::PageResult| -> Result<(), pith::Error> {
+        if site_context {
+            site_pages.push(page.clone());
         }
-        None => pith::lab::eval::run_opts(&engine, &a.datasets, &algorithms, jobs, &opts, write_page)?,
+        write_page(page)
     };
+    let report = run_eval(&engine, &a, &algorithms, jobs, folds, &opts, write_page)?;
     if let (Some(r), Some(rt)) = (&renderer, &runtime) {
         let stats = r.stats();
         rt.block_on(r.shutdown());
@@ -251,6 +262,14 @@ pub fn run(a: EvalArgs) -> Result<ExitCode, pith::Error> {
         Format::Markdown => ReportFormat::Markdown,
     };
     std::io::stdout().lock().write_all(report::render(&report, format)?.as_bytes())?;
+    if a.site_context {
+        let table = pith::lab::eval::site_context::compare(&plain_pages, &site_pages);
+        // JSON on stdout stays one document; the table then goes to stderr.
+        match format {
+            ReportFormat::Json => eprint!("{table}"),
+            _ => print!("\n{table}"),
+        }
+    }
     if let Some(path) = &a.report {
         // Under cross-validation every fold had its own models, which are gone: the explanations come
         // from the shipped models, and the page says so.
@@ -264,4 +283,23 @@ pub fn run(a: EvalArgs) -> Result<ExitCode, pith::Error> {
         pith::lab::eval::html::write(path, &report, &kept_pages, &a.datasets, &explainer, a.report_worst, note)?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// One evaluation run: cross-validated when `folds` is given, with the engine as it is otherwise.
+fn run_eval(
+    engine: &pith::Engine,
+    a: &EvalArgs,
+    algorithms: &[pith::Algorithm],
+    jobs: usize,
+    folds: Option<pith::lab::eval::Folds>,
+    opts: &pith::lab::eval::Options<'_>,
+    on_page: impl FnMut(&pith::lab::eval::PageResult) -> Result<(), pith::Error>,
+) -> Result<pith::lab::eval::Report, pith::Error> {
+    match folds {
+        Some(folds) => {
+            let params = a.learn.params();
+            pith::lab::eval::cross_validate(engine, &a.datasets, algorithms, jobs, (folds, &params), opts, on_page)
+        }
+        None => pith::lab::eval::run_opts(engine, &a.datasets, algorithms, jobs, opts, on_page),
+    }
 }

@@ -102,7 +102,8 @@ pub fn run(a: ExtractArgs) -> Result<ExitCode, pith::Error> {
         include_comments: a.include_comments.then_some(true),
         no_article_text: a.no_article_text,
     };
-    let req = pith::Request { url: a.url.as_deref(), charset: a.charset.as_deref(), options, bytes: &bytes };
+    let req =
+        pith::Request { url: a.url.as_deref(), charset: a.charset.as_deref(), options, bytes: &bytes, site: None };
     let result = if a.render || a.javascript || a.algorithm.needs().layout {
         rendered(&engine, &req, a.javascript)?
     } else {

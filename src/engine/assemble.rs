@@ -96,6 +96,7 @@ impl Engine {
             page_type: outcome.non_article.map(|odds| output::PageType::new(probability, threshold, &odds)),
             metadata,
             blocks,
+            template: outcome.site_template,
             timings_ms: Timings::default(),
         };
         (result, metadata_ms)

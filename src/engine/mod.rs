@@ -20,6 +20,7 @@ pub mod models;
 mod prepare;
 mod request;
 mod score;
+pub mod site;
 mod warm_up;
 
 use std::time::Instant;

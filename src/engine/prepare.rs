@@ -81,6 +81,7 @@ impl Page<'_> {
             want_blocks,
             layout: None,
             product_description: &self.product_description,
+            site: None,
         }
     }
 }

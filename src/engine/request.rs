@@ -5,6 +5,7 @@
 
 use crate::algorithms::Algorithm;
 use crate::algorithms::auto::NoArticleText;
+use crate::algorithms::contract::site_template::SiteTemplate;
 use crate::output::markdown::MarkdownOptions;
 
 /// How to extract, whatever the page: everything a caller chooses besides the page itself.
@@ -60,6 +61,9 @@ pub struct Request<'a> {
     /// A charset label from the caller (HTTP `Content-Type`, `--charset`).
     pub charset: Option<&'a str>,
     pub options: Options,
+    /// The template of the page's site, learned from its other pages (`auto` leaves out what the
+    /// site repeats); `None` extracts the page on its own.
+    pub site: Option<&'a SiteTemplate>,
 }
 
 impl<'a> Request<'a> {
@@ -70,6 +74,6 @@ impl<'a> Request<'a> {
 
     /// A request with these options, no address and no charset label.
     pub fn with_options(bytes: &'a [u8], options: Options) -> Self {
-        Request { bytes, url: None, charset: None, options }
+        Request { bytes, url: None, charset: None, options, site: None }
     }
 }

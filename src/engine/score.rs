@@ -30,6 +30,7 @@ impl Engine {
         };
         let mut ctx = page.context(params, req.url, req.options.blocks);
         ctx.layout = layout;
+        ctx.site = req.site;
         let mut outcome = req.options.algorithm.run(&ctx, &self.models.auto());
         if let Some((rule, content)) = &page.rule {
             let found = !content.is_empty();

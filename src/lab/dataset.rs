@@ -151,15 +151,7 @@ fn attribute<'a>(tag: &'a str, name: &str) -> Option<&'a str> {
     Some(&rest[..end])
 }
 
-/// The registered domain of an absolute http(s) URL: `news.bbc.co.uk` → `bbc.co.uk`.
-pub fn registered_domain(url: &str) -> Option<String> {
-    let parsed = url::Url::parse(url.trim()).ok()?;
-    if !matches!(parsed.scheme(), "http" | "https") {
-        return None;
-    }
-    let host = parsed.host_str()?.trim_end_matches('.');
-    Some(psl::domain_str(host).unwrap_or(host).to_string())
-}
+pub use crate::engine::site::registered_domain;
 
 #[cfg(test)]
 mod tests {

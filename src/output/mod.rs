@@ -41,6 +41,9 @@ pub struct Extraction {
     #[serde(default)]
     pub metadata: crate::metadata::Metadata,
     pub blocks: Vec<BlockOut>,
+    /// What the site's template did (pages learned from, blocks left out), when one was given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub template: Option<crate::algorithms::contract::SiteTemplateUse>,
     pub timings_ms: Timings,
 }
 

@@ -131,8 +131,13 @@ pub async fn run_job(state: &AppState, job: Job, no_cache: bool) -> Result<Answe
     // extraction pool like any other.
     let rendered = match options.render {
         true => {
-            let req =
-                Request { bytes: &bytes, url: url.as_deref(), charset: charset.as_deref(), options: options.extract };
+            let req = Request {
+                bytes: &bytes,
+                url: url.as_deref(),
+                charset: charset.as_deref(),
+                options: options.extract,
+                site: None,
+            };
             let r = state.renderer.render(&state.engine, &req, options.javascript).await;
             match &r {
                 Ok(r) => state.metrics.rendered_page("ok", r.ms / 1000.0),
@@ -148,8 +153,13 @@ pub async fn run_job(state: &AppState, job: Job, no_cache: bool) -> Result<Answe
     let result = state
         .pool
         .run(admitted, move || {
-            let req =
-                Request { bytes: &bytes, url: url.as_deref(), charset: charset.as_deref(), options: options.extract };
+            let req = Request {
+                bytes: &bytes,
+                url: url.as_deref(),
+                charset: charset.as_deref(),
+                options: options.extract,
+                site: None,
+            };
             match rendered {
                 Some(r) => r.extract(&engine, &req),
                 None => engine.extract(&req),

@@ -42,6 +42,7 @@ mod region;
 mod segment;
 mod select;
 
+use crate::algorithms::contract::SiteTemplateUse;
 pub use crate::algorithms::contract::params::{AutoParams, NoArticleText};
 pub use article_model::ArticleModel;
 pub use classify::{BlockModel, stage2_names, stage2_rows};
@@ -49,8 +50,8 @@ pub use context::{CONTEXT, Neighbourhood, context_features};
 pub use features::{feature_index, feature_names};
 pub use page_type::PageTypeModel;
 pub use segment::{Blocks, TextBlock, segment};
-pub use select::roots_of;
 pub use select::rules::{Family, RULES, Rule, When, rule_named};
+pub use select::{page_signatures, roots_of};
 
 use super::anchor_ratio;
 use super::bayes::{self, BayesModel};
@@ -157,7 +158,7 @@ pub fn run(ctx: &Context<'_>, models: &ModelRefs<'_>) -> Outcome {
     let (mut chosen, roots, block_p) = choose_first(ctx, trained, &m, &p, drop_comments);
     let verdict = judge_page(ctx, models, &m, &p, &roots);
     let roots = choose_by_type(ctx, trained, &m, &p, &verdict, &mut chosen, roots);
-    let roots = apply_rules(ctx, &m, &p, &verdict, &mut chosen, roots);
+    let (roots, site_template) = apply_rules(ctx, &m, &p, &verdict, &mut chosen, roots);
     // Per-block scores only when asked for: building them is a walk over every element.
     let blocks = if ctx.want_blocks { block_report(ctx, &m, block_p, &roots) } else { Vec::new() };
     let Verdict { signals, probability, is_article, non_article, .. } = verdict;
@@ -172,7 +173,7 @@ pub fn run(ctx: &Context<'_>, models: &ModelRefs<'_>) -> Outcome {
     } else {
         Content::Nodes(roots)
     };
-    Outcome { content, probability, blocks, signals, non_article }
+    Outcome { content, probability, blocks, signals, non_article, site_template }
 }
 
 /// The first choice: the text of the blocks at or above `params.auto.block_threshold`, less comment
@@ -289,7 +290,7 @@ fn choose_by_type(
 /// The rule table (`select/rules.rs`), last, so that the page signals above are read as the models
 /// were trained: repeated text, text outside the page's `<main>`, menus, sidebars and footers,
 /// notices, furniture, and what the page's type or verdict asks. Returns the roots of the refined
-/// choice, or `roots` when no rule changed it or nothing is left.
+/// choice, or `roots` when no rule changed it or nothing is left, and what the site's template did.
 fn apply_rules(
     ctx: &Context<'_>,
     m: &Measured,
@@ -297,11 +298,11 @@ fn apply_rules(
     verdict: &Verdict,
     chosen: &mut [bool],
     roots: Vec<NodeId>,
-) -> Vec<NodeId> {
+) -> (Vec<NodeId>, Option<SiteTemplateUse>) {
     if chosen.is_empty() {
-        return roots;
+        return (roots, None);
     }
-    let page = rules::RuleInput::new(ctx.doc, &m.blocks, p, &ctx.params.auto);
+    let page = rules::RuleInput::new(ctx.doc, &m.blocks, p, &ctx.params.auto).with_site(ctx.site);
     let verdict = rules::Verdict {
         is_article: verdict.is_article,
         label: verdict.label,
@@ -309,7 +310,7 @@ fn apply_rules(
     };
     let changed = rules::run(&page, chosen, |rule| rule.when.holds(&verdict));
     let kept = if changed { roots_of(ctx.doc, chosen) } else { Vec::new() };
-    if kept.is_empty() { roots } else { kept }
+    (if kept.is_empty() { roots } else { kept }, page.site_use.get())
 }
 
 /// Whether the page's declared product description is long enough
@@ -437,6 +438,7 @@ mod tests {
                 want_blocks: false,
                 layout: None,
                 product_description: &[],
+                site: None,
             };
             measure(&ctx, &Default::default())
         };

@@ -8,6 +8,7 @@
 //! on is in its signature.
 
 pub mod params;
+pub mod site_template;
 
 use crate::dom::{Document, NodeId};
 use crate::metadata::page_meta::PageMeta;
@@ -31,6 +32,9 @@ pub struct Context<'a> {
     /// The description of the one product the page declares in JSON-LD, in paragraphs (empty when it
     /// declares none, or when the declarations were not read).
     pub product_description: &'a [String],
+    /// The site's template learned from its other pages, when the caller has one (`auto` leaves out
+    /// what the site repeats).
+    pub site: Option<&'a site_template::SiteTemplate>,
 }
 
 /// The main content an algorithm chose.
@@ -68,6 +72,16 @@ pub struct Outcome {
     pub signals: Vec<(&'static str, f64)>,
     /// Which other type the page is if it is not an article (methods with a page-type model only).
     pub non_article: Option<NonArticleOdds>,
+    /// What the site's template did, when the algorithm was given one and read it (`auto`).
+    pub site_template: Option<SiteTemplateUse>,
+}
+
+/// What a site's template did to one page: learned from how many of the site's other pages, and how
+/// many chosen blocks it left out as the site's chrome.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+pub struct SiteTemplateUse {
+    pub pages: u32,
+    pub blocks_removed: u32,
 }
 
 impl Outcome {
@@ -79,6 +93,7 @@ impl Outcome {
             blocks: Vec::new(),
             signals: Vec::new(),
             non_article: None,
+            site_template: None,
         }
     }
 }

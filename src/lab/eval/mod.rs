@@ -29,9 +29,13 @@ pub mod metrics;
 mod page;
 pub mod report;
 mod run;
+pub mod site_context;
 mod summary;
 
 pub use cross_validation::{FoldModels, Folds, cross_validate};
 pub use page::PageResult;
-pub use run::{AlgorithmReport, EngineFor, LayoutFn, Options, Report, all_algorithms, run, run_opts, run_with, spread};
+pub use run::{
+    AlgorithmReport, EngineFor, LayoutFn, Options, Report, SITE_MIN_PAGES, all_algorithms, run, run_opts, run_with,
+    spread,
+};
 pub use summary::{Summary, TypeScores, by_type, macro_average, summarize, type_scores};

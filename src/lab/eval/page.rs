@@ -56,6 +56,9 @@ pub struct PageResult {
     /// `--cv-models`): the models to load to look at one page as the evaluation saw it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fold: Option<usize>,
+    /// What the site's template did (`--site-context`, pages of a site with enough other pages).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub site_template: Option<crate::algorithms::contract::SiteTemplateUse>,
 }
 
 pub(super) fn run_page<'e>(
@@ -73,7 +76,9 @@ pub(super) fn run_page<'e>(
     };
     let options =
         crate::engine::Options { html: false, blocks: false, ..crate::engine::Options::for_algorithm(algorithm) };
-    let req = Request { url: page.url.as_deref(), ..Request::with_options(bytes, options) };
+    let site = ds.sites.get(k).copied().flatten().and_then(|s| ds.templates.get(s));
+    let req = Request { url: page.url.as_deref(), site, ..Request::with_options(bytes, options) };
+    let mut site_template = None;
     let mut signals = crate::output::Signals::new();
     let mut predicted_type = None;
     // The visual methods: the page laid out first (a browser failure is this page's error).
@@ -108,6 +113,7 @@ pub(super) fn run_page<'e>(
                 signals = x.has_article.signals;
                 predicted_type = x.page_type.map(|t| t.label);
                 found_meta = x.metadata;
+                site_template = x.template;
                 (x.content.text, x.has_article.probability, x.has_article.is_article, Some(x.timings_ms.total), None)
             }
             Ok(Err(e)) => (String::new(), 0.0, false, None, Some(e.to_string())),
@@ -159,6 +165,7 @@ pub(super) fn run_page<'e>(
         render_ms,
         url_ablation,
         fold,
+        site_template,
     }
 }
 

@@ -501,6 +501,7 @@ mod tests {
             metadata: None,
             url_ablation: None,
             fold: None,
+            site_template: None,
         };
         let s = summarize("set", "auto", std::slice::from_ref(&page), 0.1);
         let forum = PageResult {

@@ -12,7 +12,9 @@ use serde::Serialize;
 use super::metrics::Gold;
 use super::page::run_page;
 use super::{FoldModels, PageResult, Summary, TypeScores, by_type, macro_average, summarize, type_scores};
-use crate::lab::dataset::{Dataset, LabelledPage};
+use crate::algorithms::contract::site_template::{PageSignatures, SiteTemplate};
+use crate::engine::Request;
+use crate::lab::dataset::{Dataset, LabelledPage, site_of};
 use crate::{algorithms::Algorithm, engine::Engine, error::Error};
 
 /// The algorithms `all` stands for: every registered name except `template`, which only answers on
@@ -37,7 +39,14 @@ pub struct Options<'a> {
     pub url_ablation: bool,
     /// Cross-validation only: where each fold's models are kept ([`FoldModels`]).
     pub fold_models: Option<FoldModels<'a>>,
+    /// Extract each page with the template of its site learned from the set's pages (the page itself
+    /// never counted as evidence), for sites with at least [`SITE_MIN_PAGES`] pages in the set.
+    pub site_context: bool,
 }
+
+/// A site needs this many pages in a set for `site_context` to give its pages a template: the page
+/// and at least two others.
+pub const SITE_MIN_PAGES: usize = 3;
 
 /// The indexes of at most `max` of `n` pages, evenly spread.
 pub fn spread(n: usize, max: Option<usize>) -> Vec<usize> {
@@ -119,7 +128,10 @@ pub fn run_with<'e>(
     let mut per_algo: Vec<(Vec<Summary>, Vec<PageResult>)> = algorithms.iter().map(|_| Default::default()).collect();
     let mut names = Vec::with_capacity(datasets.len());
     for dir in datasets {
-        let ds = load(dir, &pool, opts.max_pages)?;
+        let mut ds = load(dir, &pool, opts.max_pages)?;
+        if opts.site_context {
+            learn_sites(&mut ds, engine_for, &pool);
+        }
         names.push(ds.name.clone());
         for (a, algorithm) in algorithms.iter().enumerate() {
             let t = Instant::now();
@@ -166,6 +178,49 @@ pub(super) struct Loaded {
     pub(super) pages: Vec<LabelledPage>,
     pub(super) bytes: Vec<Result<Vec<u8>, String>>,
     pub(super) gold: Vec<Option<Gold>>,
+    /// With `site_context`: each page's site as an index into `templates` (`None`: a site with too
+    /// few pages in the set, or none found).
+    pub(super) sites: Vec<Option<usize>>,
+    pub(super) templates: Vec<SiteTemplate>,
+}
+
+/// Learn the template of every site with at least [`SITE_MIN_PAGES`] pages in the set, from all of
+/// them (a page's own blocks are set aside when it is extracted: see `SiteContext`).
+fn learn_sites(ds: &mut Loaded, engine_for: EngineFor<'_, '_>, pool: &rayon::ThreadPool) {
+    let (sites, signatures): (Vec<Option<String>>, Vec<Option<PageSignatures>>) = pool.install(|| {
+        (0..ds.pages.len())
+            .into_par_iter()
+            .map(|k| {
+                let page = &ds.pages[k];
+                let Ok(bytes) = &ds.bytes[k] else { return (None, None) };
+                let (engine, _) = engine_for(&ds.name, page);
+                let req = Request { url: page.url.as_deref(), ..Request::new(bytes) };
+                (site_of(page, bytes), engine.page_signatures(&req).ok())
+            })
+            .unzip()
+    });
+    let mut count: std::collections::BTreeMap<&str, usize> = std::collections::BTreeMap::new();
+    for s in sites.iter().flatten() {
+        *count.entry(s).or_default() += 1;
+    }
+    let mut index: std::collections::BTreeMap<String, usize> = std::collections::BTreeMap::new();
+    let mut templates: Vec<SiteTemplate> = Vec::new();
+    let mut page_sites = vec![None; ds.pages.len()];
+    for (k, site) in sites.iter().enumerate() {
+        let Some(site) = site.as_deref().filter(|s| count.get(s).copied().unwrap_or(0) >= SITE_MIN_PAGES) else {
+            continue;
+        };
+        let t = *index.entry(site.to_string()).or_insert_with(|| {
+            templates.push(SiteTemplate::new());
+            templates.len() - 1
+        });
+        if let Some(sig) = &signatures[k] {
+            templates[t].learn(sig);
+        }
+        page_sites[k] = Some(t);
+    }
+    ds.sites = page_sites;
+    ds.templates = templates;
 }
 
 fn load(dir: &Path, pool: &rayon::ThreadPool, max_pages: Option<usize>) -> Result<Loaded, Error> {
@@ -180,7 +235,7 @@ fn load(dir: &Path, pool: &rayon::ThreadPool, max_pages: Option<usize>) -> Resul
         let gold: Vec<_> = ds.pages.par_iter().map(|p| p.gold.as_deref().map(Gold::new)).collect();
         (bytes, gold)
     });
-    Ok(Loaded { name: ds.name, pages: ds.pages, bytes, gold })
+    Ok(Loaded { name: ds.name, pages: ds.pages, bytes, gold, sites: Vec::new(), templates: Vec::new() })
 }
 
 #[cfg(test)]

@@ -11,6 +11,7 @@ mod rails;
 mod repeats;
 pub(super) mod rules;
 mod sectioning;
+mod site;
 mod threads;
 mod unchoose;
 
@@ -18,6 +19,7 @@ use super::Measured;
 use super::segment::{Blocks, block_owners};
 use crate::algorithms::contract::Context;
 use crate::dom::{Document, NONE, NodeId};
+pub use site::page_signatures;
 
 /// The text nodes `auto` keeps: those of blocks at or above `threshold`, less comment threads
 /// when `drop_comments`.

@@ -12,14 +12,16 @@
 //! `pith eval --without-rule` sets), or by the `drop_*` setting it had before this table. A new rule
 //! is one more row and nothing else.
 
-use std::cell::OnceCell;
+use std::cell::{Cell, OnceCell};
 use std::fmt;
 
 use super::furniture::{self, Furniture};
-use super::{code, notices, rails, repeats, sectioning, surest_owner, threads};
+use super::{code, notices, rails, repeats, sectioning, site, surest_owner, threads};
 use crate::algorithms::auto::lexicon;
 use crate::algorithms::auto::segment::Blocks;
+use crate::algorithms::contract::SiteTemplateUse;
 use crate::algorithms::contract::params::AutoParams;
+use crate::algorithms::contract::site_template::SiteTemplate;
 use crate::dom::{Document, NodeId};
 
 /// One rule of the table.
@@ -52,6 +54,8 @@ pub enum Family {
     Notices,
     /// Short blocks of page furniture and the leading headline (`furniture.rs`).
     Furniture,
+    /// What the site repeats on its other pages (`site.rs`).
+    Site,
 }
 
 impl Family {
@@ -65,6 +69,7 @@ impl Family {
             Family::Sectioning => "sectioning",
             Family::Notices => "notices",
             Family::Furniture => "furniture",
+            Family::Site => "site",
         }
     }
 }
@@ -127,6 +132,10 @@ pub(crate) struct RuleInput<'a> {
     pub doc: &'a Document,
     pub blocks: &'a Blocks,
     pub auto: &'a AutoParams,
+    /// The site's template, when the caller gave one.
+    pub site: Option<&'a SiteTemplate>,
+    /// What the site's template did, once its rule ran.
+    pub(crate) site_use: Cell<Option<SiteTemplateUse>>,
     /// Every block's probability, for [`RuleInput::surest`].
     p: &'a [f64],
     surest: OnceCell<NodeId>,
@@ -134,7 +143,12 @@ pub(crate) struct RuleInput<'a> {
 
 impl<'a> RuleInput<'a> {
     pub(crate) fn new(doc: &'a Document, blocks: &'a Blocks, p: &'a [f64], auto: &'a AutoParams) -> Self {
-        RuleInput { doc, blocks, auto, p, surest: OnceCell::new() }
+        RuleInput { doc, blocks, auto, site: None, site_use: Cell::new(None), p, surest: OnceCell::new() }
+    }
+
+    /// With the site's template.
+    pub(crate) fn with_site(self, site: Option<&'a SiteTemplate>) -> Self {
+        RuleInput { site, ..self }
     }
 
     /// The owner of the block the classifier is surest of, found when a rule first asks.
@@ -212,6 +226,19 @@ pub const RULES: &[Rule] = &[
         reads: "blocks' text; repeat_min_chars",
         step: Step::Drop(|page, chosen| {
             repeats::drop_repeats(page.doc, page.blocks, chosen, page.auto.repeat_min_chars)
+        }),
+    },
+    Rule {
+        name: "site-template",
+        family: Family::Site,
+        when: When::Always,
+        reads: "blocks' paths and text, the site's template (when one is given)",
+        step: Step::Drop(|page, chosen| {
+            page.site.is_some_and(|site| {
+                let used = site::drop_recurring(page.doc, page.blocks, chosen, site);
+                page.site_use.set(Some(used));
+                used.blocks_removed > 0
+            })
         }),
     },
     Rule {

@@ -136,6 +136,7 @@ mod tests {
             render_ms: None,
             url_ablation: None,
             fold: None,
+            site_template: None,
         }
     }
 
