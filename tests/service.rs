@@ -1,6 +1,8 @@
 //! The HTTP service end to end: the real app on 127.0.0.1, a local origin server, real HTTP. Every
 //! answer to a documented endpoint is checked against `openapi.yaml` by `TestApp::send`.
 
+#[path = "common/browser.rs"]
+mod browser;
 mod common;
 
 use std::sync::Arc;
@@ -662,6 +664,203 @@ async fn rendering_off_is_a_problem_and_the_server_stays_ready() {
         assert_eq!(a["needs_render"], visual, "{a}");
         assert_eq!(a["available"], !visual, "{a}");
     }
+}
+
+// ---------- the front page (GET / and POST /, for people) ----------
+
+/// A form body as a browser sends it (`application/x-www-form-urlencoded`).
+fn form(fields: &[(&str, &str)]) -> String {
+    url::form_urlencoded::Serializer::new(String::new()).extend_pairs(fields).finish()
+}
+
+async fn post_form(app: &TestApp, fields: &[(&str, &str)]) -> Resp {
+    app.post_raw("/", "application/x-www-form-urlencoded", form(fields)).await
+}
+
+fn html_of(r: &Resp) -> String {
+    assert_eq!(r.header("content-type"), Some("text/html; charset=utf-8"), "{r:?}");
+    let csp = r.header("content-security-policy").unwrap_or_default();
+    assert!(csp.contains("default-src 'none'") && csp.contains("form-action 'self'"), "{csp}");
+    String::from_utf8(r.body.to_vec()).unwrap()
+}
+
+/// Text as the page escapes it, to find a detail the API gave in JSON.
+fn escaped(s: &str) -> String {
+    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+}
+
+const FIXTURE: &str = include_str!("fixtures/pages/article.html");
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn front_page_form_lists_the_algorithms() {
+    let app = TestApp::spawn(|_| {}).await;
+    let r = app.get("/").await;
+    assert_eq!(r.status, 200);
+    let page = html_of(&r);
+    assert!(page.contains("<form method=\"post\" action=\"/\""), "{page}");
+    assert!(page.contains("name=\"url\"") && page.contains("<textarea name=\"html\""));
+    for a in pith::algorithms::ALGORITHMS {
+        assert!(page.contains(&format!("<option value=\"{}\"", a.name())), "{a} missing");
+    }
+    assert!(page.contains("<option value=\"auto\" selected"), "the default is chosen");
+    assert!(!page.contains("<script"), "the page works without scripts");
+    // Other paths keep their answers: the 404 fallback is still a problem document.
+    let r = app.get("/no/such/thing").await;
+    assert_eq!((r.status, r.problem_code().as_str()), (404, "not-found"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn front_page_shows_the_extraction_of_a_pasted_page() {
+    let app = TestApp::spawn(|_| {}).await;
+    let fields = [("url", ""), ("html", FIXTURE), ("algorithm", "auto"), ("formats", "text"), ("formats", "markdown")];
+    let r = post_form(&app, &fields).await;
+    assert_eq!(r.status, 200, "{r:?}");
+    let page = html_of(&r);
+    let text = page.split("<pre class=\"text\">").nth(1).and_then(|t| t.split("</pre>").next()).unwrap_or_default();
+    assert!(text.contains("More than two hundred farmers gathered"), "{page}");
+    assert!(!text.contains("Copyright 2026"), "the footer is dropped");
+    assert!(page.contains("<pre class=\"markdown\"># Farmers learn new rice methods"), "{page}");
+    assert!(page.contains("<dd>Farmers learn new rice methods</dd>"), "metadata title");
+    assert!(page.contains("<dt>Has an article</dt><dd>probability 0.") && page.contains("<dt>Page type</dt>"));
+    // The explanation, escaped whole into a sandboxed frame's srcdoc.
+    assert!(page.contains("<iframe class=\"explain\" sandbox title="), "{page}");
+    assert!(page.contains("srcdoc=\"&lt;!doctype html&gt;"), "{page}");
+    assert!(page.contains("class=&quot;b kept&quot;") && page.contains("class=&quot;b dropped&quot;"));
+    assert!(!page.contains("<pre class=\"html\">"), "HTML was not asked for");
+    // The form comes back filled in, and the same request is the same job: a cache hit.
+    assert!(page.contains("&lt;h1&gt;Farmers learn new rice methods&lt;/h1&gt;"), "the textarea keeps the page");
+    assert!(page.contains("value=\"markdown\" checked") && !page.contains("value=\"html\" checked"));
+    let again = html_of(&post_form(&app, &fields).await);
+    assert!(again.contains("cache hit"), "{again}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn front_page_escapes_everything_the_page_brings() {
+    let app = TestApp::spawn(|_| {}).await;
+    let hostile = "<html><head><title>&lt;/title&gt;&lt;script&gt;alert(1)&lt;/script&gt;</title>\
+        <meta name=author content='\"&gt;&lt;script&gt;alert(2)&lt;/script&gt;'>\
+        <script>alert(3)</script></head><body><article><h1>Rice &lt;script&gt;alert(4)&lt;/script&gt;</h1>\
+        <p>More than two hundred farmers gathered in the county town on Monday for a week of training, and \
+        &lt;/pre&gt;&lt;script&gt;alert(5)&lt;/script&gt;&lt;img src=x onerror=alert(6)&gt; was typed by one.</p>\
+        <p>Instructors showed how to raise seedlings in trays, how to time fertiliser, and how to spot blast \
+        disease early &lt;/textarea&gt;&lt;script&gt;alert(7)&lt;/script&gt; in the field.</p>\
+        </article></body></html>";
+    let r =
+        post_form(&app, &[("html", hostile), ("formats", "text"), ("formats", "markdown"), ("formats", "html")]).await;
+    assert_eq!(r.status, 200, "{r:?}");
+    let page = html_of(&r).to_lowercase();
+    assert!(!page.contains("<script") && !page.contains("<img"), "{page}");
+    assert!(page.contains("&lt;script&gt;alert(5)&lt;/script&gt;"), "the text is shown, escaped: {page}");
+    assert!(page.contains("&amp;lt;script&amp;gt;alert(5)"), "escaped again inside srcdoc");
+    assert!(page.matches("</textarea>").count() == 1 && page.matches("<iframe").count() == 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn front_page_refusals_are_the_apis_shown_as_pages() {
+    let app = TestApp::spawn(|_| {}).await;
+    // A loopback address: the fetcher's SSRF guard refuses it here as in the API, same status and words.
+    let url = "http://127.0.0.1:9/admin";
+    let api = app.extract(json!({ "url": url })).await;
+    assert_eq!((api.status, api.problem_code().as_str()), (403, "url-refused"));
+    let detail = api.json()["detail"].as_str().unwrap().to_string();
+    let r = post_form(&app, &[("url", url), ("html", "")]).await;
+    assert_eq!(r.status, 403);
+    let page = html_of(&r);
+    assert!(page.contains(&escaped(&detail)) && page.contains("urn:pith:problem:url-refused"), "{page}");
+    assert!(page.contains(&format!("value=\"{url}\"")), "the form keeps the address");
+    // Empty: a browser sends every field, filled or not.
+    for body in [form(&[("url", ""), ("html", "  "), ("formats", "text")]), String::new()] {
+        let r = app.post_raw("/", "application/x-www-form-urlencoded", body).await;
+        assert_eq!(r.status, 400, "{r:?}");
+        assert!(html_of(&r).contains("urn:pith:problem:missing-input"));
+    }
+    let r = post_form(&app, &[("html", FIXTURE), ("algorithm", "nope")]).await;
+    assert_eq!(r.status, 422);
+    assert!(html_of(&r).contains("urn:pith:problem:unknown-algorithm"));
+    let r = post_form(&app, &[("html", FIXTURE), ("colour", "red")]).await;
+    assert_eq!(r.status, 400);
+    let r = app.post_raw("/", "application/json", json!({ "html": FIXTURE }).to_string()).await;
+    assert_eq!(r.status, 415);
+    assert!(html_of(&r).contains("urn:pith:problem:unsupported-media-type"));
+    let r = app.send(app.client.delete(app.url("/"))).await;
+    assert_eq!(r.status, 405);
+    assert!(html_of(&r).contains("urn:pith:problem:method-not-allowed"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn front_page_keeps_the_services_limits() {
+    let app = TestApp::spawn(|c| {
+        c.server.body_limit_bytes = 8 * 1024;
+        c.rate_limit.enabled = true;
+        c.rate_limit.per_second = 0.01;
+        c.rate_limit.burst = 2;
+    })
+    .await;
+    let big = "<p>word</p>".repeat(1000);
+    let r = post_form(&app, &[("html", &big)]).await;
+    assert_eq!(r.status, 413, "{r:?}");
+    assert!(html_of(&r).contains("server.body_limit_bytes"));
+    assert_eq!(post_form(&app, &[("html", FIXTURE)]).await.status, 200);
+    // Limited before the handler runs, and still a page, with the API's Retry-After.
+    let r = post_form(&app, &[("html", FIXTURE)]).await;
+    assert_eq!(r.status, 429);
+    assert!(r.header("retry-after").is_some_and(|s| s.parse::<u64>().is_ok_and(|n| n >= 1)));
+    assert!(html_of(&r).contains("urn:pith:problem:rate-limited"));
+}
+
+/// Serve `body` with `headers` to every request on a port of its own: Chromium cannot send a form
+/// from its command line, and a saved file would lose the answer's headers (its CSP among them).
+fn replay(body: Vec<u8>, headers: Vec<(String, String)>) -> std::net::SocketAddr {
+    use std::io::{Read, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap();
+    std::thread::spawn(move || {
+        for mut stream in listener.incoming().flatten() {
+            let _ = stream.read(&mut [0u8; 8192]);
+            let mut head = format!("HTTP/1.1 200 OK\r\ncontent-length: {}\r\nconnection: close\r\n", body.len());
+            for (k, v) in &headers {
+                head.push_str(&format!("{k}: {v}\r\n"));
+            }
+            head.push_str("\r\n");
+            let _ = stream.write_all(head.as_bytes()).and_then(|_| stream.write_all(&body));
+        }
+    });
+    addr
+}
+
+/// The result page as Chromium draws it under the page's own CSP: the result area is there (its
+/// blue heading bar), the explanation frame draws its kept and dropped blocks (green and red) inside
+/// the sandbox, and the text shown is the extracted text.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn front_page_result_as_chromium_draws_it() {
+    let Some(browser) = browser::chromium() else { return };
+    let app = TestApp::spawn(|_| {}).await;
+    let r = post_form(&app, &[("html", FIXTURE), ("formats", "text"), ("formats", "markdown")]).await;
+    assert_eq!(r.status, 200, "{r:?}");
+    let keep = ["content-type", "content-security-policy", "x-content-type-options"];
+    let headers = keep.iter().filter_map(|k| Some((k.to_string(), r.header(k)?.to_string()))).collect();
+    let addr = replay(r.body.to_vec(), headers);
+    let dir = std::env::temp_dir().join(format!("pith-front-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let url = format!("http://{addr}/");
+
+    let (w, h, px) = browser::screenshot_url(&browser, &url, &dir.join("front.png"), 1000, 2400);
+    assert!(w >= 800 && h >= 2000, "{w}x{h}");
+    // The result's heading bar, #0a5ad4.
+    let bar = px.chunks(4).filter(|p| p[0] < 40 && (70..=110).contains(&p[1]) && p[2] > 190).count();
+    assert!(bar > 10_000, "result heading drawn: {bar} blue pixels");
+    // The explanation frame, as in tests/explain_page.rs: kept blocks green, dropped ones red.
+    let green = px.chunks(4).filter(|p| p[1] as i32 > p[0] as i32 + 40 && p[1] as i32 > p[2] as i32 + 30).count();
+    let red = px.chunks(4).filter(|p| p[0] as i32 > p[1] as i32 + 40 && p[0] as i32 > p[2] as i32 + 40).count();
+    assert!(green > 20_000, "kept blocks drawn in the frame: {green} green pixels");
+    assert!(red > 5_000, "dropped blocks drawn in the frame: {red} red pixels");
+
+    let dom = browser::dump_dom(&browser, &url, &dir.join("dom.html"));
+    let text = dom.split("<pre class=\"text\">").nth(1).and_then(|t| t.split("</pre>").next()).unwrap_or_default();
+    assert!(text.contains("More than two hundred farmers gathered in the county town"), "{dom}");
+    assert!(dom.contains("<iframe class=\"explain\" sandbox=\"\""), "{dom}");
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 // ---------- the small endpoints ----------

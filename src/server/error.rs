@@ -169,6 +169,9 @@ impl IntoResponse for ApiError {
         let problem = self.problem();
         let body = serde_json::to_vec(&problem).unwrap_or_default();
         let mut res = (self.status(), body).into_response();
+        // Kept beside the body for the front page, which shows the same problem as HTML
+        // (see `routes::front_page`), whichever layer refused the request.
+        res.extensions_mut().insert(problem);
         let h = res.headers_mut();
         h.insert(header::CONTENT_TYPE, HeaderValue::from_static("application/problem+json"));
         if let Some(secs) = self.retry_after() {

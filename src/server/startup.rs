@@ -23,7 +23,7 @@ use super::cache::ResultCache;
 use super::metrics::Metrics;
 use super::pool::Pool;
 use super::rate_limit::{self, RateLimiter};
-use super::routes::{algorithms, batch, extract, health, metrics, openapi};
+use super::routes::{algorithms, batch, extract, front_page, health, metrics, openapi};
 use super::state::AppState;
 use super::telemetry;
 use crate::browser::{Availability, Renderer};
@@ -97,10 +97,12 @@ pub fn build_state_with_resolver(config: Config, resolver: Arc<dyn Resolve>) -> 
     })
 }
 
-/// The routes and their middleware (outermost last): body limit, rate limit, then observation, so
-/// refused and limited requests are logged and counted too.
+/// The routes and their middleware (outermost last): body limit, rate limit, the front page's
+/// problems shown as HTML (outside the rate limit, so a person who is limited sees a page, not JSON),
+/// then observation, so refused and limited requests are logged and counted too.
 pub fn router(state: AppState) -> Router {
     Router::new()
+        .route("/", get(front_page::page).post(front_page::submit))
         .route("/v1/extract", post(extract::extract))
         .route("/v1/extract/batch", post(batch::batch))
         .route("/v1/algorithms", get(algorithms::algorithms))
@@ -112,6 +114,7 @@ pub fn router(state: AppState) -> Router {
         .method_not_allowed_fallback(health::method_not_allowed)
         .layer(DefaultBodyLimit::max(state.config.server.body_limit_bytes))
         .layer(from_fn_with_state(state.limiter.clone(), rate_limit::limit))
+        .layer(from_fn_with_state(state.clone(), front_page::problems_as_pages))
         .layer(from_fn_with_state(state.clone(), telemetry::observe))
         .with_state(state)
 }

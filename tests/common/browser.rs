@@ -1,8 +1,11 @@
-//! Headless Chromium for the page tests (`tests/explain_page.rs`, `tests/eval_report.rs`): find a
-//! browser, take a screenshot, read its pixels.
+//! Headless Chromium for the page tests (`tests/explain_page.rs`, `tests/eval_report.rs`, the front
+//! page in `tests/service.rs`): find a browser, take a screenshot, read its pixels, dump the DOM.
 //!
 //! Chromium comes from the system (`.ci/run` installs Debian's `chromium-headless-shell`, which the rendering tests use too); `PITH_CHROMIUM` names
 //! another binary. Without one a test fails under CI and is skipped, with a message, elsewhere.
+
+// Each test binary that includes this file uses some of it.
+#![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -25,13 +28,16 @@ pub fn chromium() -> Option<PathBuf> {
 
 /// Screenshot `page` (a file) at `width`×`height` and return its pixels as RGBA rows.
 pub fn screenshot(browser: &Path, page: &Path, png: &Path, width: u32, height: u32) -> (u32, u32, Vec<u8>) {
-    let profile = page.with_extension("profile");
-    let status = Command::new(browser)
-        .args(["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run"])
+    screenshot_url(browser, &format!("file://{}", page.display()), png, width, height)
+}
+
+/// Like [`screenshot`], for any address: a page served over HTTP is drawn under its response headers
+/// (its Content-Security-Policy among them), which a file is not.
+pub fn screenshot_url(browser: &Path, url: &str, png: &Path, width: u32, height: u32) -> (u32, u32, Vec<u8>) {
+    let status = headless(browser, png)
         .arg(format!("--window-size={width},{height}"))
-        .arg(format!("--user-data-dir={}", profile.display()))
         .arg(format!("--screenshot={}", png.display()))
-        .arg(format!("file://{}", page.display()))
+        .arg(url)
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .status()
@@ -48,4 +54,20 @@ pub fn screenshot(browser: &Path, page: &Path, png: &Path, width: u32, height: u
         other => panic!("unexpected PNG colour type {other:?}"),
     };
     (info.width, info.height, rgba)
+}
+
+/// The document at `url` as Chromium serialises it after loading (`--dump-dom`).
+pub fn dump_dom(browser: &Path, url: &str, scratch: &Path) -> String {
+    let out =
+        headless(browser, scratch).arg("--dump-dom").arg(url).stderr(Stdio::null()).output().expect("chromium runs");
+    assert!(out.status.success(), "chromium failed: {}", out.status);
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// A headless run with its own profile directory beside `file`.
+fn headless(browser: &Path, file: &Path) -> Command {
+    let mut c = Command::new(browser);
+    c.args(["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run"])
+        .arg(format!("--user-data-dir={}", file.with_extension("profile").display()));
+    c
 }
