@@ -4,12 +4,14 @@
 //! contributes.
 
 use std::collections::HashMap;
+use std::time::Instant;
 
 use super::{Engine, Request};
 use crate::algorithms::Algorithm;
 use crate::algorithms::auto;
 use crate::algorithms::contract::site_template::{PageSignatures, SiteTemplate};
 use crate::error::Error;
+use crate::output::Extraction;
 
 impl Engine {
     /// The page's block signatures, on the page prepared as extraction with `auto` prepares it (its
@@ -19,6 +21,20 @@ impl Engine {
         let preparation = super::Preparation { metadata: false, ..self.preparation(req, needs, None) };
         let page = self.prepare(req.bytes, &preparation)?;
         Ok(auto::page_signatures(&page.doc))
+    }
+
+    /// Extract, and give the page's block signatures too, from the same parse: what a service that
+    /// learns its sites' templates from the pages it extracts calls, so that learning costs a walk
+    /// over the blocks and not a second parse.
+    pub fn extract_and_sign(&self, req: &Request<'_>) -> Result<(Extraction, PageSignatures), Error> {
+        let t0 = Instant::now();
+        let needs = req.options.algorithm.needs();
+        if needs.layout {
+            return Err(Error::NeedsLayout(req.options.algorithm.to_string()));
+        }
+        let page = self.prepare(req.bytes, &self.preparation(req, needs, None))?;
+        let signatures = auto::page_signatures(&page.doc);
+        Ok((self.finish(req, page, None, t0), signatures))
     }
 }
 
