@@ -253,3 +253,61 @@ fn url_lists_are_fetched_with_the_services_checks() {
     assert_eq!(page["file"], "urls");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[path = "common/site.rs"]
+mod site;
+
+/// A WARC of two sites' pages, in the order given (each site's pages are the generated site's,
+/// under its own host).
+fn site_warc(path: &Path, order: &[(usize, usize)]) {
+    let mut f = std::fs::File::create(path).expect("create warc");
+    for &(s, k) in order {
+        let uri = site::url(k).replace("farm-portal", &format!("farm-portal-{s}"));
+        let charset = if k.is_multiple_of(2) { "GBK" } else { "utf-8" };
+        let block = http("200 OK", &format!("text/html; charset={charset}"), &site::page(k));
+        let mut rec = Vec::new();
+        pith::batch::warc::write_response(&mut rec, &uri, &block, &format!("urn:uuid:{s}-{k}")).expect("record");
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        gz.write_all(&rec).expect("write");
+        f.write_all(&gz.finish().expect("gzip")).expect("write");
+    }
+}
+
+/// `--site-templates` over an archive whose sites' records are interleaved gives the same answers as
+/// over one where each site's records are together, and the templates leave the shared chrome out.
+#[test]
+fn site_templates_same_answers_interleaved_or_sorted() {
+    let sorted: Vec<(usize, usize)> = (0..2).flat_map(|s| (0..30).map(move |k| (s, k))).collect();
+    let interleaved: Vec<(usize, usize)> = (0..30).flat_map(|k| (0..2).map(move |s| (s, 29 - k))).collect();
+    let answers = |order: &[(usize, usize)], name: &str| {
+        let dir = tmp(name);
+        let (warc, out) = (dir.join("sites.warc.gz"), dir.join("out.jsonl"));
+        site_warc(&warc, order);
+        let o =
+            pith_batch(&["--site-templates", "--jobs", "2", "--output", out.to_str().unwrap(), warc.to_str().unwrap()]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let mut by_uri: Vec<(String, Value)> = lines(&out)
+            .into_iter()
+            .map(|mut l| {
+                let uri = l["uri"].as_str().unwrap_or_default().to_string();
+                for k in ["file", "timings_ms", "record_id", "digest"] {
+                    l.as_object_mut().map(|o| o.remove(k));
+                }
+                (uri, l)
+            })
+            .collect();
+        by_uri.sort_by(|a, b| a.0.cmp(&b.0));
+        by_uri
+    };
+    let a = answers(&sorted, "sites-sorted");
+    let b = answers(&interleaved, "sites-interleaved");
+    assert_eq!(a.len(), 60);
+    assert_eq!(a, b);
+    for (uri, line) in &a {
+        assert_eq!(line["template"]["pages"], 29, "{uri}: {line}");
+        let text = line["content"]["text"].as_str().unwrap_or_default();
+        for chrome in site::CHROME {
+            assert!(!text.contains(chrome), "{uri} kept {chrome:?}: {text}");
+        }
+    }
+}
