@@ -34,8 +34,10 @@ pub struct Key {
     pub source: Source,
     pub options: JobOptions,
     /// Pages the site's template had learned when the answer was made (0 without one): a template
-    /// only ever adds pages until it is full, so within a replica the count names its state, and an
-    /// answer made with fewer pages is not served once the template knows more (see `jobs`).
+    /// only ever adds pages until it is full, so within a replica the count names its state (a
+    /// template expired and learned again reaches the same counts from other pages: close enough for
+    /// an entry that expires itself), and an answer made with fewer pages is not served once the
+    /// template knows more (see `jobs`).
     pub site_pages: usize,
 }
 
