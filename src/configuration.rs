@@ -33,6 +33,8 @@ pub struct Config {
     pub extract: ExtractConfig,
     pub fetch: crate::fetch::FetchConfig,
     pub cache: CacheConfig,
+    /// Learning site templates from the pages the service extracts (`[site_templates]`, off by default).
+    pub site_templates: SiteTemplatesConfig,
     pub rate_limit: RateLimitConfig,
     pub log: LogConfig,
     /// The headless browser (`[render]`).
@@ -84,6 +86,21 @@ pub struct ExtractConfig {
 pub struct CacheConfig {
     pub enabled: bool,
     pub capacity_bytes: u64,
+    pub ttl_secs: u64,
+}
+
+/// The service's site templates (see `server::site_templates`). Off by default: a template changes
+/// a page's answer by what the replica saw of its site before, which a caller must opt into.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SiteTemplatesConfig {
+    pub enabled: bool,
+    /// Sites with a template at most.
+    pub max_sites: u64,
+    /// Memory for all templates together, in MiB.
+    pub max_mib: u64,
+    /// Seconds a template lives after it last learned a page: a site's template is learned again
+    /// when it has changed its chrome.
     pub ttl_secs: u64,
 }
 
@@ -146,6 +163,12 @@ impl Config {
         if self.rate_limit.enabled && (self.rate_limit.per_second <= 0.0 || self.rate_limit.burst == 0) {
             return bad("rate_limit.per_second and rate_limit.burst must be positive");
         }
+        let t = &self.site_templates;
+        if t.enabled && (t.max_sites == 0 || t.max_mib == 0 || t.ttl_secs == 0) {
+            return bad(
+                "site_templates.max_sites, site_templates.max_mib and site_templates.ttl_secs must be positive",
+            );
+        }
         Ok(())
     }
 }
@@ -177,7 +200,8 @@ fn environment() -> Env {
 }
 
 /// The top-level tables of `config/default.toml`, the only first segments `PITH_*` variables may use.
-const SECTIONS: &[&str] = &["server", "pool", "extract", "fetch", "cache", "rate_limit", "log", "render", "params"];
+const SECTIONS: &[&str] =
+    &["server", "pool", "extract", "fetch", "cache", "site_templates", "rate_limit", "log", "render", "params"];
 
 #[cfg(test)]
 // figment's `Jail` closures must return its (large) `figment::Error`.
@@ -269,6 +293,16 @@ mod tests {
         assert_eq!(c.server.body_limit_bytes, 10 * 1024 * 1024);
         assert!(!c.fetch.allow_private_networks);
         assert!(!c.rate_limit.enabled);
+        assert!(!c.site_templates.enabled, "site templates are opt-in");
+        let on = Config::from_layers(None, env(&[("PITH_SITE_TEMPLATES__ENABLED", "true")])).unwrap();
+        assert!(on.site_templates.enabled);
+        assert!(
+            Config::from_layers(
+                None,
+                env(&[("PITH_SITE_TEMPLATES__MAX_MIB", "0"), ("PITH_SITE_TEMPLATES__ENABLED", "true")])
+            )
+            .is_err()
+        );
         // The file states the same auto thresholds as the code's defaults.
         assert_eq!(c.params.auto.type_thresholds, crate::algorithms::contract::params::TypeThresholds::CROSS_VALIDATED);
         assert_eq!(

@@ -137,3 +137,43 @@ fn eval_without_a_rule_switches_it_off_and_refuses_unknown_names() {
     assert!(list.lines().count() >= 20 && list.lines().all(|l| l.split_whitespace().nth(1).is_some()), "{list}");
     assert!(list.contains("script-notices") && list.find("repeats") < list.find("leading-headline"), "{list}");
 }
+
+#[path = "common/site.rs"]
+mod site;
+
+/// `--site-pages DIR`: a template learned from the site's other pages in a folder (no URLs) leaves the
+/// site's menu, hot list and footer out of the page, and keeps its article whole.
+#[test]
+fn extract_with_the_sites_other_pages() {
+    let dir = std::env::temp_dir().join(format!("pith-cli-site-pages-{}", std::process::id()));
+    let pages = dir.join("site");
+    std::fs::create_dir_all(&pages).unwrap();
+    for k in 1..30 {
+        std::fs::write(pages.join(format!("page{k}.html")), site::page(k)).unwrap();
+    }
+    std::fs::write(pages.join("notes.txt"), "not a page").unwrap();
+    let page0 = dir.join("page0.html");
+    std::fs::write(&page0, site::page(0)).unwrap();
+    let out = pith(&["extract", "--site-pages", pages.to_str().unwrap(), page0.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["template"]["pages"], 29, "{}", v["template"]);
+    assert!(v["template"]["blocks_removed"].as_u64().unwrap() > 0);
+    let text = v["content"]["text"].as_str().unwrap();
+    for p in site::article(0).1 {
+        assert!(text.contains(p.as_str()), "the article was cut:\n{text}");
+    }
+    for chrome in site::CHROME {
+        assert!(!text.contains(chrome), "kept {chrome:?}:\n{text}");
+    }
+    let alone = pith(&["extract", "--format", "text", page0.to_str().unwrap()]);
+    assert!(String::from_utf8_lossy(&alone.stdout).len() >= text.len());
+    // A folder without pages is an error, not a silent answer without a template.
+    let empty = dir.join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    assert_clean_failure(
+        &pith(&["extract", "--site-pages", empty.to_str().unwrap(), page0.to_str().unwrap()]),
+        "no HTML page",
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

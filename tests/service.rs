@@ -1100,3 +1100,93 @@ async fn pith_serve_binary_reads_env_and_stops_on_sigterm() {
     let status = child.wait().unwrap();
     assert!(status.success(), "{status:?}");
 }
+
+// ---------- site templates ----------
+
+#[path = "common/site.rs"]
+mod site;
+
+/// Post page `k` of the generated site with its address: Chinese pages as GBK bytes (a raw body with
+/// the options in the query), English ones as JSON.
+async fn post_site_page(app: &TestApp, k: usize, site_context: Option<bool>) -> Value {
+    let r = if k.is_multiple_of(2) {
+        let flag = site_context.map_or(String::new(), |b| format!("&site_context={b}"));
+        let path = format!("/v1/extract?formats=text&blocks=false&url={}{flag}", site::url(k));
+        app.post_raw(&path, "text/html; charset=GBK", site::page(k)).await
+    } else {
+        let html = String::from_utf8(site::page(k)).unwrap();
+        let mut body = json!({ "html": html, "url": site::url(k), "formats": ["text"], "blocks": false });
+        if let Some(b) = site_context {
+            body["site_context"] = json!(b);
+        }
+        app.extract(body).await
+    };
+    assert_eq!(r.status, 200, "page {k}: {r:?}");
+    r.json()
+}
+
+fn assert_article_without_chrome(k: usize, v: &Value) {
+    let text = v["content"]["text"].as_str().unwrap();
+    for p in site::article(k).1 {
+        assert!(text.contains(p.as_str()), "page {k} lost its article:\n{text}");
+    }
+    for chrome in site::CHROME {
+        assert!(!text.contains(chrome), "page {k} kept {chrome:?}:\n{text}");
+    }
+}
+
+/// With `[site_templates]` on, the service learns the site from the pages it is sent: after a few,
+/// answers say `template` and leave the menu, hot list and footer out, each article whole. A page sent
+/// again is a cache hit while the template is unchanged, and answered anew once it learned more.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn site_templates_learned_from_the_pages_sent_leave_the_sites_chrome_out() {
+    let app = TestApp::spawn(|c| c.site_templates.enabled = true).await;
+    let mut removed = 0;
+    for k in 0..30 {
+        let v = post_site_page(&app, k, None).await;
+        assert_eq!(v["cache"], "miss");
+        assert_eq!(v["template"]["pages"], k, "page {k}: every page before it was learned: {v}");
+        removed += v["template"]["blocks_removed"].as_u64().unwrap();
+        if k >= 5 {
+            assert_article_without_chrome(k, &v);
+        }
+    }
+    assert!(removed > 0);
+    assert_eq!(app.metric("pith_site_templates").await, 1.0);
+    // The last page again: the template learned only that page since, which is never its own evidence.
+    let again = post_site_page(&app, 29, None).await;
+    assert_eq!((&again["cache"], &again["template"]["pages"]), (&json!("hit"), &json!(29)));
+    // An early page again: answered anew, from all the site's other pages.
+    let early = post_site_page(&app, 2, None).await;
+    assert_eq!((&early["cache"], &early["template"]["pages"]), (&json!("miss"), &json!(29)));
+    assert_article_without_chrome(2, &early);
+    // Opting out, in JSON, in the query and in a batch item: the page on its own, no `template`.
+    for k in [3, 4] {
+        let alone = post_site_page(&app, k, Some(false)).await;
+        assert!(alone.get("template").is_none(), "{alone}");
+    }
+    let html = String::from_utf8(site::page(7)).unwrap();
+    let items = json!({ "items": [
+        { "html": html, "url": site::url(7), "site_context": false, "formats": ["text"] },
+        { "html": html, "url": site::url(7), "site_context": null, "formats": ["text"] },
+        { "html": html, "formats": ["text"] },
+    ] });
+    let r = app.post_json("/v1/extract/batch", &items).await;
+    assert_eq!(r.status, 200, "{r:?}");
+    let results = r.json()["results"].as_array().unwrap().clone();
+    let template = |i: usize| results.iter().find(|x| x["index"] == i).unwrap()["ok"].get("template").cloned();
+    assert_eq!(template(0), None);
+    assert_eq!(template(1).map(|t| t["pages"].clone()), Some(json!(29)));
+    assert_eq!(template(2), None, "HTML without an address has no site");
+}
+
+/// Off by default: no answer says `template`, however many pages of a site come.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn site_templates_are_off_by_default() {
+    let app = TestApp::spawn(|_| {}).await;
+    for k in 0..6 {
+        let v = post_site_page(&app, k, None).await;
+        assert!(v.get("template").is_none(), "page {k}: {v}");
+    }
+    assert_eq!(app.metric("pith_site_templates").await, 0.0);
+}

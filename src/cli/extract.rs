@@ -1,10 +1,11 @@
 //! `pith extract`.
 
 use std::io::{Read, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Args, ValueEnum};
+use pith::algorithms::contract::site_template::{MAX_PAGES, SiteTemplate};
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
 pub enum Format {
@@ -66,6 +67,11 @@ pub struct ExtractArgs {
     /// --render). Requests the scripts make go through pith's address-checking proxy.
     #[arg(long)]
     pub javascript: bool,
+    /// Other pages of the page's site, as HTML files in this directory (`*.html`, `*.htm`): a
+    /// template is learned from them (up to 50) and `auto` leaves out what they all repeat (menus,
+    /// hot lists, footers). Being in the folder makes them one site; they need no URL.
+    #[arg(long, value_name = "DIR")]
+    pub site_pages: Option<PathBuf>,
     /// The HTML file, or - for standard input.
     pub input: PathBuf,
 }
@@ -102,8 +108,14 @@ pub fn run(a: ExtractArgs) -> Result<ExitCode, pith::Error> {
         include_comments: a.include_comments.then_some(true),
         no_article_text: a.no_article_text,
     };
-    let req =
-        pith::Request { url: a.url.as_deref(), charset: a.charset.as_deref(), options, bytes: &bytes, site: None };
+    let template = a.site_pages.as_deref().map(|dir| learn_site(&engine, dir)).transpose()?;
+    let req = pith::Request {
+        url: a.url.as_deref(),
+        charset: a.charset.as_deref(),
+        options,
+        bytes: &bytes,
+        site: template.as_ref(),
+    };
     let result = if a.render || a.javascript || a.algorithm.needs().layout {
         rendered(&engine, &req, a.javascript)?
     } else {
@@ -120,6 +132,44 @@ pub fn run(a: ExtractArgs) -> Result<ExitCode, pith::Error> {
     };
     written.and_then(|_| writeln!(out))?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The template of the site whose pages are the HTML files in `dir`, in name order (so the same folder
+/// gives the same template), until the template is full. A file that is no page (empty, binary) is
+/// skipped with a note; a folder without one page is an error, since the answer would silently be
+/// the page's alone.
+fn learn_site(engine: &pith::Engine, dir: &Path) -> Result<SiteTemplate, pith::Error> {
+    let named = |e: std::io::Error| std::io::Error::new(e.kind(), format!("cannot read {}: {e}", dir.display()));
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map_err(named)?
+        .filter_map(|entry| entry.ok().map(|e| e.path()))
+        .filter(|p| {
+            p.is_file()
+                && p.extension()
+                    .and_then(|x| x.to_str())
+                    .is_some_and(|x| x.eq_ignore_ascii_case("html") || x.eq_ignore_ascii_case("htm"))
+        })
+        .collect();
+    files.sort();
+    let mut template = SiteTemplate::new();
+    for file in files {
+        if template.pages() >= MAX_PAGES {
+            break;
+        }
+        let page = std::fs::read(&file)
+            .map_err(|e| std::io::Error::new(e.kind(), format!("cannot read {}: {e}", file.display())))?;
+        match engine.page_signatures(&pith::Request::new(&page)) {
+            Ok(signatures) => {
+                template.learn(&signatures);
+            }
+            Err(e) => eprintln!("pith extract: {} is not learned: {e}", file.display()),
+        }
+    }
+    if template.pages() == 0 {
+        return Err(pith::Error::Config(format!("--site-pages: no HTML page (*.html, *.htm) in {}", dir.display())));
+    }
+    template.compact();
+    Ok(template)
 }
 
 /// Run scripts (when asked) and lay the page out, then extract with the layout. The browser is killed

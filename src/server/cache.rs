@@ -27,11 +27,18 @@ pub enum Source {
     Content { hash: u128, url: Option<String>, charset: Option<String> },
 }
 
-/// What an answer depends on: where the page came from, and the job's options.
+/// What an answer depends on: where the page came from, the job's options, and the site template
+/// it was answered with.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Key {
     pub source: Source,
     pub options: JobOptions,
+    /// Pages the site's template had learned when the answer was made (0 without one): a template
+    /// only ever adds pages until it is full, so within a replica the count names its state (a
+    /// template expired and learned again reaches the same counts from other pages: close enough for
+    /// an entry that expires itself), and an answer made with fewer pages is not served once the
+    /// template knows more (see `jobs`).
+    pub site_pages: usize,
 }
 
 /// A cached answer: the result, and how it was fetched when it was.

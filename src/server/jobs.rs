@@ -14,6 +14,7 @@ use url::Url;
 use super::cache::{Cached, Key, Source};
 use super::error::ApiError;
 use super::state::AppState;
+use crate::engine::site::registered_domain;
 use crate::engine::{Options, Request};
 use crate::fetch::FetchInfo;
 use crate::output::Extraction;
@@ -36,6 +37,9 @@ pub struct JobOptions {
     pub render: bool,
     /// Run the page's scripts in the browser first.
     pub javascript: bool,
+    /// Use and teach the page's site template when the service learns them (`site_context`, default
+    /// true; see `server::site_templates`).
+    pub site_context: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -69,9 +73,18 @@ impl Answer {
 }
 
 impl Job {
+    /// The address the caller gave: the URL to fetch, or the one sent with the HTML.
+    fn given_url(&self) -> Option<&str> {
+        match &self.input {
+            Input::Fetch(u) => Some(u.as_str()),
+            Input::Html { url, .. } => url.as_deref(),
+        }
+    }
+
     /// The cache key: the normalised URL (fragment dropped) for a fetch, else a hash of the bytes
-    /// with the address and charset that change their result; then the options.
-    fn cache_key(&self, state: &AppState) -> Key {
+    /// with the address and charset that change their result; then the options and the pages of the
+    /// site template the answer would be made with.
+    fn cache_key(&self, state: &AppState, site_pages: usize) -> Key {
         let source = match &self.input {
             Input::Fetch(u) => {
                 let mut u = u.clone();
@@ -84,15 +97,43 @@ impl Job {
                 charset: self.charset.clone(),
             },
         };
-        Key { source, options: self.options }
+        Key { source, options: self.options, site_pages }
     }
+}
+
+/// Whether a job with these options extracts with its site's template and teaches it: the service
+/// learns templates, the caller did not say `site_context: false`, and no browser lays the page out
+/// (signatures come from the parse of the page as sent; a rendered page is extracted as ever).
+fn site_context(state: &AppState, options: &JobOptions) -> bool {
+    state.site_templates.enabled() && options.site_context && !options.render
+}
+
+/// Whether the answer reads the template: `auto` alone does. Other algorithms' pages still teach
+/// it, but their cache entries need not name its state.
+fn reads_template(options: &JobOptions) -> bool {
+    options.extract.algorithm == crate::algorithms::Algorithm::Auto
 }
 
 /// Cache lookup, fetch, extraction on the pool, cache insert. `no_cache` skips the lookup (the fresh
 /// result is still stored).
 pub async fn run_job(state: &AppState, job: Job, no_cache: bool) -> Result<Answer, ApiError> {
+    let with_site = site_context(state, &job.options);
+    // Cached answers are kept per state of the site's template: the key names the pages it has
+    // learned (rather than leaving such answers out of the cache, which would extract every page a
+    // crawler sends again). Once a site's template is full its count stays, and its pages are served
+    // from the cache as any other. The count is the template of the address given; after a redirect
+    // to another site the answer is stored under the final site's count, which is a miss at worst.
+    let mut lookup_pages = 0;
+    if state.cache.enabled()
+        && with_site
+        && reads_template(&job.options)
+        && let Some(site) = job.given_url().and_then(registered_domain)
+        && let Some(slot) = state.site_templates.get(&site).await
+    {
+        lookup_pages = slot.pages();
+    }
     // No key without a cache: hashing a large body is a measurable share of a request.
-    let key = state.cache.enabled().then(|| job.cache_key(state));
+    let key = state.cache.enabled().then(|| job.cache_key(state, lookup_pages));
     if !no_cache
         && let Some(key) = &key
         && let Some(hit) = state.cache.get(key).await
@@ -147,9 +188,22 @@ pub async fn run_job(state: &AppState, job: Job, no_cache: bool) -> Result<Answe
         }
         false => None,
     };
+    // The page's site is that of its final address (a fetch may have been redirected); HTML sent
+    // without an address has none.
+    let site = match with_site {
+        true => url.as_deref().and_then(registered_domain),
+        false => None,
+    };
+    let slot = match &site {
+        Some(site) => state.site_templates.get_or_create(site).await,
+        None => None,
+    };
+    // A snapshot: the extraction reads it without a lock, however long it takes.
+    let template = slot.as_ref().map(|s| s.snapshot());
     // Memory admission goes by the bytes extraction reads: the document the scripts left, when they ran.
     let admitted = rendered.as_ref().and_then(|r| r.scripted.as_ref()).map_or(bytes.len(), |s| s.html.len());
     let engine = state.engine.clone();
+    let seen = template.as_ref().map_or(0, |t| t.pages());
     let result = state
         .pool
         .run(admitted, move || {
@@ -158,19 +212,28 @@ pub async fn run_job(state: &AppState, job: Job, no_cache: bool) -> Result<Answe
                 url: url.as_deref(),
                 charset: charset.as_deref(),
                 options: options.extract,
-                site: None,
+                site: template.as_deref(),
             };
             match rendered {
-                Some(r) => r.extract(&engine, &req),
-                None => engine.extract(&req),
+                Some(r) => r.extract(&engine, &req).map(|e| (e, None)),
+                // One parse gives the answer and what the page teaches its site's template.
+                None if req.site.is_some() => engine.extract_and_sign(&req).map(|(e, s)| (e, Some(s))),
+                None => engine.extract(&req).map(|e| (e, None)),
             }
         })
         .await?;
-    let result = result?;
+    let (result, signatures) = result?;
     state.metrics.extraction(result.timings_ms.total / 1000.0);
+    let mut site_pages = 0;
+    if let (Some(site), Some(slot), Some(signatures)) = (&site, &slot, &signatures) {
+        let pages = state.site_templates.learn(site, slot, signatures, seen).await;
+        if reads_template(&options) {
+            site_pages = pages;
+        }
+    }
     let value = Arc::new(Cached { result, fetch });
     if let Some(key) = key {
-        state.cache.insert(key, value.clone()).await;
+        state.cache.insert(Key { site_pages, ..key }, value.clone()).await;
     }
     Ok(Answer { value, cache: "miss" })
 }

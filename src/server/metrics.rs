@@ -20,6 +20,7 @@
 //! | `pith_fetch_duration_seconds` | histogram | |
 //! | `pith_cache_hits_total`, `pith_cache_misses_total` | counter | |
 //! | `pith_cache_entries`, `pith_cache_size_bytes` | gauge | |
+//! | `pith_site_templates`, `pith_site_templates_size_bytes` | gauge | |
 //! | `pith_extraction_duration_seconds` | histogram | |
 //! | `pith_renders_total` | counter | outcome (`ok` or a render problem code) |
 //! | `pith_render_duration_seconds` | histogram | |
@@ -84,6 +85,9 @@ pub struct Metrics {
 pub struct Gauges {
     pub cache_entries: u64,
     pub cache_bytes: u64,
+    /// Sites with a template, and the templates' weighted bytes (see `server::site_templates`).
+    pub site_templates: u64,
+    pub site_templates_bytes: u64,
     pub pool_queued: i64,
     pub pool_running: i64,
     pub pool_workers: usize,
@@ -218,6 +222,12 @@ impl Metrics {
         let gauges = [
             ("pith_cache_entries", "Entries in the result cache.", g.cache_entries as f64),
             ("pith_cache_size_bytes", "Approximate bytes held by the result cache.", g.cache_bytes as f64),
+            ("pith_site_templates", "Sites with a learned template.", g.site_templates as f64),
+            (
+                "pith_site_templates_size_bytes",
+                "Bytes the site templates are counted for (each at least its share of max_mib).",
+                g.site_templates_bytes as f64,
+            ),
             ("pith_pool_queue_depth", "Extractions waiting for a worker.", g.pool_queued as f64),
             ("pith_pool_running", "Extractions running.", g.pool_running as f64),
             ("pith_pool_workers", "Extraction worker threads.", g.pool_workers as f64),

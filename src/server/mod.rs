@@ -7,6 +7,7 @@
 //! | [`routes`] | the handlers: extract, batch, algorithms, health, metrics, OpenAPI |
 //! | [`jobs`] | the job runner both extract routes share: cache → fetch → pool → engine |
 //! | [`cache`] | the moka result cache |
+//! | [`site_templates`] | the sites' templates the service learns (`[site_templates]`) |
 //! | [`pool`] | the bounded blocking pool extraction runs on |
 //! | [`error`] | `ApiError` and its `application/problem+json` rendering |
 //! | [`metrics`] | Prometheus counters and histograms, in the 0.0.4 text format |
@@ -21,6 +22,7 @@ pub mod metrics;
 pub mod pool;
 pub mod rate_limit;
 pub mod routes;
+pub mod site_templates;
 pub mod startup;
 pub mod state;
 pub mod telemetry;

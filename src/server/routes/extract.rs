@@ -69,6 +69,10 @@ pub struct ExtractRequest {
     /// Run the page's scripts in the browser first (implies `render`).
     #[serde(default)]
     pub javascript: Option<bool>,
+    /// `false`: extract the page on its own, without its site's template, and teach the template
+    /// nothing (default true; matters only when the service learns templates, `[site_templates]`).
+    #[serde(default)]
+    pub site_context: Option<bool>,
 }
 
 fn bad(code: &'static str, detail: impl Into<String>) -> ApiError {
@@ -147,6 +151,7 @@ impl ExtractRequest {
             },
             render: javascript || self.render.unwrap_or(false) || algorithm.needs().layout,
             javascript,
+            site_context: self.site_context.unwrap_or(true),
         })
     }
 
@@ -163,6 +168,7 @@ impl ExtractRequest {
             no_article_text: self.no_article_text.or(q.no_article_text),
             render: self.render.or(q.render),
             javascript: self.javascript.or(q.javascript),
+            site_context: self.site_context.or(q.site_context),
         }
     }
 }
@@ -283,6 +289,7 @@ fn query_request(pairs: Vec<(String, String)>) -> Result<ExtractRequest, ApiErro
             }
             "render" => p.render.replace(query_bool(&k, &v)?).is_some(),
             "javascript" => p.javascript.replace(query_bool(&k, &v)?).is_some(),
+            "site_context" => p.site_context.replace(query_bool(&k, &v)?).is_some(),
             other => return Err(bad("bad-query", format!("unknown query parameter {other:?}"))),
         };
         if slot_taken {

@@ -11,10 +11,13 @@ use crate::server::state::AppState;
 
 pub async fn metrics(State(state): State<AppState>) -> Response {
     let (cache_entries, cache_bytes) = state.cache.usage().await;
+    let (site_templates, site_templates_bytes) = state.site_templates.usage().await;
     let pool = &state.pool;
     let text = state.metrics.render(&Gauges {
         cache_entries,
         cache_bytes,
+        site_templates,
+        site_templates_bytes,
         pool_queued: pool.queued.load(Ordering::Relaxed),
         pool_running: pool.running.load(Ordering::Relaxed),
         pool_workers: pool.worker_count,
