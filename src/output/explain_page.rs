@@ -130,16 +130,11 @@ header p{margin:2px 0;color:#333}main{padding:12px 20px;max-width:60em}\n\
 .dropped{background:rgba(220,40,40,calc(0.15 + 0.35 * (1 - var(--p))));border-color:rgb(190,30,30);color:#444}\n\
 .p{float:right;font:12px monospace;color:#000;margin-left:8px}\n";
 
-/// The text under `node`, whitespace folded: a walk of its subtree only, so the page costs time in
-/// proportion to the blocks shown, which never nest.
+/// The text under `node`, whitespace folded, with the spaces folding took off the edges of its text
+/// nodes put back (`for <a>young farmers</a>` reads as three words, not two): a walk of its subtree
+/// only, so the page costs time in proportion to the blocks shown, which never nest.
 fn subtree_text(doc: &Document, node: crate::dom::NodeId) -> String {
-    let mut raw = String::new();
-    for i in node..doc.node(node).end {
-        if doc.node(i).is_text() {
-            raw.push_str(doc.text(i));
-        }
-    }
-    raw.split_whitespace().collect::<Vec<_>>().join(" ")
+    doc.subtree_text(node).split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// HTML-escape `s` for text and double-quoted attributes (shared with the eval report page).
@@ -157,6 +152,15 @@ pub(crate) fn escape(s: &str, out: &mut String) {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn words_beside_a_link_stay_apart() {
+        let doc = crate::dom::Document::parse(
+            "<html><body><p>training for <a href=/y>young farmers</a> returning home</p></body></html>",
+        );
+        let p = (0..doc.len() as crate::dom::NodeId).find(|&i| doc.node(i).tag() == Some(crate::dom::Tag::P)).unwrap();
+        assert_eq!(super::subtree_text(&doc, p), "training for young farmers returning home");
+    }
+
     #[test]
     fn kept_and_dropped_blocks_with_their_measures() {
         let engine = crate::engine::Engine::with_defaults().unwrap();
