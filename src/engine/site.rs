@@ -72,7 +72,7 @@ impl SiteTemplates {
         let template = self.sites.entry(site.to_string()).or_default();
         let before = template.memory_bytes();
         let learned = self.bytes < self.max_bytes && template.learn(page);
-        self.bytes = self.bytes + template.memory_bytes() - before;
+        self.bytes = (self.bytes + template.memory_bytes()).saturating_sub(before);
         learned
     }
 
