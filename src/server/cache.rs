@@ -87,13 +87,23 @@ impl ResultCache {
     /// (entries, weighted size in bytes), for `/metrics`. Runs moka's pending maintenance first so
     /// the numbers are current.
     pub async fn usage(&self) -> (u64, u64) {
-        match &self.inner {
-            Some(c) => {
-                c.run_pending_tasks().await;
-                (c.entry_count(), c.weighted_size())
-            }
-            None => (0, 0),
+        usage(self.inner.as_ref()).await
+    }
+}
+
+/// (entries, weighted size) of an optional moka cache, its pending maintenance run first so the
+/// numbers are current: what `/metrics` reports of every cache the service keeps.
+pub(super) async fn usage<K, V>(cache: Option<&Cache<K, V>>) -> (u64, u64)
+where
+    K: std::hash::Hash + Eq + Send + Sync + 'static,
+    V: Clone + Send + Sync + 'static,
+{
+    match cache {
+        Some(c) => {
+            c.run_pending_tasks().await;
+            (c.entry_count(), c.weighted_size())
         }
+        None => (0, 0),
     }
 }
 

@@ -110,13 +110,7 @@ impl SiteTemplates {
 
     /// (sites, weighted bytes), for `/metrics`.
     pub async fn usage(&self) -> (u64, u64) {
-        match &self.inner {
-            Some(c) => {
-                c.run_pending_tasks().await;
-                (c.entry_count(), c.weighted_size())
-            }
-            None => (0, 0),
-        }
+        super::cache::usage(self.inner.as_ref()).await
     }
 }
 

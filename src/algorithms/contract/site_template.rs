@@ -36,14 +36,20 @@ pub struct PageSignatures {
 impl PageSignatures {
     /// From the signatures of a page's blocks, in document order.
     pub fn new(in_order: &[u64]) -> PageSignatures {
+        let mut signatures = in_order.to_vec();
+        signatures.sort_unstable();
+        signatures.dedup();
+        PageSignatures { signatures, digest: PageSignatures::digest_of(in_order) }
+    }
+
+    /// The digest of a page whose block signatures, in order, are `in_order` (see `digest`): what a
+    /// template is asked with, without the sorted set learning needs.
+    pub fn digest_of(in_order: &[u64]) -> u64 {
         let mut h = Fnv1a::new();
         for s in in_order {
             h.bytes(s.to_le_bytes());
         }
-        let mut signatures = in_order.to_vec();
-        signatures.sort_unstable();
-        signatures.dedup();
-        PageSignatures { signatures, digest: h.finish() }
+        h.finish()
     }
 }
 
@@ -103,7 +109,7 @@ impl SiteTemplate {
     /// two other pages to count as the site's). Done once learning is over, it leaves a template of
     /// the site's chrome alone, a few kilobytes.
     pub fn compact(&mut self) {
-        self.counts.retain(|_, n| *n > 1);
+        self.forget_singletons();
         self.counts.shrink_to_fit();
     }
 

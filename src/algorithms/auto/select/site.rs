@@ -80,7 +80,7 @@ pub(super) fn drop_recurring(
     template: &SiteTemplate,
 ) -> SiteTemplateUse {
     let signatures = block_signatures(doc, blocks);
-    let site = SiteContext::new(template, PageSignatures::new(&signatures).digest);
+    let site = SiteContext::new(template, PageSignatures::digest_of(&signatures));
     let others = site.other_pages() as u32;
     let unchanged = SiteTemplateUse { pages: others, blocks_removed: 0 };
     let needed = ((f64::from(others) * RECUR_SHARE).ceil() as u32).max(RECUR_MIN_PAGES);
