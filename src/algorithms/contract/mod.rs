@@ -77,7 +77,7 @@ pub struct Outcome {
 }
 
 /// What a site's template did to one page: learned from how many of the site's other pages, and how
-/// many chosen blocks it left out as the site's chrome.
+/// many blocks of the answer it left out as the site's chrome.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub struct SiteTemplateUse {
     pub pages: u32,

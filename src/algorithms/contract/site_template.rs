@@ -19,6 +19,12 @@ use crate::hash::{Fnv1a, IdMap};
 /// site bounded.
 pub const MAX_PAGES: usize = 50;
 
+/// Other pages of its site a block must recur on before it counts as the site's: one other page
+/// repeating a block is a coincidence or a duplicate, not a template. So a site needs at least
+/// `MIN_OTHER_PAGES + 1` pages before a template can change any of its answers, and whoever learns
+/// templates can skip smaller sites.
+pub const MIN_OTHER_PAGES: u32 = 2;
+
 /// Signatures a template keeps. A page has some hundred blocks, most of them its own content; when
 /// the table is full, signatures seen on one page only are forgotten first (see [`SiteTemplate::learn`]).
 pub const MAX_SIGNATURES: usize = 4096;

@@ -229,19 +229,6 @@ pub const RULES: &[Rule] = &[
         }),
     },
     Rule {
-        name: "site-template",
-        family: Family::Site,
-        when: When::Always,
-        reads: "blocks' paths and text, the site's template (when one is given)",
-        step: Step::Drop(|page, chosen| {
-            page.site.is_some_and(|site| {
-                let used = site::drop_recurring(page.doc, page.blocks, chosen, site);
-                page.site_use.set(Some(used));
-                used.blocks_removed > 0
-            })
-        }),
-    },
-    Rule {
         name: "outside-main",
         family: Family::Sectioning,
         when: When::Always,
@@ -347,6 +334,19 @@ pub const RULES: &[Rule] = &[
         when: When::Always,
         reads: "<title>, the first chosen blocks (off unless drop_leading_headline = true)",
         step: Step::Drop(|page, chosen| furniture::drop_leading_headline(page.doc, page.blocks, chosen)),
+    },
+    Rule {
+        name: "site-template",
+        family: Family::Site,
+        when: When::Always,
+        reads: "blocks' paths and text, the site's template (when one is given)",
+        step: Step::Drop(|page, chosen| {
+            page.site.is_some_and(|site| {
+                let (used, changed) = site::drop_recurring(page.doc, page.blocks, chosen, site);
+                page.site_use.set(Some(used));
+                changed
+            })
+        }),
     },
 ];
 
