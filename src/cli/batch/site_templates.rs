@@ -1,20 +1,28 @@
 //! The first pass of `pith batch --site-templates`: the files and archives read once more, before
 //! extraction, to learn each site's template from its first pages. Its own file because it is a
-//! second pipeline (reader, workers, learner) beside extraction's, sharing only the reader.
+//! second pipeline (reader, gate, workers, learner) beside extraction's, sharing only the reader.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::path::PathBuf;
-use std::sync::mpsc::sync_channel;
+use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::time::Instant;
 
-use pith::algorithms::contract::site_template::PageSignatures;
+use pith::algorithms::contract::site_template::{MIN_OTHER_PAGES, PageSignatures};
 use pith::engine::site::{SiteTemplates, registered_domain};
 
 use super::{BatchArgs, Item, read_inputs};
 
+/// A page to learn from: its site, bytes, address and declared charset.
+struct ToLearn {
+    site: String,
+    bytes: Vec<u8>,
+    url: String,
+    charset: Option<String>,
+}
+
 /// The first pass of `--site-templates`: every page of the files and archives read again in order,
-/// the first `--site-pages` pages of each site learned. Pages are read twice, never held: memory is
-/// the templates' (bounded by `--site-templates-mib`) whatever the archive's size.
+/// the first `--site-pages` pages of each site learned. Memory is the templates' (bounded by
+/// `--site-templates-mib`) and the gate's (see [`gate`]) whatever the archive's size.
 pub(super) fn learn(
     engine: &pith::Engine,
     files: &[PathBuf],
@@ -23,52 +31,42 @@ pub(super) fn learn(
 ) -> Result<SiteTemplates, pith::Error> {
     let t0 = Instant::now();
     let (page_tx, page_rx) = sync_channel::<Item>(jobs * 2);
+    let (learn_tx, learn_rx) = sync_channel::<ToLearn>(jobs * 2);
     let (sig_tx, sig_rx) = sync_channel::<(String, PageSignatures)>(jobs * 4);
     let reader = {
         let (files, max) = (files.to_vec(), a.max_record_bytes);
         std::thread::spawn(move || read_inputs(&files, Vec::new(), max, 0.0, &HashSet::new(), page_tx))
     };
-    let page_rx = std::sync::Mutex::new(page_rx);
-    // Pages of each site handed to a worker so far: a site's later pages are not parsed at all.
-    let claimed: std::sync::Mutex<HashMap<String, usize>> = std::sync::Mutex::new(HashMap::new());
+    let gate = {
+        let limits = GateLimits {
+            site_pages: a.site_pages,
+            max_sites: (a.site_templates_mib << 20) / 256,
+            held_bytes: (a.site_templates_mib << 20) / 4,
+        };
+        std::thread::spawn(move || gate(page_rx, learn_tx, limits))
+    };
+    let learn_rx = std::sync::Mutex::new(learn_rx);
     let mut templates = SiteTemplates::new(usize::MAX, a.site_templates_mib << 20);
     let (mut learned, mut pages) = (0u64, 0u64);
     std::thread::scope(|s| {
         for _ in 0..jobs {
-            let (rx, tx, claimed) = (&page_rx, sig_tx.clone(), &claimed);
+            let (rx, tx) = (&learn_rx, sig_tx.clone());
             s.spawn(move || {
                 loop {
-                    let item = match rx.lock() {
+                    let page = match rx.lock() {
                         Ok(r) => r.recv(),
                         Err(_) => return,
                     };
-                    let Ok(Item::Page { bytes, url, charset, .. }) = item else {
-                        if item.is_err() {
-                            return;
-                        }
-                        continue;
-                    };
-                    let Some(site) = url.as_deref().and_then(registered_domain) else { continue };
-                    let take = match claimed.lock() {
-                        Ok(mut c) => {
-                            let n = c.entry(site.clone()).or_default();
-                            *n += 1;
-                            *n <= a.site_pages
-                        }
-                        Err(_) => return,
-                    };
-                    if !take {
-                        continue;
-                    }
+                    let Ok(page) = page else { return };
                     let req = pith::Request {
-                        url: url.as_deref(),
-                        charset: charset.as_deref(),
-                        ..pith::Request::new(&bytes)
+                        url: Some(&page.url),
+                        charset: page.charset.as_deref(),
+                        ..pith::Request::new(&page.bytes)
                     };
                     let signatures =
                         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| engine.page_signatures(&req)));
                     if let Ok(Ok(sig)) = signatures
-                        && tx.send((site, sig)).is_err()
+                        && tx.send((page.site, sig)).is_err()
                     {
                         return;
                     }
@@ -82,12 +80,93 @@ pub(super) fn learn(
         }
     });
     reader.join().map_err(|_| pith::Error::Config("the input reader panicked".into()))??;
+    let lost = gate.join().map_err(|_| pith::Error::Config("the site-template gate panicked".into()))?;
     templates.compact();
     eprintln!(
-        "pith batch: site templates of {} sites learned from {learned} of {pages} pages read ({} KiB) in {:.1} s",
+        "pith batch: site templates of {} sites learned from {learned} of {pages} pages read ({} KiB) in {:.1} s{}",
         templates.len(),
         templates.memory_bytes() / 1024,
-        t0.elapsed().as_secs_f64()
+        t0.elapsed().as_secs_f64(),
+        if lost > 0 { format!("; {lost} pages of them were held too long to be learned") } else { String::new() }
     );
     Ok(templates)
+}
+
+struct GateLimits {
+    /// Pages learned per site at most (`--site-pages`).
+    site_pages: usize,
+    /// Sites counted at most.
+    max_sites: usize,
+    /// Bytes of pages held at most.
+    held_bytes: usize,
+}
+
+/// Between the reader and the workers: which pages are parsed to learn from. A site needs
+/// `MIN_OTHER_PAGES + 1` pages before its template can change any answer, so a site's first pages
+/// are held (not parsed) until it has that many, then all go to the workers; a site that never gets
+/// there (most sites of a broad crawl have one or two pages) costs no parse at all. Held pages are
+/// bounded in bytes: when the bound is reached the oldest are dropped unlearned (their site is still
+/// learned from its later pages), which only archives of many sites interleaved page by page reach.
+/// Sites are counted by a hash of their name, at most `max_sites` of them. Returns the pages dropped
+/// whose site later had enough pages to be learned.
+fn gate(pages: Receiver<Item>, learn: SyncSender<ToLearn>, limits: GateLimits) -> u64 {
+    let needed = MIN_OTHER_PAGES as usize + 1;
+    let mut seen: HashMap<u64, usize> = HashMap::new();
+    let mut held: HashMap<u64, Vec<(u64, ToLearn)>> = HashMap::new();
+    let mut order: VecDeque<(u64, u64)> = VecDeque::new();
+    let mut dropped: HashMap<u64, u64> = HashMap::new();
+    let (mut held_bytes, mut serial) = (0usize, 0u64);
+    let lost = |seen: &HashMap<u64, usize>, dropped: &HashMap<u64, u64>| {
+        dropped.iter().filter(|(k, _)| seen.get(k).is_some_and(|&n| n >= needed)).map(|(_, n)| n).sum()
+    };
+    for item in pages {
+        let Item::Page { bytes, url: Some(url), charset, .. } = item else { continue };
+        let Some(site) = registered_domain(&url) else { continue };
+        let key = site_key(&site);
+        if seen.len() >= limits.max_sites && !seen.contains_key(&key) {
+            continue;
+        }
+        let n = seen.entry(key).or_default();
+        *n += 1;
+        if *n > limits.site_pages {
+            continue;
+        }
+        let page = ToLearn { site, bytes, url, charset };
+        if *n < needed {
+            serial += 1;
+            held_bytes += page.bytes.len();
+            order.push_back((key, serial));
+            held.entry(key).or_default().push((serial, page));
+            while held_bytes > limits.held_bytes {
+                let Some((old_key, old_serial)) = order.pop_front() else { break };
+                if let Some(list) = held.get_mut(&old_key)
+                    && let Some(at) = list.iter().position(|(s, _)| *s == old_serial)
+                {
+                    held_bytes -= list.remove(at).1.bytes.len();
+                    *dropped.entry(old_key).or_default() += 1;
+                    if list.is_empty() {
+                        held.remove(&old_key);
+                    }
+                }
+            }
+            continue;
+        }
+        for (_, earlier) in held.remove(&key).unwrap_or_default() {
+            held_bytes -= earlier.bytes.len();
+            if learn.send(earlier).is_err() {
+                return lost(&seen, &dropped);
+            }
+        }
+        if learn.send(page).is_err() {
+            return lost(&seen, &dropped);
+        }
+    }
+    lost(&seen, &dropped)
+}
+
+/// A site's name as a 64-bit hash: the gate's counts need no name, and a hash costs the same for
+/// every site.
+fn site_key(site: &str) -> u64 {
+    use std::hash::{BuildHasher, BuildHasherDefault};
+    BuildHasherDefault::<std::collections::hash_map::DefaultHasher>::default().hash_one(site)
 }
