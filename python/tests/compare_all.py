@@ -27,7 +27,7 @@ CLI_ARGS = ["extract", "--format", "json"]
 
 def cli_answer(binary: Path, page: DatasetPage) -> str:
     """The CLI's answer as a canonical string, or `error: <message>` when it refused the page."""
-    done = run_cli(binary, CLI_ARGS + (["--url", page.url] if page.url else []), page.html)
+    done = run_cli(binary, CLI_ARGS + (["--url", page.url] if page.url is not None else []), page.html)
     if done.returncode == 0:
         return canonical(json.loads(done.stdout))
     message = done.stderr.decode(errors="replace").strip()

@@ -103,7 +103,7 @@ def run_cli(binary: Path, args: list[str], stdin: bytes) -> subprocess.Completed
 
 def cli_extract(binary: Path, html: bytes, url: str | None = None) -> dict:
     """What `pith extract --format json` prints for a page."""
-    args = ["extract", "--format", "json"] + (["--url", url] if url else [])
+    args = ["extract", "--format", "json"] + (["--url", url] if url is not None else [])
     done = run_cli(binary, args, html)
     assert done.returncode == 0, done.stderr.decode(errors="replace")
     return json.loads(done.stdout)
