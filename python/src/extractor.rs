@@ -56,12 +56,13 @@ use crate::{run, to_python};
 /// Example:
 ///
 ///     >>> import pith
-///     >>> page = b"<html><body><nav><a href='/'>Home</a></nav><article><h1>Rice</h1>"
-///     ...        b"<p>Farmers learned new methods for growing rice this spring.</p></article></body></html>"
+///     >>> page = (b"<html><body><nav><a href='/'>Home</a></nav><article><h1>Rice</h1>"
+///     ...         b"<p>Farmers learned new methods for growing rice this spring.</p></article></body></html>")
 ///     >>> result = pith.extract(page, url="https://example.com/rice", formats=("text", "markdown"))
 ///     >>> result["content"]["text"]
 ///     'Rice\nFarmers learned new methods for growing rice this spring.'
 ///     >>> result["has_article"]["probability"] > 0.5, result["page_type"]["label"]
+///     (True, 'article')
 #[pyfunction]
 #[pyo3(
     signature = (html, *, url=None, algorithm="auto", formats=None, blocks=false, charset=None,

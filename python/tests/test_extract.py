@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import doctest
 import inspect
 import pickle
 
@@ -125,6 +126,14 @@ def test_help_is_enough_to_use_it():
         assert word in pith.extract_many.__doc__, word
     assert "models" in pith.Extractor.__doc__ and "params" in pith.Extractor.__doc__
     assert "record_id" in pith.read_warc.__doc__
+
+
+def test_the_docstring_example_runs():
+    examples = doctest.DocTestParser().get_doctest(pith.extract.__doc__, {"pith": pith}, "pith.extract", None, 0)
+    assert len(examples.examples) == 5
+    runner = doctest.DocTestRunner()
+    runner.run(examples)
+    assert runner.summarize(verbose=False).failed == 0
 
 
 def test_extractor_is_not_picklable_but_says_so():
