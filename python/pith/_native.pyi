@@ -1,0 +1,141 @@
+"""Types of pith's native module (python/src/). Import them from ``pith``."""
+
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from os import PathLike
+from typing import Any, Literal, TypedDict, final
+
+from typing_extensions import NotRequired
+
+Format = Literal["text", "html", "markdown", "explain"]
+NoArticleText = Literal["full", "lead"]
+Html = bytes | bytearray | str
+
+ALGORITHMS: list[str]
+FORMATS: list[str]
+VERSION: str
+
+class Content(TypedDict):
+    text: str
+    html: str
+    markdown: NotRequired[str]
+    explain: NotRequired[str]
+
+class HasArticle(TypedDict):
+    probability: float
+    is_article: bool
+    signals: dict[str, float]
+
+class PageType(TypedDict):
+    label: Literal["article", "forum", "product", "collection", "listing", "documentation", "service"]
+    probabilities: dict[str, float]
+
+class Extraction(TypedDict):
+    """What ``pith extract --format json`` prints for one page."""
+
+    url: str | None
+    title: str | None
+    lang: str | None
+    charset: str
+    algorithm: str
+    content: Content
+    has_article: HasArticle
+    page_type: PageType | None
+    metadata: dict[str, Any]
+    blocks: list[dict[str, Any]]
+    template: NotRequired[dict[str, int]]
+    timings_ms: dict[str, float]
+
+class ErrorDetail(TypedDict):
+    code: str
+    message: str
+
+class PageError(TypedDict):
+    """``extract_many``'s entry for a page that failed."""
+
+    url: str | None
+    error: ErrorDetail
+
+class WarcRecord(TypedDict):
+    url: str | None
+    record_id: str | None
+    date: str | None
+    digest: str | None
+    kind: Literal["response", "resource"]
+    status: int | None
+    content_type: str | None
+    charset: str | None
+    html: bytes
+
+def extract(
+    html: Html,
+    *,
+    url: str | None = None,
+    algorithm: str = "auto",
+    formats: str | Iterable[Format] | None = ("text",),
+    blocks: bool = False,
+    charset: str | None = None,
+    include_comments: bool | None = None,
+    no_article_text: NoArticleText | None = None,
+) -> Extraction: ...
+def extract_many(
+    pages: Iterable[Html],
+    *,
+    urls: Sequence[str | None] | None = None,
+    charsets: Sequence[str | None] | None = None,
+    jobs: int | None = None,
+    algorithm: str = "auto",
+    formats: str | Iterable[Format] | None = ("text",),
+    blocks: bool = False,
+    charset: str | None = None,
+    include_comments: bool | None = None,
+    no_article_text: NoArticleText | None = None,
+) -> list[Extraction | PageError]: ...
+@final
+class Extractor:
+    def __init__(
+        self,
+        models: str | PathLike[str] | None = None,
+        params: Mapping[str, Mapping[str, Any]] | None = None,
+        sites: str | PathLike[str] | None = None,
+    ) -> None: ...
+    def extract(
+        self,
+        html: Html,
+        *,
+        url: str | None = None,
+        algorithm: str = "auto",
+        formats: str | Iterable[Format] | None = ("text",),
+        blocks: bool = False,
+        charset: str | None = None,
+        include_comments: bool | None = None,
+        no_article_text: NoArticleText | None = None,
+    ) -> Extraction: ...
+    def extract_many(
+        self,
+        pages: Iterable[Html],
+        *,
+        urls: Sequence[str | None] | None = None,
+        charsets: Sequence[str | None] | None = None,
+        jobs: int | None = None,
+        algorithm: str = "auto",
+        formats: str | Iterable[Format] | None = ("text",),
+        blocks: bool = False,
+        charset: str | None = None,
+        include_comments: bool | None = None,
+        no_article_text: NoArticleText | None = None,
+    ) -> list[Extraction | PageError]: ...
+
+@final
+class WarcRecords(Iterator[WarcRecord]):
+    def __iter__(self) -> WarcRecords: ...
+    def __next__(self) -> WarcRecord: ...
+    @property
+    def not_html(self) -> int: ...
+    @property
+    def other_records(self) -> int: ...
+    @property
+    def not_ok(self) -> int: ...
+    @property
+    def oversize(self) -> int: ...
+
+def read_warc(path: str | PathLike[str], *, max_record_bytes: int = 16777216) -> WarcRecords: ...
