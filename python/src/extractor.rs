@@ -5,9 +5,10 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::PyList;
+use pyo3::types::{PyBytes, PyList, PyString};
 
 use crate::engine::{self, Recipe};
 use crate::errors::{INVALID_ARGUMENT, pith_error, raise};
@@ -279,6 +280,10 @@ fn extract_many_with<'py>(
     keywords: &Keywords<'_, 'py>,
 ) -> PyResult<Bound<'py, PyList>> {
     let choice = keywords.choice(py)?;
+    // A str or bytes is itself iterable (by character, by byte): one page passed alone is a mistake.
+    if pages.is_instance_of::<PyString>() || pages.is_instance_of::<PyBytes>() {
+        return Err(PyTypeError::new_err("pages must be an iterable of pages; for one page, use extract"));
+    }
     let objects: Vec<Bound<'py, PyAny>> = pages.try_iter()?.collect::<PyResult<_>>()?;
     let n = objects.len();
     let per_page = |name: &str, list: Option<Vec<Option<String>>>| -> PyResult<Vec<Option<String>>> {

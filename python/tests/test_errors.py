@@ -51,6 +51,8 @@ def test_not_a_page_is_a_type_error():
         pith.extract(42)
     with pytest.raises(TypeError):
         pith.extract_many([ARTICLE, None])
+    with pytest.raises(TypeError, match="iterable of pages"):
+        pith.extract_many(ARTICLE)
 
 
 def test_messages_are_the_clis(cli, tmp_path):
