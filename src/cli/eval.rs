@@ -75,13 +75,13 @@ pub struct EvalArgs {
     /// Worst pages per algorithm listed and explained in `--report`.
     #[arg(long, value_name = "N", default_value_t = 20, requires = "report")]
     pub report_worst: usize,
-    /// Switch off one of `auto`'s selection rules for this evaluation, to measure what it does
-    /// (repeatable; `--list-rules` names them).
     /// Extract each page also with the template of its site learned from the other pages of the site
     /// in the same dataset (sites with 3 or more pages), and print both runs side by side after the
     /// report (which is the run with templates).
     #[arg(long)]
     pub site_context: bool,
+    /// Switch off one of `auto`'s selection rules for this evaluation, to measure what it does
+    /// (repeatable; `--list-rules` names them).
     #[arg(long = "without-rule", value_name = "NAME", value_parser = rule_name)]
     pub without_rules: Vec<&'static str>,
     /// List `auto`'s selection rules, in the order they run, and exit.

@@ -10,9 +10,11 @@
 //! |---|---|
 //! | `run.rs` | the runner: [`run`](run()), [`run_opts`], [`run_with`], [`Options`], the [`Report`] it returns |
 //! | `page.rs` | one page through one algorithm, scored: [`PageResult`] |
-//! | `summary.rs` | page results folded into figures: [`summarize`], [`by_type`], [`macro_average`], [`type_scores`] |
+//! | `summary.rs` | page results folded into figures: [`summarize`], [`by_type`], [`by_lang`], [`macro_average`], [`type_scores`] |
 //! | `cross_validation.rs` | [`cross_validate`] by site or by dataset, with [`FoldModels`] kept on disk |
 //! | [`metrics`], [`lcs`] | the per-page text measures and the has-article scores |
+//! | [`snippets`] | the many-language corpus's snippet metric (counts summed over pages) |
+//! | [`language`] | the language a page is counted under: the dataset's label or detected |
 //! | [`metadata`] | title, author and date against the recorded ones |
 //! | [`ablation`] | the same page with and without its URL |
 //! | [`anchors`] | the peers' published figures the report is read against |
@@ -23,6 +25,7 @@ pub mod ablation;
 pub mod anchors;
 mod cross_validation;
 pub mod html;
+pub mod language;
 pub mod lcs;
 pub mod metadata;
 pub mod metrics;
@@ -30,6 +33,7 @@ mod page;
 pub mod report;
 mod run;
 pub mod site_context;
+pub mod snippets;
 mod summary;
 
 pub use cross_validation::{FoldModels, Folds, cross_validate};
@@ -38,4 +42,6 @@ pub use run::{
     AlgorithmReport, EngineFor, LayoutFn, Options, Report, SITE_MIN_PAGES, all_algorithms, run, run_opts, run_with,
     spread,
 };
-pub use summary::{Summary, TypeScores, by_type, macro_average, summarize, type_scores};
+pub use summary::{
+    Summary, TypeCalibration, TypeScores, by_lang, by_type, macro_average, summarize, type_judgements, type_scores,
+};

@@ -8,7 +8,7 @@ use serde::Serialize;
 
 use super::metrics::TextScores;
 use super::run::Loaded;
-use super::{EngineFor, Options, ablation, metadata, metrics};
+use super::{EngineFor, Options, ablation, language, metadata, metrics, snippets};
 use crate::{algorithms::Algorithm, engine::Request};
 
 /// One page run through one algorithm.
@@ -30,6 +30,14 @@ pub struct PageResult {
     /// The page type the algorithm answered (`auto` with a page-type model).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub predicted_type: Option<String>,
+    /// The page's language: the dataset's label, else detected ([`language`]).
+    pub lang: String,
+    /// The many-language corpus's snippet counts ([`snippets`]), for pages that list snippets.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub snippets: Option<snippets::SnippetCounts>,
+    /// The probability of every page type the algorithm answered (`auto` with a page-type model).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub type_probabilities: Option<std::collections::BTreeMap<String, f64>>,
     /// Share of the page's must-have snippets found in the text (pages that list some).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub with_rate: Option<f64>,
@@ -81,6 +89,7 @@ pub(super) fn run_page<'e>(
     let mut site_template = None;
     let mut signals = crate::output::Signals::new();
     let mut predicted_type = None;
+    let mut type_probabilities = None;
     // The visual methods: the page laid out first (a browser failure is this page's error).
     let layout = match (algorithm.needs().layout, read_error.is_none(), opts.layout) {
         (true, true, Some(f)) => Some(f(engine, bytes)),
@@ -111,7 +120,10 @@ pub(super) fn run_page<'e>(
         None => match std::panic::catch_unwind(AssertUnwindSafe(|| extract(&req))) {
             Ok(Ok(x)) => {
                 signals = x.has_article.signals;
-                predicted_type = x.page_type.map(|t| t.label);
+                if let Some(t) = x.page_type {
+                    predicted_type = Some(t.label);
+                    type_probabilities = Some(t.probabilities);
+                }
                 found_meta = x.metadata;
                 site_template = x.template;
                 (x.content.text, x.has_article.probability, x.has_article.is_article, Some(x.timings_ms.total), None)
@@ -146,6 +158,9 @@ pub(super) fn run_page<'e>(
     let scores = ds.gold[k].as_ref().map(|g| metrics::score(&g.predicted(&text), &g.words));
     let lower = if page.with.is_empty() && page.without.is_empty() { String::new() } else { text.to_lowercase() };
     PageResult {
+        lang: language::of_page(page, bytes, &text),
+        snippets: snippets::count(&text, &page.with, &page.without),
+        type_probabilities,
         page_type: page.page_type.clone(),
         predicted_type,
         with_rate: metrics::snippet_rate(&lower, &page.with),

@@ -290,10 +290,20 @@ fn tables(r: &Report) -> Vec<Table> {
         by_dataset_table(r, "Bag-of-words F1, mean of pages (multi-type benchmark) by dataset", &|s| s.word_f1),
         by_dataset_table(r, "Has-article accuracy by dataset", &|s| s.has_article.accuracy),
     ];
+    if r.algorithms.iter().any(|a| a.micro.snippets.is_some()) {
+        out.push(by_dataset_table(
+            r,
+            "Snippet F1 (the many-language corpus's metric, counts summed) by dataset",
+            &|s| s.snippets.and_then(|x| x.f1),
+        ));
+    }
     out.extend(type_tables(r));
     for a in &r.algorithms {
         out.extend([text_table(a), judgement_table(a), speed_table(a)]);
+        out.extend(snippet_table(a));
+        out.extend(language_table(a));
         out.extend(confusion_tables(a));
+        out.extend(calibration_tables(a));
         if a.micro.render_ms_median.is_some() {
             out.push(render_table(a));
         }
@@ -301,6 +311,75 @@ fn tables(r: &Report) -> Vec<Table> {
         out.extend(ablation_table(a));
     }
     out
+}
+
+/// The many-language corpus's snippet metric ([`super::snippets`]) for the datasets with snippets.
+fn snippet_table(a: &AlgorithmReport) -> Option<Table> {
+    let header =
+        ["dataset", "pages", "with found", "with missed", "without found", "without absent", "P", "R", "acc", "F1"];
+    let title =
+        format!("{}: snippets (with found = true positive, without found = false positive; summed)", a.algorithm);
+    pooled_table(a, title, &header, |s| {
+        let x = s.snippets?;
+        let c = x.counts;
+        Some(vec![
+            x.pages.to_string(),
+            c.tp.to_string(),
+            c.fn_.to_string(),
+            c.fp.to_string(),
+            c.tn.to_string(),
+            f3(x.precision),
+            f3(x.recall),
+            f3(x.accuracy),
+            f3(x.f1),
+        ])
+    })
+}
+
+/// Every figure per language over all datasets ([`super::language`]): the languages with most pages
+/// first; a dataset's `lang` where it labels one, else detected.
+fn language_table(a: &AlgorithmReport) -> Option<Table> {
+    if a.by_lang.is_empty() {
+        return None;
+    }
+    let header = strings(&[
+        "lang",
+        "pages",
+        "datasets",
+        "gold",
+        "LCS P",
+        "LCS R",
+        "LCS F1",
+        "snippet pages",
+        "snippet P",
+        "snippet R",
+        "snippet F1",
+        "HA labelled",
+        "HA acc",
+    ]);
+    let rows = a
+        .by_lang
+        .iter()
+        .map(|s| {
+            let sn = s.snippets.unwrap_or_default();
+            vec![
+                s.lang.clone().unwrap_or_default(),
+                s.pages.to_string(),
+                s.dataset.clone(),
+                s.gold_pages.to_string(),
+                f3(s.lcs_p),
+                f3(s.lcs_r),
+                f3(s.lcs_f1),
+                sn.pages.to_string(),
+                f3(s.snippets.and_then(|x| x.precision)),
+                f3(s.snippets.and_then(|x| x.recall)),
+                f3(s.snippets.and_then(|x| x.f1)),
+                s.has_article.n.to_string(),
+                f3(s.has_article.accuracy),
+            ]
+        })
+        .collect();
+    Some(Table { title: format!("{}: by language (all datasets)", a.algorithm), header, rows })
 }
 
 /// For each dataset that labels page types: the bag-of-words F1 of every algorithm by type, with the
@@ -373,9 +452,15 @@ fn confusion_tables(a: &AlgorithmReport) -> Vec<Table> {
                     let n: usize = s.confusion[g].iter().sum();
                     let mut row = vec![format!("{t} ({n})")];
                     row.extend(s.confusion[g].iter().map(|c| c.to_string()));
-                    row.push(f3((n > 0).then(|| s.confusion[g][g] as f64 / n as f64)));
+                    row.push(f3(s.recall.get(g).copied().flatten()));
                     row
                 })
+                .chain(std::iter::once({
+                    let mut row = vec!["precision".to_string()];
+                    row.extend((0..PAGE_TYPES.len()).map(|k| f3(s.precision.get(k).copied().flatten())));
+                    row.push(String::new());
+                    row
+                }))
                 .collect();
             Table {
                 title: format!(
@@ -385,6 +470,39 @@ fn confusion_tables(a: &AlgorithmReport) -> Vec<Table> {
                     f3(s.accuracy),
                     s.pages
                 ),
+                header,
+                rows,
+            }
+        })
+        .collect()
+}
+
+/// Per dataset that labels types: each type's probability against its label (one type against the
+/// rest), over the labelled pages whose answer gave probabilities; the diagrams are in `--report`.
+fn calibration_tables(a: &AlgorithmReport) -> Vec<Table> {
+    a.page_types
+        .iter()
+        .filter(|s| s.calibration.iter().any(|c| c.pages > 0))
+        .map(|s| {
+            let header = strings(&["type", "pages", "labelled so", "precision", "recall", "Brier", "ECE"]);
+            let rows = s
+                .calibration
+                .iter()
+                .enumerate()
+                .map(|(k, c)| {
+                    vec![
+                        c.page_type.clone(),
+                        c.pages.to_string(),
+                        c.positives.to_string(),
+                        f3(s.precision.get(k).copied().flatten()),
+                        f3(s.recall.get(k).copied().flatten()),
+                        f3(c.brier),
+                        f3(c.ece),
+                    ]
+                })
+                .collect();
+            Table {
+                title: format!("{}: {} page-type probabilities (one type against the rest)", a.algorithm, s.dataset),
                 header,
                 rows,
             }
@@ -491,6 +609,9 @@ mod tests {
             has_article: Some(true),
             page_type: Some("article".into()),
             predicted_type: Some("article".into()),
+            lang: "en".into(),
+            snippets: None,
+            type_probabilities: None,
             with_rate: Some(0.5),
             without_rate: None,
             probability: 0.9,
@@ -515,7 +636,8 @@ mod tests {
             algorithm: "auto".into(),
             macro_avg: macro_average("auto", std::slice::from_ref(&s)),
             micro: summarize("micro", "auto", std::slice::from_ref(&page), 0.1),
-            by_type: super::super::by_type("auto", &[page]),
+            by_type: super::super::by_type("auto", std::slice::from_ref(&page)),
+            by_lang: super::super::by_lang("auto", &[page]),
             datasets: vec![s],
         };
         Report { datasets: vec!["set".into()], jobs: 1, wall_s: 0.2, algorithms: vec![a] }
@@ -537,5 +659,9 @@ mod tests {
         assert!(t.contains("accuracy 0.500 over 2 pages"), "{t}");
         assert_eq!(j["algorithms"][0]["page_types"][0]["confusion"][1][0], 1);
         assert!(md.contains("| forum (1) | 1 | 0 |"), "{md}");
+        // Two pages answered as articles, one of them labelled so.
+        assert!(md.contains("| precision | 0.500 | – |"), "{md}");
+        assert!(md.contains("### auto: by language (all datasets)"), "{md}");
+        assert!(md.contains("| en | 1 | set | 1 |"), "{md}");
     }
 }

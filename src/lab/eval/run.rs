@@ -11,7 +11,7 @@ use serde::Serialize;
 
 use super::metrics::Gold;
 use super::page::run_page;
-use super::{FoldModels, PageResult, Summary, TypeScores, by_type, macro_average, summarize, type_scores};
+use super::{FoldModels, PageResult, Summary, TypeScores, by_lang, by_type, macro_average, summarize, type_scores};
 use crate::algorithms::contract::site_template::{PageSignatures, SiteTemplate};
 use crate::engine::Request;
 use crate::lab::dataset::{Dataset, LabelledPage, site_of};
@@ -68,6 +68,8 @@ pub struct AlgorithmReport {
     pub micro: Summary,
     /// Per dataset and page type, for the datasets that label page types.
     pub by_type: Vec<Summary>,
+    /// Per language over every dataset ([`super::language`]), most pages first.
+    pub by_lang: Vec<Summary>,
     /// Page-type accuracy and confusion, per dataset that labels page types (algorithms that answer
     /// a page type only).
     pub page_types: Vec<TypeScores>,
@@ -164,6 +166,7 @@ pub fn run_with<'e>(
                 macro_avg: macro_average(algorithm.name(), &sets),
                 micro: summarize("micro", algorithm.name(), &pages, wall),
                 by_type: by_type(algorithm.name(), &pages),
+                by_lang: by_lang(algorithm.name(), &pages),
                 page_types: type_scores(&pages),
                 datasets: sets,
             }

@@ -6,6 +6,7 @@ use serde::Serialize;
 
 use super::PageResult;
 use super::metrics::{self, Grade, HasArticleScores, TextScores};
+use super::snippets::{self, SnippetScores};
 use super::{ablation, metadata};
 
 /// Aggregate figures for one set of pages. Every figure that can be undefined (no gold pages, no
@@ -18,6 +19,9 @@ pub struct Summary {
     /// Set when the summary covers one page type of the dataset only.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub page_type: Option<String>,
+    /// Set when the summary covers one language (over every dataset) only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lang: Option<String>,
     pub algorithm: String,
     pub pages: usize,
     pub gold_pages: usize,
@@ -41,6 +45,9 @@ pub struct Summary {
     pub with_rate: Option<f64>,
     /// Mean share of boilerplate snippets found, over pages that list some (lower is better).
     pub without_rate: Option<f64>,
+    /// The many-language corpus's snippet metric, counts summed over the pages that list snippets.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub snippets: Option<SnippetScores>,
     /// Lv, Cao, Wang, Yin & Zheng (*An Algorithm to Extract and Judge the Main Text Based on the Law
     /// of Total Probability*): pages with LCS P, R and F1 all >= 0.95.
     pub accurate: usize,
@@ -85,6 +92,38 @@ pub struct TypeScores {
     pub accuracy: Option<f64>,
     /// `confusion[gold][answered]`: page counts, types in [`crate::lab::dataset::PAGE_TYPES`] order.
     pub confusion: Vec<Vec<usize>>,
+    /// Per type, in the same order: of the pages answered as the type, the share labelled so.
+    pub precision: Vec<Option<f64>>,
+    /// Per type: of the pages labelled as the type, the share answered so.
+    pub recall: Vec<Option<f64>>,
+    /// Per type: how well the answered probability of the type matches how often pages are of it.
+    pub calibration: Vec<TypeCalibration>,
+}
+
+/// One type's probability against its label, one type against the rest, over the labelled pages
+/// whose answer gave probabilities.
+#[derive(Debug, Clone, Serialize, Default)]
+pub struct TypeCalibration {
+    pub page_type: String,
+    pub pages: usize,
+    /// Pages labelled as the type.
+    pub positives: usize,
+    pub brier: Option<f64>,
+    /// Expected calibration error over ten equal-width bins, as for has-article.
+    pub ece: Option<f64>,
+}
+
+/// For each type, the (probability of the type, labelled as the type) pairs of the labelled pages of
+/// `dataset` that carry probabilities: what a reliability diagram per type bins.
+pub fn type_judgements<'a>(pages: impl Iterator<Item = &'a PageResult>, page_type: &str) -> Vec<metrics::Judgement> {
+    pages
+        .filter_map(|p| {
+            let label = p.page_type.as_deref()?;
+            let probs = p.type_probabilities.as_ref()?;
+            let prob = probs.get(page_type).copied().unwrap_or(0.0);
+            Some((label == page_type, prob, p.predicted_type.as_deref() == Some(page_type)))
+        })
+        .collect()
 }
 
 /// Page-type accuracy and confusion per dataset, for pages with both a label and an answer.
@@ -114,6 +153,25 @@ pub fn type_scores(pages: &[PageResult]) -> Vec<TypeScores> {
     for s in &mut out {
         let right: usize = (0..PAGE_TYPES.len()).map(|k| s.confusion[k][k]).sum();
         s.accuracy = (s.pages > 0).then(|| right as f64 / s.pages as f64);
+        let share = |n: usize, d: usize| (d > 0).then(|| n as f64 / d as f64);
+        s.recall = (0..PAGE_TYPES.len()).map(|k| share(s.confusion[k][k], s.confusion[k].iter().sum())).collect();
+        s.precision = (0..PAGE_TYPES.len())
+            .map(|k| share(s.confusion[k][k], s.confusion.iter().map(|row| row[k]).sum()))
+            .collect();
+        s.calibration = PAGE_TYPES
+            .iter()
+            .map(|t| {
+                let js = type_judgements(pages.iter().filter(|p| p.dataset == s.dataset), t);
+                let h = metrics::has_article(&js);
+                TypeCalibration {
+                    page_type: t.to_string(),
+                    pages: js.len(),
+                    positives: js.iter().filter(|j| j.0).count(),
+                    brier: h.brier,
+                    ece: h.ece,
+                }
+            })
+            .collect();
     }
     out
 }
@@ -162,7 +220,9 @@ pub fn summarize(dataset: &str, algorithm: &str, pages: &[PageResult], wall_s: f
         word_f1: avg(&|s| s.word.f1),
         with_rate: mean(pages.iter().filter_map(|p| p.with_rate)),
         without_rate: mean(pages.iter().filter_map(|p| p.without_rate)),
+        snippets: snippets::score(pages.iter().filter_map(|p| p.snippets.as_ref())),
         page_type: None,
+        lang: None,
         accurate,
         accurate_rate: rate(accurate),
         excellent,
@@ -209,6 +269,34 @@ pub fn by_type(algorithm: &str, pages: &[PageResult]) -> Vec<Summary> {
     out
 }
 
+/// One summary per language over all datasets (its `dataset` names the datasets it draws on), the
+/// languages with most pages first. Wall-clock figures are not split (they are 0 here).
+pub fn by_lang(algorithm: &str, pages: &[PageResult]) -> Vec<Summary> {
+    let mut langs: Vec<(&str, usize)> = Vec::new();
+    for p in pages {
+        match langs.iter_mut().find(|(l, _)| *l == p.lang) {
+            Some((_, n)) => *n += 1,
+            None => langs.push((&p.lang, 1)),
+        }
+    }
+    langs.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(b.0)));
+    langs
+        .into_iter()
+        .map(|(l, _)| {
+            let of_lang: Vec<PageResult> = pages.iter().filter(|p| p.lang == l).cloned().collect();
+            let mut sets: Vec<&str> = Vec::new();
+            for p in &of_lang {
+                if !sets.contains(&p.dataset.as_str()) {
+                    sets.push(&p.dataset);
+                }
+            }
+            let mut s = summarize(&sets.join(","), algorithm, &of_lang, 0.0);
+            s.lang = Some(l.to_string());
+            s
+        })
+        .collect()
+}
+
 /// The mean of the datasets' figures, each over the datasets where it is defined; counts are summed.
 /// The shingle F1 is again taken from the averaged precision and recall.
 pub fn macro_average(algorithm: &str, sets: &[Summary]) -> Summary {
@@ -238,7 +326,9 @@ pub fn macro_average(algorithm: &str, sets: &[Summary]) -> Summary {
         word_f1: m(&|s| s.word_f1),
         with_rate: m(&|s| s.with_rate),
         without_rate: m(&|s| s.without_rate),
+        snippets: snippets::mean_of(sets.iter().filter_map(|s| s.snippets.as_ref())),
         page_type: None,
+        lang: None,
         accurate: sum(&|s| s.accurate),
         accurate_rate: m(&|s| s.accurate_rate),
         excellent: sum(&|s| s.excellent),
@@ -296,6 +386,9 @@ mod tests {
             has_article: label,
             page_type: None,
             predicted_type: None,
+            lang: "en".into(),
+            snippets: None,
+            type_probabilities: None,
             with_rate: None,
             without_rate: None,
             probability: p,
@@ -342,6 +435,47 @@ mod tests {
         let s = summarize("d", "a", &skew, 1.0);
         let (p, r) = ((1.0 + 0.2) / 2.0, (0.2 + 1.0) / 2.0);
         assert!((s.shingle_f1.unwrap() - metrics::f1(p, r)).abs() < 1e-12);
+    }
+
+    #[test]
+    fn languages_pool_pages_across_datasets() {
+        let mut a = page(Some(("a b", "a b")), Some(true), 0.9, Some(1.0));
+        let mut b = page(None, Some(false), 0.1, Some(1.0));
+        let mut c = page(None, None, 0.1, Some(1.0));
+        b.dataset = "e".into();
+        (a.lang, b.lang, c.lang) = ("zh".into(), "zh".into(), "de".into());
+        c.snippets = Some(crate::lab::eval::snippets::SnippetCounts { tp: 1, fn_: 1, fp: 0, tn: 2 });
+        let langs = by_lang("x", &[a, b, c]);
+        assert_eq!(langs.len(), 2);
+        assert_eq!((langs[0].lang.as_deref(), langs[0].pages, langs[0].dataset.as_str()), (Some("zh"), 2, "d,e"));
+        assert_eq!(langs[0].has_article.accuracy, Some(1.0));
+        assert_eq!(langs[0].snippets, None);
+        assert_eq!(langs[1].snippets.and_then(|s| s.recall), Some(0.5));
+    }
+
+    #[test]
+    fn page_types_have_precision_recall_and_calibration() {
+        let typed = |gold: &str, answered: &str, p_article: f64| {
+            let mut r = page(None, None, p_article, Some(1.0));
+            r.page_type = Some(gold.into());
+            r.predicted_type = Some(answered.into());
+            let probs = [("article", p_article), ("listing", 1.0 - p_article)];
+            r.type_probabilities = Some(probs.iter().map(|(k, v)| (k.to_string(), *v)).collect());
+            r
+        };
+        let pages =
+            [typed("article", "article", 0.9), typed("listing", "article", 0.6), typed("listing", "listing", 0.2)];
+        let s = &type_scores(&pages)[0];
+        let (article, listing) = (0, 4);
+        assert_eq!(s.precision[article], Some(0.5));
+        assert_eq!(s.recall[article], Some(1.0));
+        assert_eq!((s.precision[listing], s.recall[listing]), (Some(1.0), Some(0.5)));
+        assert_eq!(s.precision[1], None);
+        let c = &s.calibration[article];
+        assert_eq!((c.pages, c.positives), (3, 1));
+        // Brier: (0.9−1)² + 0.6² + 0.2², over 3.
+        assert!((c.brier.unwrap() - (0.01 + 0.36 + 0.04) / 3.0).abs() < 1e-12);
+        assert_eq!(s.calibration[1].positives, 0);
     }
 
     #[test]

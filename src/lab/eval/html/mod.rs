@@ -25,7 +25,7 @@ use std::fmt::Write;
 
 pub use charts::{BEST_PEER, OURS, PEER};
 pub use files::write;
-pub use selection::{Bin, Worst, reliability, worst};
+pub use selection::{Bin, Worst, bins, reliability, worst};
 
 use super::anchors::Anchors;
 use super::{PageResult, Report};
@@ -82,6 +82,7 @@ pub fn render(
     sections::per_dataset(r, anchors, &mut out);
     sections::per_type(r, anchors, &mut out);
     sections::has_article(r, pages, anchors, &mut out);
+    sections::page_type_reliability(r, pages, &mut out);
     sections::worst_table(worst, &mut out);
     out.push_str("</main></body></html>\n");
     out
@@ -126,6 +127,9 @@ mod tests {
             has_article: label,
             page_type: t.map(str::to_string),
             predicted_type: None,
+            lang: "en".into(),
+            snippets: None,
+            type_probabilities: None,
             with_rate: None,
             without_rate: None,
             probability: p,
@@ -161,6 +165,7 @@ mod tests {
                 macro_avg: macro_average("auto", &sets),
                 micro: summarize("micro", "auto", pages, 0.1),
                 by_type: by_type("auto", pages),
+                by_lang: Vec::new(),
                 page_types: type_scores(pages),
                 datasets: sets,
             }],
@@ -209,5 +214,25 @@ mod tests {
         assert!(html.contains("<td class=\"url\">javascript:alert(1)</td>"));
         assert!(html.contains("<a href=\"r-explain/auto-wcxb-dev-_b__x.html\">explain</a>"));
         assert!(html.contains("a note &lt;with&gt; markup"));
+        // Without type probabilities there is no page-type reliability section.
+        assert!(!html.contains("Page-type reliability"));
+    }
+
+    #[test]
+    fn page_types_get_a_reliability_diagram_each() {
+        let typed = |id: &str, gold: &str, answered: &str, p_article: f64| {
+            let mut p = page(id, "wcxb-dev", "a b", "a b", None, p_article, Some(gold));
+            p.predicted_type = Some(answered.into());
+            let probs = [("article", p_article), ("listing", 1.0 - p_article)];
+            p.type_probabilities = Some(probs.iter().map(|(k, v)| (k.to_string(), *v)).collect());
+            p
+        };
+        let pages = vec![typed("1", "article", "article", 0.95), typed("2", "listing", "listing", 0.15)];
+        let html = render(&report(&pages), &pages, &Anchors::embedded().unwrap(), &[], None);
+        assert!(html.contains("Page-type reliability"), "{html}");
+        assert!(html.contains("pith auto · wcxb-dev · article · 1 of 2 pages · ECE 0.100"), "{html}");
+        assert!(html.contains("pith auto · wcxb-dev · listing · 1 of 2 pages"));
+        // No labelled forum page: no forum diagram.
+        assert!(!html.contains("wcxb-dev · forum · 0 of"));
     }
 }

@@ -1,12 +1,13 @@
 //! The page's sections, in reading order: F1 per dataset (a table against the best peer, then a
 //! panel per dataset), F1 per page type, has-article reliability (a diagram and its bins per
-//! algorithm and labelled dataset), and the worst pages with their links.
+//! algorithm and labelled dataset), page-type reliability (a diagram per type), and the worst pages
+//! with their links.
 
 use std::fmt::Write;
 
 use super::Worst;
 use super::charts::{colour, panel, panel_bars, reliability_svg};
-use super::selection::reliability;
+use super::selection::{bins, reliability};
 use crate::lab::eval::anchors::Anchors;
 use crate::lab::eval::{AlgorithmReport, PageResult, Report, Summary};
 use crate::output::explain_page::escape;
@@ -173,6 +174,50 @@ pub(super) fn has_article(r: &Report, pages: &[PageResult], anchors: &Anchors, o
             out.push_str("</table></details></figure>\n");
         }
         out.push_str("</div>\n");
+    }
+    out.push_str("</section>\n");
+}
+
+/// One reliability diagram per page type and labelled dataset: the probability `auto` gave the type
+/// against whether the page is of it (one type against the rest), so an indexer can read where to
+/// set a threshold per type.
+pub(super) fn page_type_reliability(r: &Report, pages: &[PageResult], out: &mut String) {
+    if r.algorithms.iter().all(|a| a.page_types.iter().all(|s| s.calibration.iter().all(|c| c.pages == 0))) {
+        return;
+    }
+    out.push_str("<section><h2>Page-type reliability</h2>\n");
+    out.push_str(
+        "<p class=\"note\">For each type: the labelled pages binned by the probability answered for that \
+         type; bar = share of the bin's pages labelled as the type, tick = the bin's mean probability. Only \
+         types with labelled pages are drawn.</p>\n",
+    );
+    for (k, a) in r.algorithms.iter().enumerate() {
+        for s in &a.page_types {
+            out.push_str("<div class=\"grid\">\n");
+            for (t, c) in crate::lab::dataset::PAGE_TYPES.iter().zip(&s.calibration) {
+                if c.positives == 0 {
+                    continue;
+                }
+                let of_set = pages.iter().filter(|p| p.algorithm == a.algorithm && p.dataset == s.dataset);
+                let bins = bins(&crate::lab::eval::type_judgements(of_set, t));
+                out.push_str("<figure><figcaption>");
+                escape(
+                    &format!(
+                        "pith {} · {} · {t} · {} of {} pages · ECE {}",
+                        a.algorithm,
+                        s.dataset,
+                        c.positives,
+                        c.pages,
+                        f3(c.ece)
+                    ),
+                    out,
+                );
+                out.push_str("</figcaption>");
+                reliability_svg(&bins, colour(k), out);
+                out.push_str("</figure>\n");
+            }
+            out.push_str("</div>\n");
+        }
     }
     out.push_str("</section>\n");
 }

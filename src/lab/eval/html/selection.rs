@@ -1,8 +1,10 @@
 //! What the page shows, chosen from the page results: each algorithm's worst pages under its
-//! datasets' metrics, and the has-article probabilities binned for the reliability diagram.
+//! datasets' metrics, and the has-article (or a page type's) probabilities binned for the reliability
+//! diagrams.
 
 use crate::lab::eval::PageResult;
 use crate::lab::eval::anchors::{Anchors, Metric};
+use crate::lab::eval::metrics::Judgement;
 
 /// One of the worst pages of an algorithm, with the link to its explanation page (relative to the
 /// report) once it is written.
@@ -47,12 +49,18 @@ pub struct Bin {
 /// Ten equal-width bins of the has-article probability (the last one closed), as the expected
 /// calibration error in [`crate::lab::eval::metrics::has_article`] bins them.
 pub fn reliability<'a>(pages: impl Iterator<Item = &'a PageResult>) -> [Bin; 10] {
+    let js: Vec<Judgement> = pages.filter_map(|p| Some((p.has_article?, p.probability, p.is_article))).collect();
+    bins(&js)
+}
+
+/// Ten equal-width bins of any (label, probability) judgements: a page type's probability against
+/// its label in the per-type diagrams.
+pub fn bins(js: &[Judgement]) -> [Bin; 10] {
     let mut sums = [(0usize, 0.0f64, 0.0f64); 10];
-    for p in pages {
-        let Some(label) = p.has_article else { continue };
-        let k = ((p.probability * 10.0).floor().max(0.0) as usize).min(9);
+    for &(label, p, _) in js {
+        let k = ((p * 10.0).floor().max(0.0) as usize).min(9);
         sums[k].0 += 1;
-        sums[k].1 += p.probability;
+        sums[k].1 += p;
         sums[k].2 += if label { 1.0 } else { 0.0 };
     }
     sums.map(|(n, ps, ys)| if n == 0 { Bin::default() } else { Bin { n, mean_p: ps / n as f64, share: ys / n as f64 } })
