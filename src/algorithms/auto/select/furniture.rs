@@ -1,8 +1,16 @@
 //! Short blocks that are page furniture wherever they stand: share prompts, interface labels,
 //! breadcrumb trails, links to the previous and next article, a site's registration record, a forum
-//! poster's details, bare addresses (one rule each, run together in one pass over the blocks), and
-//! the headline when it opens the text (rule `leading-headline`). One family because each is read
-//! from one short block's own text.
+//! poster's details, bare addresses (one rule each, run together in one pass over the blocks), lines
+//! that point at another page (rule `cross-references`), and the headline when it opens the text
+//! (rule `leading-headline`). One family because each is read from one short block's own text.
+//!
+//! `cross-references` is known by its shape alone (a label, a colon, one link), so it needs no word
+//! list. Measured when it came: trafbench-dev, pages of sites no model saw, snippet precision 0.864 →
+//! 0.870, F1 0.908 → 0.911, recall unchanged; site-grouped 3-fold CV over the ten older sets
+//! unchanged to the third decimal on every set but dragnet (LCS F1 0.9067 → 0.9065: one page whose
+//! gold keeps a "Continue reading: <a>…</a>" line).
+//! (`pith eval $SETS --cv 3 --cv-models DIR --without-rule cross-references` against the same run
+//! with it.)
 
 use crate::algorithms::auto::lexicon;
 use crate::algorithms::auto::segment::Blocks;
@@ -104,6 +112,73 @@ pub(super) fn drop_short_furniture(doc: &Document, blocks: &Blocks, chosen: &mut
         }
     }
     dropped
+}
+
+/// The longest cross-reference line, in characters: a label and one other page's headline.
+const CROSS_REFERENCE_MAX_CHARS: u32 = 300;
+/// The longest label before a cross-reference's link, in characters ("Read more:", "Lea también:",
+/// "相关阅读：").
+const CROSS_REFERENCE_LABEL_MAX_CHARS: usize = 24;
+
+/// Unchoose the lines that point the reader at another page (rule `cross-references`): a block of at
+/// most [`CROSS_REFERENCE_MAX_CHARS`] characters whose text opens with a short label of its own (at
+/// most [`CROSS_REFERENCE_LABEL_MAX_CHARS`] characters and three words, not a link) that ends in a
+/// colon, followed by a link that holds nearly all the rest: "Lea también: <a>…</a>", "Read more:
+/// <a>…</a>", "相关阅读：<a>…</a>", "Category: <a>Press releases</a>", "Źródło: <a>…</a>" (one link;
+/// a label over several, "Cast: <a>…</a>, <a>…</a>", lists what the page is about). Known by
+/// shape, not by the label's words, so it holds in any language: news sites print such lines between
+/// an article's paragraphs and under it, and a sentence of the article is never a label and a
+/// headline. Returns whether any text was unchosen.
+pub(super) fn drop_cross_references(doc: &Document, blocks: &Blocks, chosen: &mut [bool]) -> bool {
+    let mut dropped = false;
+    for b in blocks.list.iter().filter(|b| b.chars >= 8 && b.chars <= CROSS_REFERENCE_MAX_CHARS) {
+        let texts = blocks.texts_of(b);
+        if b.link_text_nodes == 0 || !texts.iter().all(|&t| chosen[t as usize]) {
+            continue;
+        }
+        if is_cross_reference(doc, texts) {
+            for &t in texts {
+                chosen[t as usize] = false;
+            }
+            dropped = true;
+        }
+    }
+    dropped
+}
+
+/// Whether a block's text nodes read as a label, a colon, and a link that holds the rest.
+fn is_cross_reference(doc: &Document, texts: &[crate::dom::NodeId]) -> bool {
+    let Some(first_link) = texts.iter().position(|&t| doc.node(t).in_link) else { return false };
+    let label: String = texts[..first_link].iter().map(|&t| doc.text(t)).collect();
+    let label = label.trim();
+    let Some(head) = label.strip_suffix(':').or_else(|| label.strip_suffix('：')) else { return false };
+    let head = head.trim_end();
+    if head.is_empty()
+        || head.chars().count() > CROSS_REFERENCE_LABEL_MAX_CHARS
+        || head.split_whitespace().count() > 3
+        || head.contains([':', '：'])
+    {
+        return false;
+    }
+    let (mut linked, mut rest, mut runs, mut in_run) = (0usize, 0usize, 0usize, false);
+    for &t in &texts[first_link..] {
+        let n = doc.text(t).trim().chars().count();
+        rest += n;
+        if doc.node(t).in_link {
+            linked += n;
+            runs += usize::from(!in_run);
+            in_run = true;
+        } else if n > 0 {
+            in_run = false;
+        }
+    }
+    // One headline: "Cast: <a>…</a>, <a>…</a>" and "Tags: <a>…</a> <a>…</a>" list several things
+    // the page is about, which is the page's own content.
+    if runs != 1 {
+        return false;
+    }
+    // A headline's worth of link text, and at most a few characters beside it (a date, a bracket).
+    linked >= 8 && linked * 10 >= rest * 8
 }
 
 /// The longest headline read, in characters.
@@ -249,6 +324,33 @@ mod tests {
         );
         let auto = AutoParams { drop_poster_details: false, ..AutoParams::default() };
         assert!(!kept_after_furniture(&html, &auto).0);
+    }
+
+    #[test]
+    fn cross_references_are_dropped_in_any_language_and_sentences_with_links_are_not() {
+        let body = "The council approved the budget on Tuesday after a long debate about schools.";
+        let html = format!(
+            "<body><p>{body}</p><p><strong>Lea también:</strong> <a href=/a>Impiden ingreso a reportero</a></p>\
+             <p>Read more : <a href=/b>Looted colonial art: a new office</a></p>\
+             <p>相关阅读：<a href=/c>县农业局举办农民培训班</a></p>\
+             <p>Category: <a href=/d>Press Releases</a></p>\
+             <p>Cast: <a href=/i>Robert De Niro</a>, <a href=/j>Eliza Dushku</a></p>\
+             <p>See <a href=/e>the full report</a> for the figures on schools.</p>\
+             <p>The mayor said: <a href=/f>we will build two schools</a> and then explained why it matters.</p>\
+             <p>On Tuesday the council said this: <a href=/g>budget</a></p>\
+             <p><a href=/h>Budget: the details</a></p></body>"
+        );
+        let kept = kept_after(&html, drop_cross_references);
+        assert_eq!(
+            kept,
+            (
+                true,
+                format!(
+                    "{body}|Cast:|Robert De Niro|,|Eliza Dushku|See|the full report|for the figures on schools.|The mayor said:|we will build two schools|\
+                     and then explained why it matters.|On Tuesday the council said this:|budget|Budget: the details"
+                )
+            )
+        );
     }
 
     #[test]

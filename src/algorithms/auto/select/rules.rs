@@ -329,6 +329,13 @@ pub const RULES: &[Rule] = &[
         step: Step::Furniture(furniture::BARE_ADDRESSES),
     },
     Rule {
+        name: "cross-references",
+        family: Family::Furniture,
+        when: When::Always,
+        reads: "a short block's label and its link",
+        step: Step::Drop(|page, chosen| furniture::drop_cross_references(page.doc, page.blocks, chosen)),
+    },
+    Rule {
         name: "leading-headline",
         family: Family::Furniture,
         when: When::Always,
