@@ -79,6 +79,8 @@ impl Family {
 pub enum When {
     /// Every page.
     Always,
+    /// A page judged an article.
+    Article,
     /// A page judged an article, unless reader comments are kept (`include_comments`).
     ArticleUnlessCommentsKept,
     /// A page the page-type models label with one of these types (never an article).
@@ -93,6 +95,7 @@ impl When {
         let labelled = |types: &[&str]| v.label.is_some_and(|l| types.contains(&l));
         match self {
             When::Always => true,
+            When::Article => v.is_article,
             When::ArticleUnlessCommentsKept => v.is_article && !v.comments_kept,
             When::Labelled(types) => labelled(types),
             When::LabelledUnlessCommentsKept(types) => labelled(types) && !v.comments_kept,
@@ -104,6 +107,7 @@ impl fmt::Display for When {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             When::Always => write!(f, "every page"),
+            When::Article => write!(f, "articles"),
             When::ArticleUnlessCommentsKept => write!(f, "articles, unless comments are kept"),
             When::Labelled(types) => write!(f, "pages labelled {}", types.join(" or ")),
             When::LabelledUnlessCommentsKept(types) => {
@@ -334,6 +338,13 @@ pub const RULES: &[Rule] = &[
         when: When::Always,
         reads: "a short block's label and its link",
         step: Step::Drop(|page, chosen| furniture::drop_cross_references(page.doc, page.blocks, chosen)),
+    },
+    Rule {
+        name: "trailing-headings",
+        family: Family::Furniture,
+        when: When::Article,
+        reads: "headings after the last chosen block that is not one",
+        step: Step::Drop(|page, chosen| furniture::drop_trailing_headings(page.doc, page.blocks, chosen)),
     },
     Rule {
         name: "leading-headline",
