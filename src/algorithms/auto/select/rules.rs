@@ -205,6 +205,13 @@ pub const RULES: &[Rule] = &[
         }),
     },
     Rule {
+        name: "feeds-after-body",
+        family: Family::Rails,
+        when: When::Article,
+        reads: "blocks' text, link text and sentence marks",
+        step: Step::Drop(|page, chosen| rails::drop_feeds_after_body(page.blocks, chosen)),
+    },
+    Rule {
         name: "comments-after-article",
         family: Family::Threads,
         when: When::ArticleUnlessCommentsKept,
