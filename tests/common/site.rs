@@ -8,7 +8,13 @@
 pub const SITE: &str = "https://www.farm-portal.example";
 
 /// Text that is on every page and is nobody's content.
-pub const CHROME: &[&str] = &["首页", "农业新闻", "Hot this week", "热门排行", "版权所有", "Contact us"];
+pub const CHROME: &[&str] =
+    &["首页", "农业新闻", "Hot this week", "热门排行", "版权所有", "Contact us", PROMO_ZH, PROMO_EN];
+
+/// The site's promotion under every article (both languages on every page), written as running text: no rule of a page's own can
+/// tell it from the article, only the site's other pages can.
+const PROMO_ZH: &str = "欢迎关注农民培训网，每周都有新的培训课程和农技信息发布，敬请留意。";
+const PROMO_EN: &str = "Farm Portal brings you new courses and farming tips every week, so do come back soon.";
 
 /// Page `k`'s address.
 pub fn url(k: usize) -> String {
@@ -109,7 +115,11 @@ pub fn page(k: usize) -> Vec<u8> {
     let hot: String = (0..8)
         .map(|i| format!("<li><a href=\"/hot/{i}.html\">热门排行 {i}：春耕备耕技术要点第{i}讲 Hot this week</a></li>"))
         .collect();
-    let body: String = paragraphs.iter().map(|p| format!("<p>{p}</p>")).collect();
+    let body: String = paragraphs
+        .iter()
+        .map(|p| format!("<p>{p}</p>"))
+        .chain([PROMO_ZH, PROMO_EN].map(|p| format!("<p>{p}</p>")))
+        .collect();
     let charset = if k.is_multiple_of(2) { "gbk" } else { "utf-8" };
     let html = format!(
         "<html><head><meta charset=\"{charset}\"><title>{title}</title></head><body>\
