@@ -1,8 +1,8 @@
 """python/Cargo.lock pins every crate it shares with the root Cargo.lock to the same version, and
 python/Cargo.toml asks for the features `cargo test --release` compiles pith's library with: a build
-with CARGO_TARGET_DIR at the root's target/ then reuses the library and its dependencies as the root's
-tests compiled them (.ci/run's "Python package" stage does), and the package extracts with exactly the
-library the CLI runs."""
+with CARGO_TARGET_DIR at the root's target/ then reuses the library's dependencies as the root's tests
+compiled them (.ci/run's "Python package" stage does), and the package extracts with the library the
+CLI runs, built from the same crates with the same features."""
 
 from __future__ import annotations
 
@@ -46,8 +46,8 @@ def features(directory, edges: str) -> dict[str, set[str]]:
 
 def test_pith_is_compiled_with_the_root_test_builds_features():
     # One feature more or less on any crate pith's library uses, on either side (a new dev-dependency
-    # in the root, a new dependency here, pyo3's macros' syn), and the extension's build compiles the
-    # library and everything between again: .ci/run's Python stage takes minutes instead of one.
+    # in the root, a new dependency here, pyo3's macros' syn), and the extension's build compiles
+    # every crate between it and the library again, and links a library the tests did not run.
     if shutil.which("cargo") is None:
         missing("cargo is not installed")
     library = features(REPO, "normal,build")  # the crates pith's library uses, and no others
