@@ -1,8 +1,7 @@
-"""python/Cargo.lock pins every crate it shares with the root Cargo.lock to the same version, and
-python/Cargo.toml asks for the features `cargo test --release` compiles pith's library with: a build
-with CARGO_TARGET_DIR at the root's target/ then reuses the library's dependencies as the root's tests
-compiled them (.ci/run's "Python package" stage does), and the package extracts with the library the
-CLI runs, built from the same crates with the same features."""
+"""python/ is a member of the root workspace (one Cargo.lock, one target/), and python/Cargo.toml asks
+for the features `cargo test --release` compiles pith's library with: a build after the tests then
+reuses the library and its dependencies as the tests compiled them (.ci/run's "Python package" stage
+does), and the package extracts with exactly the library the CLI runs."""
 
 from __future__ import annotations
 
@@ -11,22 +10,6 @@ import shutil
 import subprocess
 
 from conftest import REPO, missing
-
-
-def versions(lock: str) -> dict[str, set[str]]:
-    found: dict[str, set[str]] = {}
-    for name, version in re.findall(r'\[\[package\]\]\nname = "([^"]+)"\nversion = "([^"]+)"', lock):
-        found.setdefault(name, set()).add(version)
-    return found
-
-
-def test_shared_crates_have_the_root_locks_versions():
-    root = versions((REPO / "Cargo.lock").read_text())
-    ours = versions((REPO / "python" / "Cargo.lock").read_text())
-    assert "pith" in ours and "pyo3" in ours
-    # The root lock may hold more versions of a crate (its dev-dependencies'); ours must be among them.
-    differ = {name: (sorted(v), sorted(root[name])) for name, v in ours.items() if name in root and not v <= root[name]}
-    assert not differ, f"update python/Cargo.lock from the root lock (cp Cargo.lock python/ and build): {differ}"
 
 
 def features(directory, edges: str) -> dict[str, set[str]]:
@@ -47,7 +30,7 @@ def features(directory, edges: str) -> dict[str, set[str]]:
 def test_pith_is_compiled_with_the_root_test_builds_features():
     # One feature more or less on any crate pith's library uses, on either side (a new dev-dependency
     # in the root, a new dependency here, pyo3's macros' syn), and the extension's build compiles
-    # every crate between it and the library again, and links a library the tests did not run.
+    # the library and every crate between again, and links a library the tests did not run.
     if shutil.which("cargo") is None:
         missing("cargo is not installed")
     library = features(REPO, "normal,build")  # the crates pith's library uses, and no others
