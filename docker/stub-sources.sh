@@ -9,6 +9,11 @@ set -eu
 mkdir -p src
 [ -e src/main.rs ] || echo 'fn main() {}' > src/main.rs
 [ -e src/lib.rs ] || : > src/lib.rs
+# The workspace member python/ (its manifest only).
+if [ -e python/Cargo.toml ]; then
+    mkdir -p python/src
+    [ -e python/src/lib.rs ] || : > python/src/lib.rs
+fi
 awk '
     function flush() {
         if (kind != "" && name != "") {

@@ -1,15 +1,16 @@
 //! `pith.read_warc`: an archive's HTML pages, one dict per record, read by pith's own streaming
 //! reader (`pith::batch::warc`), so memory stays at one record whatever the archive's size.
 //!
-//! Which records are pages is `pith batch`'s rule: `response` records whose HTTP answer is 2xx with
-//! an HTML media type (or none), and `resource` records with an HTML `Content-Type` (or none). The
-//! rest are skipped and counted; the counts are attributes of the iterator.
+//! Which records are pages is `pith batch`'s rule, `pith::batch::warc::classify`: `response` records
+//! whose HTTP answer is 2xx with an HTML media type (or none), and `resource` records with an HTML
+//! `Content-Type` (or none). The rest are skipped and counted; the counts are attributes of the
+//! iterator.
 
 use std::io::BufRead;
 use std::path::PathBuf;
 use std::sync::Mutex;
 
-use pith::batch::warc::{self, Record, WarcReader};
+use pith::batch::warc::{self, Page, Record, RecordPage, WarcReader};
 use pyo3::exceptions::PyStopIteration;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
@@ -77,13 +78,10 @@ struct Counts {
     oversize: u64,
 }
 
-/// A page found in a record, before it becomes a dict.
+/// A page found in a record, before it becomes a dict: the record's headers and what it held.
 struct Found {
     record: Record,
-    status: Option<u16>,
-    content_type: Option<String>,
-    charset: Option<String>,
-    body: Vec<u8>,
+    page: Page,
 }
 
 #[pymethods]
@@ -161,44 +159,26 @@ impl State {
 
     /// The page a record holds, or `None` (counted) when it holds none.
     fn page_in(&mut self, mut record: Record) -> Option<Found> {
-        if record.kind != "response" && record.kind != "resource" {
-            self.counts.other_records += 1;
-            return None;
-        }
-        if record.oversize.is_some() {
-            self.counts.oversize += 1;
-            return None;
-        }
-        if record.kind == "resource" {
-            let content_type = record.content_type.as_deref().map(media_type);
-            if !content_type.as_deref().is_none_or(is_html) {
+        let page = match warc::classify(&mut record, self.max_record_bytes) {
+            RecordPage::Page(page) => page,
+            RecordPage::Other => {
+                self.counts.other_records += 1;
+                return None;
+            }
+            RecordPage::Oversize(_) => {
+                self.counts.oversize += 1;
+                return None;
+            }
+            RecordPage::NotHtml => {
                 self.counts.not_html += 1;
                 return None;
             }
-            let body = std::mem::take(&mut record.block);
-            return Some(Found { record, status: None, content_type, charset: None, body });
-        }
-        let max_body = usize::try_from(self.max_record_bytes).unwrap_or(usize::MAX);
-        let Some(http) = warc::http_response(&record.block, max_body) else {
-            self.counts.not_ok += 1;
-            return None;
+            RecordPage::NoResponse | RecordPage::NotOk(_) => {
+                self.counts.not_ok += 1;
+                return None;
+            }
         };
-        if !http.media_type.as_deref().is_none_or(is_html) {
-            self.counts.not_html += 1;
-            return None;
-        }
-        if !(200..300).contains(&http.status) {
-            self.counts.not_ok += 1;
-            return None;
-        }
-        record.block = Vec::new();
-        Some(Found {
-            record,
-            status: Some(http.status),
-            content_type: http.media_type,
-            charset: http.charset,
-            body: http.body,
-        })
+        Some(Found { record, page })
     }
 }
 
@@ -210,19 +190,10 @@ impl Found {
         d.set_item("date", self.record.date)?;
         d.set_item("digest", self.record.digest)?;
         d.set_item("kind", self.record.kind)?;
-        d.set_item("status", self.status)?;
-        d.set_item("content_type", self.content_type)?;
-        d.set_item("charset", self.charset)?;
-        d.set_item("html", PyBytes::new(py, &self.body))?;
+        d.set_item("status", self.page.status)?;
+        d.set_item("content_type", self.page.media_type)?;
+        d.set_item("charset", self.page.charset)?;
+        d.set_item("html", PyBytes::new(py, &self.page.body))?;
         Ok(d)
     }
-}
-
-/// A Content-Type's media type, lower-cased, without parameters.
-fn media_type(content_type: &str) -> String {
-    content_type.split(';').next().unwrap_or("").trim().to_ascii_lowercase()
-}
-
-fn is_html(media_type: &str) -> bool {
-    media_type == "text/html" || media_type == "application/xhtml+xml"
 }

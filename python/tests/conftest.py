@@ -3,9 +3,8 @@ are, and a small, fixed sample of dataset pages.
 
 The datasets live beside the repository (`../shared/datasets`, see its README.md); the binary is the
 release build of the same checkout (`target/release/pith`, or `PITH_BIN`) as `cargo test --release`
-builds it, with serde_json's `float_roundtrip` as the package has it (python/Cargo.toml says why; a
-`cargo build --release` binary's page-type probabilities differ in the last bits). Without them the tests
-that need them are skipped on a developer's machine, and fail when `CI` is set: a CI run must not
+builds it, from the same crates with the same features as the package (python/Cargo.toml says why).
+Without them the tests that need them are skipped on a developer's machine, and fail when `CI` is set: a CI run must not
 pass by skipping its comparison with the CLI.
 """
 

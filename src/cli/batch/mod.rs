@@ -22,6 +22,7 @@ use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::time::{Duration, Instant};
 
 use clap::Args;
+use pith::batch::warc::{Record, RecordPage, classify};
 use pith::engine::site::{SiteTemplates, registered_domain};
 use serde::Serialize;
 
@@ -466,8 +467,9 @@ fn files_under(p: &Path) -> Vec<PathBuf> {
     out
 }
 
-/// Send an archive's HTML responses; the rest are counted: non-HTML payloads in `not_html`, records
-/// that hold no page in `other`.
+/// Send an archive's pages (`pith::batch::warc::classify` decides which records are pages); records
+/// that fail are sent as failures, and the rest counted: non-HTML payloads in `not_html`, records that
+/// hold no page in `other`.
 fn read_warc(
     file: &Path,
     max: u64,
@@ -484,7 +486,7 @@ fn read_warc(
         }
     };
     for (n, rec) in reader.enumerate() {
-        let rec = match rec {
+        let mut rec = match rec {
             Ok(r) => r,
             Err(e) => {
                 let origin =
@@ -493,55 +495,43 @@ fn read_warc(
                 return Ok(());
             }
         };
-        if rec.kind != "response" && rec.kind != "resource" {
-            *other += 1;
-            continue;
-        }
-        let origin = Origin {
+        let origin = |rec: &Record| Origin {
             file: name.clone(),
             uri: rec.target_uri.clone().unwrap_or_else(|| format!("{name}#record-{n}")),
             record_id: rec.record_id.clone(),
             digest: rec.digest.clone(),
         };
-        let item = if let Some(len) = rec.oversize {
-            Item::Failed {
-                origin,
-                kind: "too_large",
-                message: format!("record of {len} bytes is over --max-record-bytes"),
+        let item = match classify(&mut rec, max) {
+            RecordPage::Other => {
+                *other += 1;
+                continue;
             }
-        } else if rec.kind == "resource" {
-            if !rec.content_type.as_deref().is_none_or(is_html) {
+            RecordPage::NotHtml => {
                 *not_html += 1;
                 continue;
             }
-            let url = rec.target_uri.clone();
-            Item::Page { origin, bytes: rec.block, url, charset: None }
-        } else {
-            match pith::batch::warc::http_response(&rec.block, max as usize) {
-                None => Item::Failed { origin, kind: "http", message: "the record holds no HTTP response".into() },
-                Some(h) if !h.media_type.as_deref().is_none_or(is_html) => {
-                    *not_html += 1;
-                    continue;
-                }
-                Some(h) if !(200..300).contains(&h.status) => {
-                    Item::Failed { origin, kind: "origin_status", message: format!("the origin answered {}", h.status) }
-                }
-                Some(h) => {
-                    let url = rec.target_uri.clone();
-                    Item::Page { origin, bytes: h.body, url, charset: h.charset }
-                }
+            RecordPage::Page(page) => {
+                Item::Page { origin: origin(&rec), bytes: page.body, url: rec.target_uri, charset: page.charset }
             }
+            RecordPage::Oversize(len) => Item::Failed {
+                origin: origin(&rec),
+                kind: "too_large",
+                message: format!("record of {len} bytes is over --max-record-bytes"),
+            },
+            RecordPage::NoResponse => {
+                Item::Failed { origin: origin(&rec), kind: "http", message: "the record holds no HTTP response".into() }
+            }
+            RecordPage::NotOk(status) => Item::Failed {
+                origin: origin(&rec),
+                kind: "origin_status",
+                message: format!("the origin answered {status}"),
+            },
         };
         if !send(item) {
             return Ok(());
         }
     }
     Ok(())
-}
-
-fn is_html(media_type: &str) -> bool {
-    let m = media_type.split(';').next().unwrap_or("").trim().to_ascii_lowercase();
-    m == "text/html" || m == "application/xhtml+xml"
 }
 
 /// Fetch the URLs with the service's fetcher, a few at a time and at most `rate` starts per second.
