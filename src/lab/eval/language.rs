@@ -23,12 +23,14 @@ pub fn of_page(page: &LabelledPage, bytes: &[u8], extracted: &str) -> String {
         sample.push('\n');
     }
     let sample: String = sample.chars().take(SAMPLE_CHARS).collect();
-    let detected = whatlang::detect(&sample);
-    match (detected, declared(bytes)) {
-        (Some(info), _) if info.is_reliable() => iso639_1(info.lang().code()),
-        (_, Some(l)) => l,
-        (Some(info), None) => iso639_1(info.lang().code()),
-        (None, None) => "und".to_string(),
+    // The declaration is read only when the text leaves the language in doubt.
+    match whatlang::detect(&sample) {
+        Some(info) if info.is_reliable() => iso639_1(info.lang().code()),
+        detected => match (declared(bytes), detected) {
+            (Some(l), _) => l,
+            (None, Some(info)) => iso639_1(info.lang().code()),
+            (None, None) => "und".to_string(),
+        },
     }
 }
 

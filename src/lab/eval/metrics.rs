@@ -257,7 +257,8 @@ pub struct HasArticleScores {
 /// One labelled page's judgement: (label, probability, predicted `is_article`).
 pub type Judgement = (bool, f64, bool);
 
-fn ratio(num: usize, den: usize) -> Option<f64> {
+/// `num / den`, `None` when `den` is 0.
+pub fn ratio(num: usize, den: usize) -> Option<f64> {
     (den > 0).then(|| num as f64 / den as f64)
 }
 

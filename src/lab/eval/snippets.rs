@@ -11,6 +11,9 @@
 
 use serde::Serialize;
 
+use super::metrics::{f1, ratio};
+use crate::dom::fold_ws;
+
 /// One page's snippet counts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
 pub struct SnippetCounts {
@@ -42,26 +45,14 @@ pub struct SnippetScores {
     pub f1: Option<f64>,
 }
 
-/// `text` with every whitespace run made one space, trimmed.
-fn collapse(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for word in text.split_whitespace() {
-        if !out.is_empty() {
-            out.push(' ');
-        }
-        out.push_str(word);
-    }
-    out
-}
-
 /// Count one page's snippets against the extracted `text`; `None` when the page lists none.
 pub fn count(text: &str, with: &[String], without: &[String]) -> Option<SnippetCounts> {
     if with.is_empty() && without.is_empty() {
         return None;
     }
-    let text = collapse(text);
+    let text = fold_ws(text);
     let found = |s: &String| {
-        let s = collapse(s);
+        let s = fold_ws(s);
         !s.is_empty() && text.contains(&s)
     };
     let tp = with.iter().filter(|s| found(s)).count();
@@ -77,15 +68,10 @@ pub fn score<'a>(pages: impl Iterator<Item = &'a SnippetCounts>) -> Option<Snipp
 
 /// The figures of `counts` summed over `pages` pages.
 pub fn from_counts(pages: usize, c: SnippetCounts) -> SnippetScores {
-    let ratio = |a: usize, b: usize| (b > 0).then(|| a as f64 / b as f64);
     let precision = ratio(c.tp, c.tp + c.fp);
     let recall = ratio(c.tp, c.tp + c.fn_);
-    let f1 = match (precision, recall) {
-        (Some(p), Some(r)) if p + r > 0.0 => Some(2.0 * p * r / (p + r)),
-        (Some(_), Some(_)) => Some(0.0),
-        _ => None,
-    };
-    SnippetScores { pages, counts: c, precision, recall, accuracy: ratio(c.tp + c.tn, c.tp + c.tn + c.fp + c.fn_), f1 }
+    let accuracy = ratio(c.tp + c.tn, c.tp + c.tn + c.fp + c.fn_);
+    SnippetScores { pages, counts: c, precision, recall, accuracy, f1: precision.zip(recall).map(|(p, r)| f1(p, r)) }
 }
 
 /// The mean of several sets' figures, each over the sets where it is defined (the macro row); the

@@ -153,10 +153,10 @@ pub fn type_scores(pages: &[PageResult]) -> Vec<TypeScores> {
     for s in &mut out {
         let right: usize = (0..PAGE_TYPES.len()).map(|k| s.confusion[k][k]).sum();
         s.accuracy = (s.pages > 0).then(|| right as f64 / s.pages as f64);
-        let share = |n: usize, d: usize| (d > 0).then(|| n as f64 / d as f64);
-        s.recall = (0..PAGE_TYPES.len()).map(|k| share(s.confusion[k][k], s.confusion[k].iter().sum())).collect();
+        s.recall =
+            (0..PAGE_TYPES.len()).map(|k| metrics::ratio(s.confusion[k][k], s.confusion[k].iter().sum())).collect();
         s.precision = (0..PAGE_TYPES.len())
-            .map(|k| share(s.confusion[k][k], s.confusion.iter().map(|row| row[k]).sum()))
+            .map(|k| metrics::ratio(s.confusion[k][k], s.confusion.iter().map(|row| row[k]).sum()))
             .collect();
         s.calibration = PAGE_TYPES
             .iter()
@@ -248,14 +248,8 @@ pub fn summarize(dataset: &str, algorithm: &str, pages: &[PageResult], wall_s: f
 /// One summary per dataset and page type, in dataset order then [`crate::lab::dataset::PAGE_TYPES`] order,
 /// for the pages that carry a type. Wall-clock figures are not split by type (they are 0 here).
 pub fn by_type(algorithm: &str, pages: &[PageResult]) -> Vec<Summary> {
-    let mut sets: Vec<&str> = Vec::new();
-    for p in pages.iter().filter(|p| p.page_type.is_some()) {
-        if !sets.contains(&p.dataset.as_str()) {
-            sets.push(&p.dataset);
-        }
-    }
     let mut out = Vec::new();
-    for ds in sets {
+    for ds in datasets_of(pages.iter().filter(|p| p.page_type.is_some())) {
         for t in crate::lab::dataset::PAGE_TYPES {
             let of_type: Vec<PageResult> =
                 pages.iter().filter(|p| p.dataset == ds && p.page_type.as_deref() == Some(t)).cloned().collect();
@@ -267,6 +261,17 @@ pub fn by_type(algorithm: &str, pages: &[PageResult]) -> Vec<Summary> {
         }
     }
     out
+}
+
+/// The datasets `pages` come from, in the order they first appear.
+fn datasets_of<'a>(pages: impl Iterator<Item = &'a PageResult>) -> Vec<&'a str> {
+    let mut sets: Vec<&str> = Vec::new();
+    for p in pages {
+        if !sets.contains(&p.dataset.as_str()) {
+            sets.push(&p.dataset);
+        }
+    }
+    sets
 }
 
 /// One summary per language over all datasets (its `dataset` names the datasets it draws on), the
@@ -284,13 +289,7 @@ pub fn by_lang(algorithm: &str, pages: &[PageResult]) -> Vec<Summary> {
         .into_iter()
         .map(|(l, _)| {
             let of_lang: Vec<PageResult> = pages.iter().filter(|p| p.lang == l).cloned().collect();
-            let mut sets: Vec<&str> = Vec::new();
-            for p in &of_lang {
-                if !sets.contains(&p.dataset.as_str()) {
-                    sets.push(&p.dataset);
-                }
-            }
-            let mut s = summarize(&sets.join(","), algorithm, &of_lang, 0.0);
+            let mut s = summarize(&datasets_of(of_lang.iter()).join(","), algorithm, &of_lang, 0.0);
             s.lang = Some(l.to_string());
             s
         })

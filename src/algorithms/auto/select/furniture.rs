@@ -15,6 +15,7 @@
 //! 0.8712). (`pith eval $SETS --cv 3 --cv-models DIR --without-rule NAME` against the same run with
 //! the rule.)
 
+use super::unchoose::{unchoose_block, wholly_chosen};
 use crate::algorithms::auto::lexicon;
 use crate::algorithms::auto::segment::Blocks;
 use crate::dom::Document;
@@ -96,22 +97,18 @@ pub(super) fn drop_short_furniture(doc: &Document, blocks: &Blocks, chosen: &mut
     let mut text = String::new();
     let mut dropped = false;
     for b in blocks.list.iter().filter(|b| b.chars > 0 && b.chars <= max_chars) {
-        let texts = blocks.texts_of(b);
-        if !texts.iter().all(|&t| chosen[t as usize]) {
+        if !wholly_chosen(blocks, b, chosen) {
             continue;
         }
         text.clear();
-        for (k, &t) in texts.iter().enumerate() {
+        for (k, &t) in blocks.texts_of(b).iter().enumerate() {
             if k > 0 {
                 text.push(' ');
             }
             text.push_str(doc.text(t));
         }
         if kinds.iter().any(|k| b.chars <= k.max_chars && (k.is)(&text)) {
-            for &t in texts {
-                chosen[t as usize] = false;
-            }
-            dropped = true;
+            dropped |= unchoose_block(blocks, b, chosen);
         }
     }
     dropped
@@ -135,15 +132,8 @@ const CROSS_REFERENCE_LABEL_MAX_CHARS: usize = 24;
 pub(super) fn drop_cross_references(doc: &Document, blocks: &Blocks, chosen: &mut [bool]) -> bool {
     let mut dropped = false;
     for b in blocks.list.iter().filter(|b| b.chars >= 8 && b.chars <= CROSS_REFERENCE_MAX_CHARS) {
-        let texts = blocks.texts_of(b);
-        if b.link_text_nodes == 0 || !texts.iter().all(|&t| chosen[t as usize]) {
-            continue;
-        }
-        if is_cross_reference(doc, texts) {
-            for &t in texts {
-                chosen[t as usize] = false;
-            }
-            dropped = true;
+        if b.link_text_nodes > 0 && wholly_chosen(blocks, b, chosen) && is_cross_reference(doc, blocks.texts_of(b)) {
+            dropped |= unchoose_block(blocks, b, chosen);
         }
     }
     dropped
@@ -190,32 +180,23 @@ const TRAILING_HEADING_MAX_CHARS: u32 = 100;
 
 /// Unchoose the headings that close an article's chosen text (rule `trailing-headings`): the run of
 /// chosen blocks after the last chosen block that is not a heading (`h1`–`h6` of at most
-/// [`TRAILING_HEADING_MAX_CHARS`] characters), when such a block exists. Articles only: on a
-/// listing or a collection the last card's title can close the content.
-/// A heading introduces what follows it; one with nothing chosen after it introduces text that was
-/// left out, the teasers under "More on this topic", "Das könnte Sie auch interessieren", "相关新闻",
-/// "DW recommends", so it is the label of chrome, whatever its language. Returns whether any text
-/// was unchosen.
+/// [`TRAILING_HEADING_MAX_CHARS`] characters), when such a block exists. A heading introduces what
+/// follows it; one with nothing chosen after it introduces text that was left out, the teasers under
+/// "More on this topic", "Das könnte Sie auch interessieren", "相关新闻", "DW recommends", so it is
+/// the label of chrome, whatever its language. Articles only: on a listing or a collection the last
+/// card's title can close the content. Returns whether any text was unchosen.
 pub(super) fn drop_trailing_headings(doc: &Document, blocks: &Blocks, chosen: &mut [bool]) -> bool {
     let is_heading = |b: &crate::algorithms::auto::segment::TextBlock| {
         b.chars <= TRAILING_HEADING_MAX_CHARS && doc.node(b.owner).tag().is_some_and(|t| t.is_heading())
     };
-    let all_chosen = |b: &crate::algorithms::auto::segment::TextBlock| {
-        let texts = blocks.texts_of(b);
-        !texts.is_empty() && texts.iter().all(|&t| chosen[t as usize])
-    };
-    let Some(last_body) = blocks.list.iter().rposition(|b| b.chars > 0 && all_chosen(b) && !is_heading(b)) else {
+    let Some(last_body) =
+        blocks.list.iter().rposition(|b| b.chars > 0 && wholly_chosen(blocks, b, chosen) && !is_heading(b))
+    else {
         return false;
     };
     let mut dropped = false;
-    for b in &blocks.list[last_body + 1..] {
-        if !is_heading(b) {
-            continue;
-        }
-        for &t in blocks.texts_of(b) {
-            dropped |= chosen[t as usize];
-            chosen[t as usize] = false;
-        }
+    for b in blocks.list[last_body + 1..].iter().filter(|b| is_heading(b)) {
+        dropped |= unchoose_block(blocks, b, chosen);
     }
     dropped
 }
@@ -248,10 +229,7 @@ pub(super) fn drop_leading_headline(doc: &Document, blocks: &Blocks, chosen: &mu
         if k.chars().count() < 8 || !title.contains(&k) {
             break;
         }
-        for &t in blocks.texts_of(b) {
-            chosen[t as usize] = false;
-        }
-        dropped = true;
+        dropped |= unchoose_block(blocks, b, chosen);
     }
     dropped
 }

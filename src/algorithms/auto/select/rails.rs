@@ -3,7 +3,9 @@
 //! calls to action (`calls-to-action`), and the feed of teasers after any page's running text
 //! (`feeds-after-body`). One family because each is what a page carries beside its content.
 
-use super::unchoose::{Opener, chosen_before, drop_named_after_first, drop_opened_sections};
+use super::unchoose::{
+    Opener, chosen_before, drop_named_after_first, drop_opened_sections, unchoose_block, wholly_chosen,
+};
 use crate::algorithms::auto::lexicon;
 use crate::algorithms::auto::segment::Blocks;
 use crate::dom::{Document, NodeId};
@@ -45,9 +47,7 @@ pub(super) fn drop_recommendation_rails(doc: &Document, chosen: &mut [bool], sur
 pub(super) fn drop_calls_to_action(blocks: &Blocks, chosen: &mut [bool], max_words: u32) -> bool {
     let mut dropped = false;
     for b in blocks.list.iter().filter(|b| b.chars > 0 && b.link_chars == b.chars && b.scan.words <= max_words) {
-        for &t in blocks.texts_of(b) {
-            dropped |= std::mem::replace(&mut chosen[t as usize], false);
-        }
+        dropped |= unchoose_block(blocks, b, chosen);
     }
     dropped
 }
@@ -68,12 +68,8 @@ const FEED_MIN_BLOCKS: usize = 3;
 /// on every page: tiptopjaw-2026 LCS F1 0.7728 → 0.7682, a listing page 0.654 → 0.102; on articles
 /// only gains, e.g. utomo-big9-chaos 0.9469 → 0.9488). Returns whether any text was unchosen.
 pub(super) fn drop_feeds_after_body(blocks: &Blocks, chosen: &mut [bool]) -> bool {
-    let all_chosen = |b: &crate::algorithms::auto::segment::TextBlock| {
-        let texts = blocks.texts_of(b);
-        !texts.is_empty() && texts.iter().all(|&t| chosen[t as usize])
-    };
     let prose = |b: &crate::algorithms::auto::segment::TextBlock| {
-        b.chars >= 80 && b.punct > 0 && b.link_chars * 10 <= b.chars && all_chosen(b)
+        b.chars >= 80 && b.punct > 0 && b.link_chars * 10 <= b.chars && wholly_chosen(blocks, b, chosen)
     };
     let body: u32 = blocks.list.iter().filter(|b| prose(b)).map(|b| b.chars).sum();
     let Some(last) = blocks.list.iter().rposition(prose) else { return false };
@@ -83,16 +79,14 @@ pub(super) fn drop_feeds_after_body(blocks: &Blocks, chosen: &mut [bool]) -> boo
     let feed: Vec<usize> = (last + 1..blocks.list.len())
         .filter(|&k| {
             let b = &blocks.list[k];
-            b.chars > 0 && b.link_chars * 10 >= b.chars * 9 && all_chosen(b)
+            b.chars > 0 && b.link_chars * 10 >= b.chars * 9 && wholly_chosen(blocks, b, chosen)
         })
         .collect();
     if feed.len() < FEED_MIN_BLOCKS {
         return false;
     }
     for k in feed {
-        for &t in blocks.texts_of(&blocks.list[k]) {
-            chosen[t as usize] = false;
-        }
+        unchoose_block(blocks, &blocks.list[k], chosen);
     }
     true
 }

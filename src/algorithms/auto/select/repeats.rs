@@ -2,6 +2,7 @@
 //! in a reply, a mobile layout beside the desktop one. Its own file for the hashing that keeps the
 //! search cheap on every page.
 
+use super::unchoose::{unchoose_block, wholly_chosen};
 use crate::algorithms::auto::segment::{Blocks, TextBlock};
 use crate::dom::Document;
 use crate::hash::{Fnv1a, IdMap};
@@ -26,20 +27,16 @@ pub(super) fn drop_repeats(doc: &Document, blocks: &Blocks, chosen: &mut [bool],
     let mut seen: IdMap<u64, &TextBlock> = IdMap::default();
     let mut dropped = false;
     for b in &blocks.list {
-        let texts = blocks.texts_of(b);
-        if b.chars < min_chars || !texts.iter().all(|&t| chosen[t as usize]) {
+        if b.chars < min_chars || !wholly_chosen(blocks, b, chosen) {
             continue;
         }
         let mut h = Fnv1a::new();
-        for &t in texts {
+        for &t in blocks.texts_of(b) {
             hash_non_whitespace(&mut h, doc.text(t));
         }
         let first = *seen.entry(h.finish()).or_insert(b);
         if !std::ptr::eq(first, b) && parent(first) != parent(b) && chars(first).eq(chars(b)) {
-            for &t in texts {
-                chosen[t as usize] = false;
-            }
-            dropped = true;
+            dropped |= unchoose_block(blocks, b, chosen);
         }
     }
     dropped

@@ -143,7 +143,7 @@ mod tests {
         let kept: String = blocks
             .list
             .iter()
-            .filter(|b| blocks.texts_of(b).iter().all(|&t| chosen[t as usize]))
+            .filter(|b| super::super::unchoose::wholly_chosen(&blocks, b, &chosen))
             .flat_map(|b| blocks.texts_of(b).iter().map(|&t| doc.text(t).to_string()))
             .collect::<Vec<_>>()
             .join(" ");

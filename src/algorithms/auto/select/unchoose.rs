@@ -1,10 +1,26 @@
 //! The walks the rules share to leave out whole elements: the topmost elements a test accepts
 //! (comment threads, `<nav>`, notices), the sections a short chosen text opens (a rail's heading, a
-//! reprint notice), and the counts of chosen text they read. Apart from the rules because rules of
+//! reprint notice), whole blocks, and the counts of chosen text they read. Apart from the rules because rules of
 //! several families run on them.
 
 use crate::algorithms::auto::lexicon;
+use crate::algorithms::auto::segment::{Blocks, TextBlock};
 use crate::dom::{Document, NONE, Node, NodeId};
+
+/// Whether every text node of block `b` is chosen: the blocks the rules that read one block's text
+/// judge (a block partly left out already is not theirs to judge).
+pub(super) fn wholly_chosen(blocks: &Blocks, b: &TextBlock, chosen: &[bool]) -> bool {
+    blocks.texts_of(b).iter().all(|&t| chosen[t as usize])
+}
+
+/// Unchoose every text node of block `b`. Returns whether any was chosen.
+pub(super) fn unchoose_block(blocks: &Blocks, b: &TextBlock, chosen: &mut [bool]) -> bool {
+    let mut dropped = false;
+    for &t in blocks.texts_of(b) {
+        dropped |= std::mem::replace(&mut chosen[t as usize], false);
+    }
+    dropped
+}
 
 /// Unchoose the topmost elements that start after the first chosen text node, are named as `rules`
 /// say and that `thread` accepts (the two comment-thread steps differ only there). Returns whether
