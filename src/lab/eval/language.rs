@@ -57,9 +57,10 @@ fn declared(bytes: &[u8]) -> Option<String> {
     (l.len() == 2 || l.len() == 3).then_some(l)
 }
 
-/// The detector's ISO 639-3 code as ISO 639-1 where the datasets' languages have one.
+/// The detector's ISO 639-3 code as ISO 639-1 (every language it detects has one).
 fn iso639_1(code: &str) -> String {
-    const MAP: [(&str, &str); 30] = [
+    /// Every language the detector knows has a two-letter code.
+    const MAP: [(&str, &str); 70] = [
         ("eng", "en"),
         ("deu", "de"),
         ("fra", "fr"),
@@ -72,7 +73,7 @@ fn iso639_1(code: &str) -> String {
         ("nld", "nl"),
         ("jpn", "ja"),
         ("kor", "ko"),
-        ("arb", "ar"),
+        ("ara", "ar"),
         ("ces", "cs"),
         ("slk", "sk"),
         ("swe", "sv"),
@@ -90,6 +91,46 @@ fn iso639_1(code: &str) -> String {
         ("ind", "id"),
         ("cat", "ca"),
         ("hrv", "hr"),
+        ("epo", "eo"),
+        ("ben", "bn"),
+        ("kat", "ka"),
+        ("yid", "yi"),
+        ("amh", "am"),
+        ("jav", "jv"),
+        ("bul", "bg"),
+        ("bel", "be"),
+        ("mar", "mr"),
+        ("kan", "kn"),
+        ("slv", "sl"),
+        ("srp", "sr"),
+        ("mkd", "mk"),
+        ("lit", "lt"),
+        ("lav", "lv"),
+        ("est", "et"),
+        ("tam", "ta"),
+        ("urd", "ur"),
+        ("tha", "th"),
+        ("guj", "gu"),
+        ("uzb", "uz"),
+        ("pan", "pa"),
+        ("aze", "az"),
+        ("tel", "te"),
+        ("pes", "fa"),
+        ("mal", "ml"),
+        ("ori", "or"),
+        ("mya", "my"),
+        ("nep", "ne"),
+        ("sin", "si"),
+        ("khm", "km"),
+        ("tuk", "tk"),
+        ("aka", "ak"),
+        ("zul", "zu"),
+        ("sna", "sn"),
+        ("afr", "af"),
+        ("lat", "la"),
+        ("tgl", "tl"),
+        ("hye", "hy"),
+        ("cym", "cy"),
     ];
     MAP.iter().find(|(three, _)| *three == code).map_or_else(|| code.to_string(), |(_, two)| two.to_string())
 }
@@ -121,5 +162,12 @@ mod tests {
         assert_eq!(declared(b"<!doctype html><HTML dir=ltr LANG=\"fr-CA\"><body>"), Some("fr".into()));
         assert_eq!(declared(b"<html><body lang=\"de\">"), None);
         assert_eq!(declared(b"<html lang=\"\">"), None);
+    }
+
+    #[test]
+    fn every_detected_language_gets_a_two_letter_code() {
+        for l in whatlang::Lang::all() {
+            assert_eq!(iso639_1(l.code()).len(), 2, "{}", l.code());
+        }
     }
 }
