@@ -169,10 +169,15 @@ pub fn run(a: EvalArgs) -> Result<ExitCode, pith::Error> {
         (None, true) => Some(pith::lab::eval::Folds::Datasets),
         (None, false) => None,
     };
-    let mut engine = if folds.is_some() { super::untrained_engine_from_env()? } else { super::engine_from_env()? };
-    if let Some(dir) = &a.models {
-        engine.models.load_dir(dir)?;
-    }
+    let mut engine = if folds.is_some() {
+        let mut engine = super::untrained_engine_from_env()?;
+        if let Some(dir) = &a.models {
+            engine.models.load_dir(dir)?;
+        }
+        engine
+    } else {
+        super::engine_with_models(a.models.as_deref())?
+    };
     if let Some(dir) = &a.sites {
         engine.templates.add_dir(dir)?;
     }

@@ -85,10 +85,7 @@ pub fn run(a: ExtractArgs) -> Result<ExitCode, pith::Error> {
         std::fs::read(&a.input)
             .map_err(|e| std::io::Error::new(e.kind(), format!("cannot read {}: {e}", a.input.display())))?
     };
-    let mut engine = super::engine_from_env()?;
-    if let Some(dir) = &a.models {
-        engine.models.load_dir(dir)?;
-    }
+    let mut engine = super::engine_with_models(a.models.as_deref())?;
     if let Some(dir) = &a.sites {
         engine.templates.add_dir(dir)?;
     }

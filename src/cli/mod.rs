@@ -97,6 +97,16 @@ fn engine_from_env() -> Result<pith::Engine, pith::Error> {
     Ok(engine)
 }
 
+/// [`engine_from_env`] with the models of `dir` (`--models`) over the embedded ones. When the embedded
+/// models no longer fit the code (the features changed and `config/` is not retrained yet), the
+/// directory's models are read over untrained ones, so that a fold's models can still be inspected.
+fn engine_with_models(dir: Option<&std::path::Path>) -> Result<pith::Engine, pith::Error> {
+    let Some(dir) = dir else { return engine_from_env() };
+    let mut engine = engine_from_env().or_else(|_| untrained_engine_from_env())?;
+    engine.models.load_dir(dir)?;
+    Ok(engine)
+}
+
 /// [`engine_from_env`] without the embedded models, for training them anew (`train`, `eval --cv`).
 fn untrained_engine_from_env() -> Result<pith::Engine, pith::Error> {
     let mut engine = pith::Engine::untrained()?;
