@@ -276,6 +276,11 @@ fn choose_by_type(
     if !(trained && ((is_forum && drop_comments) || threshold.is_some())) {
         return roots;
     }
+    // A page none of whose blocks reaches `no_content_below` has no main content (see `choose_first`):
+    // a type's lower threshold must not bring its chrome back.
+    if p.iter().copied().fold(0.0f64, f64::max) < ctx.params.auto.no_content_below {
+        return roots;
+    }
     let t = threshold.unwrap_or(ctx.params.auto.block_threshold);
     let again_chosen = select::choose(ctx, m, p, t, drop_comments && !is_forum);
     let again = roots_of(ctx.doc, &again_chosen);
