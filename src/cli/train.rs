@@ -15,7 +15,7 @@ pub struct TrainArgs {
     /// Where to write the Naive Bayes block model.
     #[arg(long, default_value = "config/bayes-model.json")]
     pub out: PathBuf,
-    /// Where to write `auto`'s block classifier (learned from pages with gold text).
+    /// Where to write `auto`'s block classifier (learned from pages with gold text or snippets).
     #[arg(long, default_value = "config/block-model.json")]
     pub block_out: PathBuf,
     /// Where to write the has-article model (learned from pages with a has_article label).

@@ -36,6 +36,9 @@ pub struct LabelledPage {
     /// `YYYY-MM-DD`.
     #[serde(default)]
     pub publish_date: Option<String>,
+    /// The site the dataset's makers grouped the page under, where they say (`?` for unknown).
+    #[serde(default)]
+    pub site: Option<String>,
 }
 
 /// The page types the datasets label, in the order reports list them.
@@ -107,8 +110,13 @@ impl Dataset {
 /// and scored: the registered domain (by the public suffix list) of the page's URL; failing that, of the
 /// address the page declares for itself (`<link rel=canonical>`, `og:url`, `<base href>`); failing that,
 /// the registered domain its absolute links point to most often (a page links to its own site more than
-/// to any other). `None` when the page gives no hint at all: it is then a group of its own.
+/// to any other). A site the dataset names itself (its `site` field) comes first: a set split by site
+/// for publication (the many-language corpus) keeps its own grouping. `None` when the page gives no
+/// hint at all: it is then a group of its own.
 pub fn site_of(page: &LabelledPage, bytes: &[u8]) -> Option<String> {
+    if let Some(s) = page.site.as_deref().filter(|s| !s.is_empty() && *s != "?") {
+        return Some(s.to_ascii_lowercase());
+    }
     if let Some(d) = page.url.as_deref().and_then(registered_domain) {
         return Some(d);
     }
@@ -171,6 +179,7 @@ mod tests {
             title: None,
             author: None,
             publish_date: None,
+            site: None,
         };
         p.settle_page_type();
         p
@@ -188,6 +197,10 @@ mod tests {
                      <a href='https://other.com/'>z</a> caf\u{e9}";
         assert_eq!(site_of(&no_url, links.as_bytes()).as_deref(), Some("example.net"));
         assert_eq!(site_of(&no_url, b"<p>no links</p>"), None);
+        let named = LabelledPage { site: Some("Example.DE".into()), ..page(Some("http://other.com/"), None) };
+        assert_eq!(site_of(&named, b"").as_deref(), Some("example.de"), "the dataset's own site comes first");
+        let unknown = LabelledPage { site: Some("?".into()), ..page(Some("http://other.com/"), None) };
+        assert_eq!(site_of(&unknown, b"").as_deref(), Some("other.com"));
     }
 
     #[test]

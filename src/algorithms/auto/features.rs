@@ -2,7 +2,8 @@
 //!
 //! Every block gets its own text measures, the tags and class/id words of its ancestors, every seed
 //! method's verdict on it (composite text density and DensitySum, the P value, the Naive Bayes
-//! posterior, the anchor ratio, the heuristic region), its neighbours' measures, a few page-level
+//! posterior, the anchor ratio, the heuristic region), its neighbours' measures, where it stands
+//! against the page's running text and how often its text recurs on the page, a few page-level
 //! figures, and the page's kind ([`PAGE_KIND`]). A feature is a row of [`BASE`] or [`NEIGHBOUR`]: its
 //! name and the function that computes it from a [`View`] of the block, side by side, so that a name
 //! cannot drift from its value; the name groups, ancestor tags and page kind add one feature per
@@ -77,6 +78,12 @@ const BASE: &[Feature] = &[
     ("dated", |v| flag(v.b.scan.dated)),
     ("parent_dated_share", |v| v.dated_share.0),
     ("grandparent_dated_share", |v| v.dated_share.1),
+    ("running_before", |v| share(v.page.running_before[v.k], v.page.running_total)),
+    ("running_after", |v| {
+        let own = if running_text(v.b) { v.b.chars } else { 0 };
+        ln1(f64::from(v.page.running_total - v.page.running_before[v.k] - own))
+    }),
+    ("repeats", |v| ln1(f64::from(v.page.repeats[v.k]))),
 ];
 
 /// The neighbours' measures, in row order after the name groups and the ancestor tags.
@@ -274,6 +281,15 @@ struct PageFigures<'a> {
     keep_of: Vec<f32>,
     /// The headline: the first block that holds most of the title's words.
     title_block: Option<usize>,
+    /// Per block: characters of running text ([`running_text`]) in the blocks before it; and the page's
+    /// total. Chrome gathers after an article's last paragraph (subscription and app prompts, copyright
+    /// lines, teaser feeds) in every language, so where a block stands against the running text says
+    /// more than its words.
+    running_before: Vec<u32>,
+    running_total: u32,
+    /// Per block: how many other blocks of the page hold the same text (menus printed twice, a
+    /// teaser's headline in a feed and a sidebar, "share" labels beside every post).
+    repeats: Vec<u32>,
 }
 
 /// One block as its features see it: the block, the nodes around it and what was measured for it.
@@ -405,6 +421,14 @@ pub fn features(doc: &Document, blocks: &Blocks, inp: &Inputs<'_>, extra_columns
         }
     }
     let dated_share = |g: NodeId| dated_groups.get(&g).map_or(0.0, |e| share(e.0, e.1));
+    let mut running_before = Vec::with_capacity(n);
+    let mut running_total = 0u32;
+    for b in &blocks.list {
+        running_before.push(running_total);
+        if running_text(b) {
+            running_total += b.chars;
+        }
+    }
     let page = PageFigures {
         doc,
         inp,
@@ -419,6 +443,9 @@ pub fn features(doc: &Document, blocks: &Blocks, inp: &Inputs<'_>, extra_columns
         nb,
         keep_of: blocks.list.iter().map(|b| flag(keep[blocks.texts[b.first as usize] as usize])).collect(),
         title_block: titles.iter().position(|t| t.0 >= 0.5),
+        running_before,
+        running_total,
+        repeats: repeats(doc, blocks),
     };
     let mut columns = Vec::with_capacity(n * (nf + extra_columns));
     columns.resize(n * nf, 0f32);
@@ -493,8 +520,40 @@ pub fn features(doc: &Document, blocks: &Blocks, inp: &Inputs<'_>, extra_columns
     columns
 }
 
+/// A block of running text: long enough for a sentence or two, with a sentence end, and hardly any of
+/// it link text. The same test in every script (the sentence ends count CJK full stops).
+fn running_text(b: &TextBlock) -> bool {
+    b.chars >= 80 && b.link_chars * 10 <= b.chars && b.scan.sentence_ends >= 1
+}
+
+/// Per block: how many other blocks have the same text, whitespace aside (blocks of fewer than four
+/// characters count none: digits and arrows repeat by nature). One hash per block, one map.
+fn repeats(doc: &Document, blocks: &Blocks) -> Vec<u32> {
+    let hashes: Vec<Option<u64>> = blocks
+        .list
+        .iter()
+        .map(|b| {
+            (b.chars >= 4).then(|| {
+                let mut h = Fnv1a::new();
+                for &t in blocks.texts_of(b) {
+                    for w in doc.text(t).split_whitespace() {
+                        h.bytes(w.bytes());
+                        h.byte(b' ');
+                    }
+                }
+                h.finish()
+            })
+        })
+        .collect();
+    let mut counts: IdMap<u64, u32> = IdMap::default();
+    for h in hashes.iter().flatten() {
+        *counts.entry(*h).or_default() += 1;
+    }
+    hashes.iter().map(|h| h.map_or(0, |h| counts.get(&h).map_or(0, |c| c - 1))).collect()
+}
+
 /// An element's tag and first class word, hashed: siblings with equal signatures are repeats.
-fn signature(doc: &Document, c: NodeId) -> u64 {
+pub(super) fn signature(doc: &Document, c: NodeId) -> u64 {
     let mut h = Fnv1a::new();
     if let Some(e) = doc.node(c).element() {
         h.byte(e.tag as u8);
@@ -549,5 +608,24 @@ mod tests {
         assert_eq!(sorted.len(), names.len(), "a feature name is used twice");
         assert_eq!(names.len(), BASE.len() + NAME_GROUPS.len() + TAG_FLAGS.len() + NEIGHBOUR.len() + PAGE_KIND.len());
         assert_eq!(feature_index("region_keep"), Some(30));
+    }
+
+    #[test]
+    fn running_text_and_repeats_are_counted_per_block() {
+        let para = "Die Regierung hat am Mittwoch beschlossen, die Förderung deutlich zu erhöhen, sagte sie.";
+        let page = format!(
+            "<html><body><div><a href=/a>Teilen</a></div><p>{para}</p><div><a href=/b>Teilen</a></div>\
+             <p>{para} Noch ein Satz.</p><p>Abonnieren Sie unseren Newsletter</p><div><a href=/c>Teilen</a></div>\
+             </body></html>"
+        );
+        let doc = Document::parse(&page);
+        let blocks = super::super::segment(&doc, &super::super::segment::block_owners(&doc));
+        let texts: Vec<String> =
+            blocks.list.iter().map(|b| blocks.texts_of(b).iter().map(|&t| doc.text(t)).collect()).collect();
+        assert_eq!(texts.len(), 6, "{texts:?}");
+        let running: Vec<bool> = blocks.list.iter().map(running_text).collect();
+        assert_eq!(running, [false, true, false, true, false, false], "{texts:?}");
+        // The three share labels repeat twice each; the two paragraphs differ.
+        assert_eq!(repeats(&doc, &blocks), [2, 0, 2, 0, 0, 2]);
     }
 }

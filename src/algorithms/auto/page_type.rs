@@ -37,7 +37,8 @@ const SHORT_TEXT: usize = 40;
 /// controls (a shop's, a service page's and a forum's many buttons), images, subheadings and
 /// sections, inline code (documentation names identifiers in running text), long paragraphs and the
 /// share of the text in paragraphs (prose), the interface phrases of each type in short texts
-/// ([`TYPE_CUES`]), short dated texts (a thread dates every post, a listing every card), and how
+/// ([`TYPE_CUES`]), short dated texts (a thread dates every post, a listing every card), short texts
+/// that read as prices, the largest runs of repeated cards and posts ([`repeated_units`]), and how
 /// many elements are named for each group of [`NAME_GROUPS_COUNTED`] (`names`, from
 /// [`super::features::name_flags`]).
 pub(super) fn dom_signals(doc: &Document, meta: &PageMeta, names: &[u32; ALL_NAME_GROUPS]) -> Vec<(&'static str, f64)> {
@@ -46,7 +47,7 @@ pub(super) fn dom_signals(doc: &Document, meta: &PageMeta, names: &[u32; ALL_NAM
         (0u32, 0u32, 0u32, 0u32, 0u32, 0u32);
     let (mut cart, mut contact, mut pages, mut in_pre_end) = (0u32, 0u32, 0u32, 0u32);
     let (mut images, mut subheadings, mut sections, mut inline_code) = (0u32, 0u32, 0u32, 0u32);
-    let (mut long_paragraphs, mut paragraph_chars, mut dated) = (0u32, 0u32, 0u32);
+    let (mut long_paragraphs, mut paragraph_chars, mut dated, mut prices) = (0u32, 0u32, 0u32, 0u32);
     // The short texts, joined for one pass of the phrase automaton.
     let (mut cue_texts, mut cue_starts) = (String::new(), Vec::new());
     for i in doc.body..doc.node(doc.body).end {
@@ -96,6 +97,7 @@ pub(super) fn dom_signals(doc: &Document, meta: &PageMeta, names: &[u32; ALL_NAM
                 cue_texts.push_str(t);
                 cue_texts.push('\n');
                 dated += u32::from(looks_dated(t));
+                prices += u32::from(looks_like_price(t));
                 if chars > SHORT_TEXT {
                     continue;
                 }
@@ -131,10 +133,81 @@ pub(super) fn dom_signals(doc: &Document, meta: &PageMeta, names: &[u32; ALL_NAM
         ("long_paragraphs", ln(long_paragraphs)),
         ("paragraph_share", f64::from(paragraph_chars.min(body.chars)) / f64::from(body.chars.max(1))),
         ("short_dates", ln(dated)),
+        ("price_texts", ln(prices)),
     ];
+    let units = repeated_units(doc);
+    out.extend([
+        ("card_groups", ln(units.card_groups)),
+        ("card_share", units.card_share),
+        ("post_share", units.post_share),
+    ]);
     out.extend(TYPE_CUES.iter().zip(cues).map(|((name, _), c)| (*name, ln(c))));
     out.extend(NAME_GROUPS_COUNTED.iter().map(|&(signal, group)| (signal, ln(names[group_index(group)]))));
     out
+}
+
+/// A short text that reads as a price: a currency sign and a digit ("$24.99", "€ 12,50", "¥1999",
+/// "12,99 zł" does not count: letters are words, signs are shapes).
+fn looks_like_price(t: &str) -> bool {
+    t.chars().count() <= 24
+        && t.bytes().any(|b| b.is_ascii_digit())
+        && t.chars().any(|c| matches!(c, '$' | '€' | '£' | '¥' | '￥' | '₹' | '₽' | '₩' | '₺' | '₫' | '฿' | '₴'))
+}
+
+/// The page's largest runs of repeated units: sibling elements of one signature (tag and first class
+/// word). Cards (each a link with a little text beside it: teasers, products, results) are what
+/// listings and collections are made of; posts (each a long text with few links) are what threads
+/// are made of. An article's paragraphs are `p` elements and do not count, its menus are links
+/// without text and do not make cards.
+struct RepeatedUnits {
+    /// Runs of at least four cards.
+    card_groups: u32,
+    /// The largest run of cards, and of posts, as a share of the page's text.
+    card_share: f64,
+    post_share: f64,
+}
+
+fn repeated_units(doc: &Document) -> RepeatedUnits {
+    #[derive(Default)]
+    struct Run {
+        count: u32,
+        chars: u32,
+        link_chars: u32,
+        with_link: u32,
+    }
+    let mut runs: crate::hash::IdMap<u64, Run> = Default::default();
+    for i in doc.body + 1..doc.node(doc.body).end {
+        let n = doc.node(i);
+        let Some(e) = n.element() else { continue };
+        if !matches!(e.tag, Tag::Div | Tag::Li | Tag::Article | Tag::Section | Tag::Tr | Tag::Figure)
+            || n.stats.chars == 0
+        {
+            continue;
+        }
+        let mut h = crate::hash::Fnv1a::new();
+        h.bytes(n.parent.to_le_bytes());
+        h.bytes(super::features::signature(doc, i).to_le_bytes());
+        let run = runs.entry(h.finish()).or_default();
+        run.count += 1;
+        run.chars += n.stats.chars;
+        run.link_chars += n.stats.link_chars;
+        run.with_link += u32::from(n.stats.link_chars > 0 && n.stats.chars > n.stats.link_chars);
+    }
+    let body = f64::from(doc.node(doc.body).stats.chars.max(1));
+    let mut units = RepeatedUnits { card_groups: 0, card_share: 0.0, post_share: 0.0 };
+    for run in runs.values().filter(|r| r.count >= 3) {
+        let mean = run.chars / run.count;
+        let share = f64::from(run.chars) / body;
+        if run.with_link * 5 >= run.count * 4 && (15..=600).contains(&mean) {
+            units.card_groups += u32::from(run.count >= 4);
+            units.card_share = units.card_share.max(share);
+        } else if mean >= 150 && run.link_chars * 10 < run.chars * 3 {
+            units.post_share = units.post_share.max(share);
+        }
+    }
+    units.card_share = units.card_share.min(1.0);
+    units.post_share = units.post_share.min(1.0);
+    units
 }
 
 /// Paragraphs of at least this many characters are prose (`long_paragraphs`).
@@ -359,6 +432,26 @@ mod tests {
         assert_eq!(value(&s, "names_filter"), 2f64.ln());
         assert_eq!(value(&s, "names_post"), 2f64.ln());
         assert_eq!(value(&s, "names_docs"), 0.0);
+    }
+
+    #[test]
+    fn repeated_cards_and_posts_are_told_apart_from_paragraphs_and_menus() {
+        let card = "<li class=card><a href=/p>A product name</a> <span>$19.99</span> in stock</li>";
+        let post = format!("<div class=reply>{}</div>", "A long reply that says something. ".repeat(6));
+        let para = format!("<p>{}</p>", "A paragraph of running text in the article. ".repeat(5));
+        let menu = "<li class=m><a href=/x>Menu entry</a></li>";
+        let listing = format!("<html><body><ul>{}</ul></body></html>", card.repeat(6));
+        let thread = format!("<html><body><main>{}</main></body></html>", post.repeat(4));
+        let article =
+            format!("<html><body><ul>{}</ul><article>{}</article></body></html>", menu.repeat(8), para.repeat(6));
+        let of = |page: &str| repeated_units(&Document::parse(page));
+        let (l, t, a) = (of(&listing), of(&thread), of(&article));
+        assert_eq!(l.card_groups, 1);
+        assert!(l.card_share > 0.9 && l.post_share == 0.0);
+        assert!(t.post_share > 0.9 && t.card_share == 0.0);
+        assert_eq!((a.card_groups, a.card_share, a.post_share), (0, 0.0, 0.0), "paragraphs and menus are no units");
+        assert!(looks_like_price("$19.99") && looks_like_price("€ 12,50") && looks_like_price("￥1999"));
+        assert!(!looks_like_price("19.99") && !looks_like_price("US$ in a long sentence about 2024 prices"));
     }
 
     #[test]

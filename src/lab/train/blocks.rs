@@ -1,6 +1,8 @@
 //! `auto`'s block classifier: every block of every page with gold text becomes a row of features
 //! ([`crate::algorithms::auto::feature_names`]) labelled by how much of its text the gold text holds;
-//! stage 1 of gradient-boosted trees learns from those rows, stage 2 from the same rows with stage 1's
+//! a page with snippets instead of gold text (`with` lines that belong to the main content, `without`
+//! lines of boilerplate) labels only the blocks a snippet covers, and its other blocks weigh nothing.
+//! Stage 1 of gradient-boosted trees learns from those rows, stage 2 from the same rows with stage 1's
 //! out-of-fold verdicts on the block's neighbours added.
 
 use rayon::prelude::*;
@@ -69,6 +71,45 @@ impl GoldGrams {
     }
 }
 
+/// What a training page says about its blocks: a gold text labels every block, snippets only the
+/// blocks they cover.
+pub enum Labels {
+    Gold(GoldGrams),
+    Snippets { with: GoldGrams, without: GoldGrams },
+}
+
+impl Labels {
+    /// The page's labels: its gold text when it has one, else its snippets, else none.
+    pub fn of(page: &crate::lab::dataset::LabelledPage) -> Option<Labels> {
+        if let Some(gold) = &page.gold {
+            return Some(Labels::Gold(GoldGrams::new(gold)));
+        }
+        (!page.with.is_empty() || !page.without.is_empty()).then(|| Labels::Snippets {
+            with: GoldGrams::new(&page.with.join("\n")),
+            without: GoldGrams::new(&page.without.join("\n")),
+        })
+    }
+
+    /// A block's label, or `None` when the page does not say. A block counts as main content when a
+    /// `with` snippet covers at least half its words and no `without` snippet does, and as boilerplate
+    /// when a `without` snippet covers half its words and `with` snippets hardly any.
+    pub fn label(&self, words: &[String]) -> Option<f64> {
+        match self {
+            Labels::Gold(g) => Some(g.label(words)),
+            Labels::Snippets { with, without } => {
+                let (w, wo) = (with.label(words), without.label(words));
+                if w >= 0.5 && wo < 0.5 {
+                    Some(w)
+                } else if wo >= 0.5 && w < 0.2 {
+                    Some(0.0)
+                } else {
+                    None
+                }
+            }
+        }
+    }
+}
+
 /// One page's blocks for the block classifier: every block's features, gold label and weight (0 for
 /// blocks without a word), and the layout the context features need.
 #[derive(Debug, Default)]
@@ -79,10 +120,11 @@ pub struct PageRows {
     pub layout: auto::Neighbourhood,
 }
 
-/// Feature rows and gold labels of every block of one page. Each block weighs by its words, scaled so
-/// that a page's blocks average weight 1: the metrics average over pages, so a long page should not
-/// outweigh a short one, while inside a page long blocks matter more than short ones.
-pub fn page_rows(engine: &Engine, bytes: &[u8], url: Option<&str>, gold: &GoldGrams) -> Result<PageRows, Error> {
+/// Feature rows and labels of every block of one page. Each labelled block weighs by its words, scaled
+/// so that a page's labelled blocks average weight 1: the metrics average over pages, so a long page
+/// should not outweigh a short one, while inside a page long blocks matter more than short ones.
+/// Unlabelled blocks weigh 0 (their rows stay: the context features read every block).
+pub fn page_rows(engine: &Engine, bytes: &[u8], url: Option<&str>, labels: &Labels) -> Result<PageRows, Error> {
     engine.with_context(bytes, url, |ctx| {
         let m = auto::measure(ctx, &engine.models.bayes);
         let mut rows = PageRows {
@@ -94,8 +136,9 @@ pub fn page_rows(engine: &Engine, bytes: &[u8], url: Option<&str>, gold: &GoldGr
         for b in &m.blocks.list {
             let text: Vec<&str> = m.blocks.texts_of(b).iter().map(|&t| ctx.doc.text(t)).collect();
             let words = words::words(&words::normalize(&text.join(" ")));
-            rows.y.push(gold.label(&words) as f32);
-            sizes.push(words.len() as f32);
+            let label = labels.label(&words);
+            rows.y.push(label.unwrap_or(0.0) as f32);
+            sizes.push(if label.is_some() { words.len() as f32 } else { 0.0 });
         }
         let total: f32 = sizes.iter().sum();
         let n = sizes.iter().filter(|&&s| s > 0.0).count() as f32;
@@ -141,7 +184,7 @@ fn flatten(pages: &[(PageRows, f32)], x_of: impl Fn(usize, &PageRows) -> Vec<f32
     (x, y, w)
 }
 
-/// Learn the block classifier from every page with gold text: stage 1 on the blocks' own features;
+/// Learn the block classifier from every page with gold text or snippets: stage 1 on the blocks' own features;
 /// then, when `stack_folds` > 1, stage 2 on those features plus context features computed from
 /// out-of-fold stage-1 probabilities (each page's from a stage 1 that did not see it).
 pub fn train(
@@ -150,29 +193,31 @@ pub fn train(
     keep: PageFilter<'_>,
     learn: &Learn,
 ) -> Result<auto::BlockModel, Error> {
+    let labelled = |p: &crate::lab::dataset::LabelledPage| p.gold.is_some() || !p.with.is_empty();
     let counts: Vec<usize> =
-        datasets.iter().map(|ds| ds.pages.iter().filter(|p| p.gold.is_some() && keep(ds, p)).count()).collect();
+        datasets.iter().map(|ds| ds.pages.iter().filter(|p| labelled(p) && keep(ds, p)).count()).collect();
     let used: Vec<usize> = counts.iter().copied().filter(|&c| c > 0).collect();
     let mean = used.iter().sum::<usize>() as f64 / used.len().max(1) as f64;
     let mut pages: Vec<(PageRows, f32)> = Vec::new();
     let mut trained_on = Vec::new();
     for (ds, &count) in datasets.iter().zip(&counts) {
         let factor = (mean / count.max(1) as f64).powf(learn.balance) as f32;
-        let list: Vec<_> = ds.pages.iter().filter(|p| p.gold.is_some() && keep(ds, p)).collect();
+        let list: Vec<_> = ds.pages.iter().filter(|p| labelled(p) && keep(ds, p)).collect();
         crate::lab::progress::phase(&format!("block features {}", ds.name), Some(list.len() as u64));
         let per: Vec<Option<PageRows>> = list
             .par_iter()
             .map(|p| -> Result<Option<PageRows>, Error> {
                 let bytes = ds.html(p)?;
-                let gold = GoldGrams::new(p.gold.as_deref().unwrap_or(""));
-                let rows = page_rows(engine, &bytes, p.url.as_deref(), &gold).ok().filter(|r| !r.y.is_empty());
+                let rows = Labels::of(p)
+                    .and_then(|labels| page_rows(engine, &bytes, p.url.as_deref(), &labels).ok())
+                    .filter(|r| r.w.iter().any(|&w| w > 0.0));
                 crate::lab::progress::advance(1);
                 Ok(rows)
             })
             .collect::<Result<_, _>>()?;
         pages.extend(per.into_iter().flatten().map(|r| (r, factor)));
         if count > 0 {
-            trained_on.push(format!("{} ({count} pages with gold)", ds.name));
+            trained_on.push(format!("{} ({count} pages with gold or snippets)", ds.name));
         }
     }
     crate::lab::progress::phase("fitting the block classifier", None);
@@ -207,4 +252,33 @@ pub fn train(
     });
     model.stage2 = fit(&x, &y, &w, &names2);
     Ok(model)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words_of(s: &str) -> Vec<String> {
+        words::words(&words::normalize(s))
+    }
+
+    #[test]
+    fn snippets_label_only_the_blocks_they_cover() {
+        let page: crate::lab::dataset::LabelledPage = serde_json::from_value(serde_json::json!({
+            "id": "x", "url": null, "lang": null, "has_article": null, "gold": null,
+            "with": ["Die Regierung hat am Mittwoch die Förderung für kleine Betriebe erhöht."],
+            "without": ["Folgen Sie uns auf allen Kanälen"]
+        }))
+        .unwrap();
+        let labels = Labels::of(&page).unwrap();
+        let body = words_of("Die Regierung hat am Mittwoch die Förderung für kleine Betriebe erhöht.");
+        assert_eq!(labels.label(&body), Some(1.0));
+        assert_eq!(labels.label(&words_of("Folgen Sie uns auf allen Kanälen")), Some(0.0));
+        assert_eq!(labels.label(&words_of("Ein ganz anderer Absatz ohne jeden Schnipsel darin")), None);
+        let none: crate::lab::dataset::LabelledPage = serde_json::from_value(
+            serde_json::json!({"id": "y", "url": null, "lang": null, "has_article": true, "gold": null}),
+        )
+        .unwrap();
+        assert!(Labels::of(&none).is_none(), "a page with neither gold nor snippets labels nothing");
+    }
 }

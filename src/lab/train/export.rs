@@ -11,7 +11,7 @@ use std::path::Path;
 
 use rayon::prelude::*;
 
-use super::blocks::{GoldGrams, page_rows};
+use super::blocks::{GoldGrams, Labels, page_rows};
 use crate::algorithms::auto;
 use crate::lab::dataset::Dataset;
 use crate::text::words;
@@ -33,7 +33,7 @@ pub fn rows(datasets: &[Dataset], engine: &Engine, dir: &Path) -> Result<(), Err
             .map(|p| {
                 let bytes = ds.html(p).ok()?;
                 let site = crate::lab::dataset::site_of(p, &bytes).unwrap_or_else(|| format!("{}/{}", ds.name, p.id));
-                let gold = GoldGrams::new(p.gold.as_deref().unwrap_or(""));
+                let gold = Labels::Gold(GoldGrams::new(p.gold.as_deref().unwrap_or("")));
                 let rows = page_rows(engine, &bytes, p.url.as_deref(), &gold).ok()?;
                 let texts = engine
                     .with_context(&bytes, p.url.as_deref(), |ctx| {

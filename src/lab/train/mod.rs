@@ -22,7 +22,7 @@ use crate::hash::Fnv1a;
 use crate::lab::dataset::Dataset;
 use crate::{engine::Engine, error::Error};
 
-pub use blocks::{GoldGrams, Learn, PageRows, page_rows};
+pub use blocks::{GoldGrams, Labels, Learn, PageRows, page_rows};
 
 /// Which pages of a dataset a training run may read (cross-validation leaves a fold out).
 pub type PageFilter<'a> = &'a (dyn Fn(&Dataset, &crate::lab::dataset::LabelledPage) -> bool + Sync);
