@@ -200,10 +200,7 @@ fn choose_first(
     // to find a dense core among much text, can pick one line of three.
     if roots.is_empty() {
         chosen.clear();
-        // Nor a block even `no_content_below` likely: nothing on the page is content (a script
-        // shell, a bot wall), and the fallbacks would answer with its chrome.
-        let surest = p.iter().copied().fold(0.0f64, f64::max);
-        if surest < ctx.params.auto.no_content_below {
+        if no_content(ctx, p) {
             (chosen, Vec::new(), probs)
         } else if doc.node(doc.body).stats.chars < ctx.params.auto.small_page_chars {
             (chosen, vec![doc.body], probs)
@@ -213,6 +210,12 @@ fn choose_first(
     } else {
         (chosen, roots, probs)
     }
+}
+
+/// No block reaches even `no_content_below`: nothing on the page is content (a script shell, a bot
+/// wall), and a fallback or a type's lower threshold would answer with its chrome.
+fn no_content(ctx: &Context<'_>, p: &[f64]) -> bool {
+    p.iter().copied().fold(0.0f64, f64::max) < ctx.params.auto.no_content_below
 }
 
 /// What the page is, judged on the first choice: its page signals, has-article probability and
@@ -276,9 +279,8 @@ fn choose_by_type(
     if !(trained && ((is_forum && drop_comments) || threshold.is_some())) {
         return roots;
     }
-    // A page none of whose blocks reaches `no_content_below` has no main content (see `choose_first`):
-    // a type's lower threshold must not bring its chrome back.
-    if p.iter().copied().fold(0.0f64, f64::max) < ctx.params.auto.no_content_below {
+    // A type's lower threshold must not bring a page's chrome back when it has no content.
+    if no_content(ctx, p) {
         return roots;
     }
     let t = threshold.unwrap_or(ctx.params.auto.block_threshold);

@@ -79,12 +79,17 @@ pub enum Labels {
 }
 
 impl Labels {
+    /// Whether the page labels any block: it has gold text or snippets ([`Labels::of`] is `Some`).
+    pub fn available(page: &crate::lab::dataset::LabelledPage) -> bool {
+        page.gold.is_some() || !page.with.is_empty() || !page.without.is_empty()
+    }
+
     /// The page's labels: its gold text when it has one, else its snippets, else none.
     pub fn of(page: &crate::lab::dataset::LabelledPage) -> Option<Labels> {
         if let Some(gold) = &page.gold {
             return Some(Labels::Gold(GoldGrams::new(gold)));
         }
-        (!page.with.is_empty() || !page.without.is_empty()).then(|| Labels::Snippets {
+        Labels::available(page).then(|| Labels::Snippets {
             with: GoldGrams::new(&page.with.join("\n")),
             without: GoldGrams::new(&page.without.join("\n")),
         })
@@ -193,16 +198,15 @@ pub fn train(
     keep: PageFilter<'_>,
     learn: &Learn,
 ) -> Result<auto::BlockModel, Error> {
-    let labelled = |p: &crate::lab::dataset::LabelledPage| p.gold.is_some() || !p.with.is_empty();
     let counts: Vec<usize> =
-        datasets.iter().map(|ds| ds.pages.iter().filter(|p| labelled(p) && keep(ds, p)).count()).collect();
+        datasets.iter().map(|ds| ds.pages.iter().filter(|p| Labels::available(p) && keep(ds, p)).count()).collect();
     let used: Vec<usize> = counts.iter().copied().filter(|&c| c > 0).collect();
     let mean = used.iter().sum::<usize>() as f64 / used.len().max(1) as f64;
     let mut pages: Vec<(PageRows, f32)> = Vec::new();
     let mut trained_on = Vec::new();
     for (ds, &count) in datasets.iter().zip(&counts) {
         let factor = (mean / count.max(1) as f64).powf(learn.balance) as f32;
-        let list: Vec<_> = ds.pages.iter().filter(|p| labelled(p) && keep(ds, p)).collect();
+        let list: Vec<_> = ds.pages.iter().filter(|p| Labels::available(p) && keep(ds, p)).collect();
         crate::lab::progress::phase(&format!("block features {}", ds.name), Some(list.len() as u64));
         let per: Vec<Option<PageRows>> = list
             .par_iter()
@@ -280,5 +284,6 @@ mod tests {
         )
         .unwrap();
         assert!(Labels::of(&none).is_none(), "a page with neither gold nor snippets labels nothing");
+        assert!(Labels::available(&page) && !Labels::available(&none));
     }
 }
