@@ -209,10 +209,24 @@ fn hundred_thousand_nested_divs() {
 
 #[test]
 fn fifty_megabyte_page() {
-    let para = "<p>Training for farmers continues this week, with sessions on seedlings, fertiliser and pests.</p>";
-    let section = format!("<div><ul>{}</ul>{}</div>\n", "<li><a href=/x>menu link</a></li>".repeat(10), para.repeat(5));
-    let reps = 50 * 1024 * 1024 / section.len() + 1;
-    let page = format!("<html><body>{}</body></html>", section.repeat(reps));
+    // Sections of a menu and five paragraphs, each paragraph of its own (a page of one paragraph
+    // copied 300,000 times is all repetition, which `auto` reads as page furniture).
+    let menu = "<li><a href=/x>menu link</a></li>".repeat(10);
+    let mut page = String::from("<html><body>");
+    let mut k = 0u32;
+    while page.len() < 50 * 1024 * 1024 {
+        page.push_str("<div><ul>");
+        page.push_str(&menu);
+        page.push_str("</ul>");
+        for _ in 0..5 {
+            k += 1;
+            page.push_str(&format!(
+                "<p>Training for farmers continues in week {k}, with sessions on seedlings, fertiliser and pests.</p>"
+            ));
+        }
+        page.push_str("</div>\n");
+    }
+    page.push_str("</body></html>");
     assert!(page.len() >= 50 * 1024 * 1024);
     let r = engine()
         .extract(&Request::with_options(page.as_bytes(), Options { html: false, ..Options::default() }))

@@ -38,11 +38,9 @@ fn card_structure(doc: &Document, headings: &[u32]) -> (u32, u32, Vec<bool>) {
         if group.len() < 3 {
             continue;
         }
-        // Sort the children by signature so equal ones sit together (ids keep the order stable).
-        let sig = |c: NodeId| {
-            let e = doc.node(c).element();
-            (e.map(|e| e.tag as u8), e.and_then(|e| e.id_class.as_deref()).map(|s| s.split(' ').next().unwrap_or("")))
-        };
+        // Sort the children by signature (tag and first class word) so equal ones sit together (ids
+        // keep the order stable).
+        let sig = |c: NodeId| super::features::signature(doc, c);
         group.sort_by(|&a, &b| sig(a).cmp(&sig(b)).then(a.cmp(&b)));
         let mut k = 0;
         while k < group.len() {
@@ -343,9 +341,17 @@ pub(super) struct Judged<'a> {
 
 /// How sure the block classifier is: the character-weighted mean probability of the blocks it kept,
 /// how many long blocks it is sure of, and into how many separate runs the kept blocks fall.
-fn block_signals(judged: Option<Judged<'_>>) -> [(&'static str, f64); 4] {
+fn block_signals(judged: Option<Judged<'_>>) -> [(&'static str, f64); 7] {
     let Some(Judged { blocks, p, threshold }) = judged else {
-        return [("kept_mean_p", 0.0), ("sure_blocks", 0.0), ("kept_runs", 0.0), ("kept_list_share", 0.0)];
+        return [
+            ("kept_mean_p", 0.0),
+            ("sure_blocks", 0.0),
+            ("kept_runs", 0.0),
+            ("kept_list_share", 0.0),
+            ("prose_run", 0.0),
+            ("prose_run_blocks", 0.0),
+            ("prose_run_share", 0.0),
+        ];
     };
     let (mut mass, mut chars, mut sure, mut runs) = (0.0, 0.0, 0u32, 0u32);
     let mut prev = false;
@@ -363,12 +369,51 @@ fn block_signals(judged: Option<Judged<'_>>) -> [(&'static str, f64); 4] {
     }
     let list: f64 =
         blocks.list.iter().zip(p).filter(|(b, q)| **q >= threshold && b.in_list).map(|(b, _)| f64::from(b.chars)).sum();
+    let run = prose_run(blocks);
     [
         ("kept_mean_p", mass / chars.max(1.0)),
         ("sure_blocks", (1.0 + f64::from(sure)).ln()),
         ("kept_runs", (1.0 + f64::from(runs)).ln()),
         ("kept_list_share", list / chars.max(1.0)),
+        ("prose_run", (1.0 + f64::from(run.chars)).ln()),
+        ("prose_run_blocks", (1.0 + f64::from(run.blocks)).ln()),
+        ("prose_run_share", f64::from(run.chars) / f64::from(run.all_chars.max(1))),
     ]
+}
+
+/// The longest unbroken run of prose on a page, and all its prose.
+#[derive(Debug, Default, PartialEq)]
+struct ProseRun {
+    /// Characters and blocks of prose in the longest run.
+    chars: u32,
+    blocks: u32,
+    /// Characters of prose on the whole page.
+    all_chars: u32,
+}
+
+/// An article's text is one run of paragraphs; a listing's summaries, a forum's posts and a feed's
+/// teasers are each cut off from the next by a headline link, a poster's name or a "more" link. So:
+/// prose blocks (25 characters or more, a sentence end, at most a quarter of it link text) in
+/// document order, where a block mostly of link text ends a run and anything else (headings,
+/// captions, datelines) neither adds to it nor ends it. By shape alone, in every script.
+fn prose_run(blocks: &Blocks) -> ProseRun {
+    let mut best = ProseRun::default();
+    let (mut chars, mut count) = (0u32, 0u32);
+    for b in &blocks.list {
+        if b.chars >= 25 && b.scan.sentence_ends >= 1 && b.link_chars * 4 <= b.chars {
+            chars += b.chars;
+            count += 1;
+            best.all_chars += b.chars;
+        } else if b.link_chars * 2 > b.chars {
+            chars = 0;
+            count = 0;
+        }
+        if chars > best.chars {
+            best.chars = chars;
+            best.blocks = count;
+        }
+    }
+    best
 }
 
 #[cfg(test)]
@@ -377,6 +422,28 @@ mod tests {
 
     fn value(s: &[(&str, f64)], name: &str) -> f64 {
         s.iter().find(|(n, _)| *n == name).map(|x| x.1).unwrap_or(f64::NAN)
+    }
+
+    #[test]
+    fn an_articles_prose_is_one_run_and_a_listings_is_cut_by_its_headlines() {
+        let para = "农业技术推广站今天组织了水稻种植培训，专家讲解了育秧和施肥的方法。";
+        let run_of = |html: &str| {
+            let doc = Document::parse(html);
+            prose_run(&super::super::segment(&doc, &block_owners(&doc)))
+        };
+        // A headline, a dateline, three paragraphs with a subheading, then a feed of headline links.
+        let article = format!(
+            "<body><h1>水稻培训</h1><p>2025-04-28 来源：农业网</p><p>{para}</p><h3>施肥</h3><p>{para}</p><p>{para}</p>\
+             <ul><li><a href=/a>另一篇文章的标题在这里，很长的标题</a></li><li><a href=/b>又一篇文章的标题</a></li></ul></body>"
+        );
+        let n = para.chars().count() as u32;
+        assert_eq!(run_of(&article), ProseRun { chars: 3 * n, blocks: 3, all_chars: 3 * n });
+        // The same paragraphs as summaries under linked headlines: each is a run of its own.
+        let listing = format!(
+            "<body><h1>培训动态</h1><h3><a href=/a>水稻培训开班</a></h3><p>{para}</p>\
+             <h3><a href=/b>小麦培训开班</a></h3><p>{para}</p><h3><a href=/c>玉米培训开班</a></h3><p>{para}</p></body>"
+        );
+        assert_eq!(run_of(&listing), ProseRun { chars: n, blocks: 1, all_chars: 3 * n });
     }
 
     #[test]

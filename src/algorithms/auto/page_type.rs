@@ -38,9 +38,8 @@ const SHORT_TEXT: usize = 40;
 /// sections, inline code (documentation names identifiers in running text), long paragraphs and the
 /// share of the text in paragraphs (prose), the interface phrases of each type in short texts
 /// ([`TYPE_CUES`]), short dated texts (a thread dates every post, a listing every card), short texts
-/// that read as prices, the largest runs of repeated cards and posts ([`repeated_units`]), and how
-/// many elements are named for each group of [`NAME_GROUPS_COUNTED`] (`names`, from
-/// [`super::features::name_flags`]).
+/// that read as prices, the largest run of posts ([`post_share`]), and how many elements are named
+/// for each group of [`NAME_GROUPS_COUNTED`] (`names`, from [`super::features::name_flags`]).
 pub(super) fn dom_signals(doc: &Document, meta: &PageMeta, names: &[u32; ALL_NAME_GROUPS]) -> Vec<(&'static str, f64)> {
     let body = doc.node(doc.body).stats;
     let (mut pre, mut code_chars, mut forms, mut list_items, mut rows, mut posts) =
@@ -135,12 +134,7 @@ pub(super) fn dom_signals(doc: &Document, meta: &PageMeta, names: &[u32; ALL_NAM
         ("short_dates", ln(dated)),
         ("price_texts", ln(prices)),
     ];
-    let units = repeated_units(doc);
-    out.extend([
-        ("card_groups", ln(units.card_groups)),
-        ("card_share", units.card_share),
-        ("post_share", units.post_share),
-    ]);
+    out.push(("post_share", post_share(doc)));
     out.extend(TYPE_CUES.iter().zip(cues).map(|((name, _), c)| (*name, ln(c))));
     out.extend(NAME_GROUPS_COUNTED.iter().map(|&(signal, group)| (signal, ln(names[group_index(group)]))));
     out
@@ -154,26 +148,16 @@ fn looks_like_price(t: &str) -> bool {
         && t.chars().any(|c| matches!(c, '$' | '€' | '£' | '¥' | '￥' | '₹' | '₽' | '₩' | '₺' | '₫' | '฿' | '₴'))
 }
 
-/// The page's largest runs of repeated units: sibling elements of one signature (tag and first class
-/// word). Cards (each a link with a little text beside it: teasers, products, results) are what
-/// listings and collections are made of; posts (each a long text with few links) are what threads
-/// are made of. An article's paragraphs are `p` elements and do not count, its menus are links
-/// without text and do not make cards.
-struct RepeatedUnits {
-    /// Runs of at least four cards.
-    card_groups: u32,
-    /// The largest run of cards, and of posts, as a share of the page's text.
-    card_share: f64,
-    post_share: f64,
-}
-
-fn repeated_units(doc: &Document) -> RepeatedUnits {
+/// The share of the page's text in its largest run of posts: sibling elements of one signature (tag
+/// and first class word), at least three, each a long text (150 characters or more on average) with
+/// few links. Threads are made of them; an article's paragraphs are `p` elements and do not count.
+/// (Runs of cards, each a link with a little text beside it, are has-article's `cards`.)
+fn post_share(doc: &Document) -> f64 {
     #[derive(Default)]
     struct Run {
         count: u32,
         chars: u32,
         link_chars: u32,
-        with_link: u32,
     }
     let mut runs: crate::hash::IdMap<u64, Run> = Default::default();
     for i in doc.body + 1..doc.node(doc.body).end {
@@ -191,23 +175,13 @@ fn repeated_units(doc: &Document) -> RepeatedUnits {
         run.count += 1;
         run.chars += n.stats.chars;
         run.link_chars += n.stats.link_chars;
-        run.with_link += u32::from(n.stats.link_chars > 0 && n.stats.chars > n.stats.link_chars);
     }
     let body = f64::from(doc.node(doc.body).stats.chars.max(1));
-    let mut units = RepeatedUnits { card_groups: 0, card_share: 0.0, post_share: 0.0 };
-    for run in runs.values().filter(|r| r.count >= 3) {
-        let mean = run.chars / run.count;
-        let share = f64::from(run.chars) / body;
-        if run.with_link * 5 >= run.count * 4 && (15..=600).contains(&mean) {
-            units.card_groups += u32::from(run.count >= 4);
-            units.card_share = units.card_share.max(share);
-        } else if mean >= 150 && run.link_chars * 10 < run.chars * 3 {
-            units.post_share = units.post_share.max(share);
-        }
-    }
-    units.card_share = units.card_share.min(1.0);
-    units.post_share = units.post_share.min(1.0);
-    units
+    runs.values()
+        .filter(|r| r.count >= 3 && r.chars / r.count >= 150 && r.link_chars * 10 < r.chars * 3)
+        .map(|r| f64::from(r.chars) / body)
+        .fold(0.0, f64::max)
+        .min(1.0)
 }
 
 /// Paragraphs of at least this many characters are prose (`long_paragraphs`).
@@ -435,7 +409,7 @@ mod tests {
     }
 
     #[test]
-    fn repeated_cards_and_posts_are_told_apart_from_paragraphs_and_menus() {
+    fn posts_are_told_apart_from_cards_paragraphs_and_menus() {
         let card = "<li class=card><a href=/p>A product name</a> <span>$19.99</span> in stock</li>";
         let post = format!("<div class=reply>{}</div>", "A long reply that says something. ".repeat(6));
         let para = format!("<p>{}</p>", "A paragraph of running text in the article. ".repeat(5));
@@ -444,12 +418,9 @@ mod tests {
         let thread = format!("<html><body><main>{}</main></body></html>", post.repeat(4));
         let article =
             format!("<html><body><ul>{}</ul><article>{}</article></body></html>", menu.repeat(8), para.repeat(6));
-        let of = |page: &str| repeated_units(&Document::parse(page));
-        let (l, t, a) = (of(&listing), of(&thread), of(&article));
-        assert_eq!(l.card_groups, 1);
-        assert!(l.card_share > 0.9 && l.post_share == 0.0);
-        assert!(t.post_share > 0.9 && t.card_share == 0.0);
-        assert_eq!((a.card_groups, a.card_share, a.post_share), (0, 0.0, 0.0), "paragraphs and menus are no units");
+        let of = |page: &str| post_share(&Document::parse(page));
+        assert!(of(&thread) > 0.9);
+        assert_eq!((of(&listing), of(&article)), (0.0, 0.0), "cards, paragraphs and menus are no posts");
         assert!(looks_like_price("$19.99") && looks_like_price("€ 12,50") && looks_like_price("￥1999"));
         assert!(!looks_like_price("19.99") && !looks_like_price("US$ in a long sentence about 2024 prices"));
     }

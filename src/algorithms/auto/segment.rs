@@ -9,6 +9,7 @@
 
 use super::lexicon;
 use crate::dom::{Document, NONE, NodeId, Tag};
+use crate::hash::Fnv1a;
 
 /// One block.
 #[derive(Debug, Clone)]
@@ -125,6 +126,42 @@ impl Blocks {
     /// The text nodes of block `b`.
     pub fn texts_of(&self, b: &TextBlock) -> &[NodeId] {
         &self.texts[b.first as usize..b.last as usize]
+    }
+
+    /// A hash of block `b`'s text with its whitespace left out: blocks that differ only in spacing
+    /// or line breaks hash alike. Both readers of repeated text (the block feature `repeats` and the
+    /// rule of that name) use it, so they agree on what a repeat is.
+    pub(super) fn text_hash(&self, doc: &Document, b: &TextBlock) -> u64 {
+        let mut h = Fnv1a::new();
+        for &t in self.texts_of(b) {
+            hash_non_whitespace(&mut h, doc.text(t));
+        }
+        h.finish()
+    }
+}
+
+/// Mix the UTF-8 bytes of the characters of `s` that are not whitespace ([`char::is_whitespace`])
+/// into `h`, byte by byte for ASCII: most text is, and decoding every character cost as much as the
+/// rest of the repeat search.
+fn hash_non_whitespace(h: &mut Fnv1a, s: &str) {
+    let bytes = s.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if b.is_ascii() {
+            // The ASCII characters `char::is_whitespace` accepts: U+0009..U+000D and the space.
+            if !matches!(b, b'\t'..=b'\r' | b' ') {
+                h.byte(b);
+            }
+            i += 1;
+        } else {
+            let Some(c) = s[i..].chars().next() else { break };
+            let len = c.len_utf8();
+            if !c.is_whitespace() {
+                h.bytes(bytes[i..i + len].iter().copied());
+            }
+            i += len;
+        }
     }
 }
 
@@ -261,5 +298,25 @@ mod tests {
             b.list.iter().map(|x| b.texts_of(x).iter().map(|&t| doc.text(t)).collect::<Vec<_>>().join("|")).collect();
         assert_eq!(texts, ["loose|text", "para", "tail", "one", "two"]);
         assert!(b.list[3].in_list && !b.list[0].in_list);
+    }
+
+    #[test]
+    fn the_repeat_hash_skips_exactly_the_whitespace_chars_skip() {
+        let hash = |s: &str| {
+            let mut h = Fnv1a::new();
+            hash_non_whitespace(&mut h, s);
+            h.finish()
+        };
+        let by_chars = |s: &str| {
+            let mut h = Fnv1a::new();
+            let kept: String = s.chars().filter(|c| !c.is_whitespace()).collect();
+            h.bytes(kept.bytes());
+            h.finish()
+        };
+        for s in ["a b\tc\u{0B}d\r\ne", "農業\u{3000}培訓\u{00A0}x", "\u{2028}é\u{1F600} \u{85}z", ""] {
+            assert_eq!(hash(s), by_chars(s), "{s:?}");
+        }
+        assert_eq!(hash("a b"), hash("ab"));
+        assert_ne!(hash("ab"), hash("ba"));
     }
 }

@@ -5,7 +5,7 @@
 use super::unchoose::{unchoose_block, wholly_chosen};
 use crate::algorithms::auto::segment::{Blocks, TextBlock};
 use crate::dom::Document;
-use crate::hash::{Fnv1a, IdMap};
+use crate::hash::IdMap;
 
 /// Unchoose every chosen block whose text, whitespace aside, repeats an earlier chosen block's under
 /// another parent, and has at least `min_chars` characters (0: none). Returns whether any was
@@ -30,41 +30,12 @@ pub(super) fn drop_repeats(doc: &Document, blocks: &Blocks, chosen: &mut [bool],
         if b.chars < min_chars || !wholly_chosen(blocks, b, chosen) {
             continue;
         }
-        let mut h = Fnv1a::new();
-        for &t in blocks.texts_of(b) {
-            hash_non_whitespace(&mut h, doc.text(t));
-        }
-        let first = *seen.entry(h.finish()).or_insert(b);
+        let first = *seen.entry(blocks.text_hash(doc, b)).or_insert(b);
         if !std::ptr::eq(first, b) && parent(first) != parent(b) && chars(first).eq(chars(b)) {
             dropped |= unchoose_block(blocks, b, chosen);
         }
     }
     dropped
-}
-
-/// Mix the UTF-8 bytes of the characters of `s` that are not whitespace ([`char::is_whitespace`])
-/// into `h`, byte by byte for ASCII: most text is, and decoding every character cost as much as the
-/// rest of the repeat search.
-fn hash_non_whitespace(h: &mut Fnv1a, s: &str) {
-    let bytes = s.as_bytes();
-    let mut i = 0;
-    while i < bytes.len() {
-        let b = bytes[i];
-        if b.is_ascii() {
-            // The ASCII characters `char::is_whitespace` accepts: U+0009..U+000D and the space.
-            if !matches!(b, b'\t'..=b'\r' | b' ') {
-                h.byte(b);
-            }
-            i += 1;
-        } else {
-            let Some(c) = s[i..].chars().next() else { break };
-            let len = c.len_utf8();
-            if !c.is_whitespace() {
-                h.bytes(bytes[i..i + len].iter().copied());
-            }
-            i += len;
-        }
-    }
 }
 
 #[cfg(test)]
@@ -81,26 +52,6 @@ mod tests {
         let mut chosen: Vec<bool> = (0..doc.len()).map(|i| doc.node(i as NodeId).is_text()).collect();
         drop_repeats(&doc, &blocks, &mut chosen, min_chars);
         chosen_text(&doc, &chosen)
-    }
-
-    #[test]
-    fn the_repeat_hash_skips_exactly_the_whitespace_chars_skip() {
-        let hash = |s: &str| {
-            let mut h = Fnv1a::new();
-            hash_non_whitespace(&mut h, s);
-            h.finish()
-        };
-        let by_chars = |s: &str| {
-            let mut h = Fnv1a::new();
-            let kept: String = s.chars().filter(|c| !c.is_whitespace()).collect();
-            h.bytes(kept.bytes());
-            h.finish()
-        };
-        for s in ["a b\tc\u{0B}d\r\ne", "農業\u{3000}培訓\u{00A0}x", "\u{2028}é\u{1F600} \u{85}z", ""] {
-            assert_eq!(hash(s), by_chars(s), "{s:?}");
-        }
-        assert_eq!(hash("a b"), hash("ab"));
-        assert_ne!(hash("ab"), hash("ba"));
     }
 
     #[test]
