@@ -140,12 +140,13 @@ pub fn measure(ctx: &Context<'_>, bayes_model: &BayesModel) -> Measured {
 /// The highest has-article probability of a page whose kept text has no paragraph.
 const NO_PROSE_CAP: f64 = 0.1;
 
-/// `p` with `shift` added to its log-odds (probabilities of exactly 0 or 1 stay where they are).
-fn shift_log_odds(p: f64, shift: f64) -> f64 {
-    if shift == 0.0 || !(p > 0.0 && p < 1.0) {
+/// `p` on another log-odds scale: `scale` times its log-odds plus `shift` (probabilities of exactly 0
+/// or 1 stay where they are). With a scale of 1 this only shifts; above 1 it also sharpens.
+fn calibrate(p: f64, scale: f64, shift: f64) -> f64 {
+    if (scale == 1.0 && shift == 0.0) || !(p > 0.0 && p < 1.0) {
         return p;
     }
-    1.0 / (1.0 + (-((p / (1.0 - p)).ln() + shift)).exp())
+    1.0 / (1.0 + (-(scale * (p / (1.0 - p)).ln() + shift)).exp())
 }
 
 /// `auto`: measure → classify → choose → page verdict → re-choose by type → the rule table → lead.
@@ -242,7 +243,9 @@ fn judge_page(ctx: &Context<'_>, models: &ModelRefs<'_>, m: &Measured, p: &[f64]
     signals.extend(m.page_signals.iter().copied());
     signals.extend(page_type::url_words(ctx.url));
     let probability = if models.article.is_trained() {
-        let p = shift_log_odds(models.article.probability(&signals), ctx.params.auto.article_log_odds_shift);
+        let auto = &ctx.params.auto;
+        let p =
+            calibrate(models.article.probability(&signals), auto.article_log_odds_scale, auto.article_log_odds_shift);
         // An article is prose: kept text without one paragraph-like block (25 characters or more with
         // a sentence mark) is not one, however much of it there is. The learned model sees few such
         // pages and cannot extrapolate to, say, a megabyte of unpunctuated words; among the labelled
@@ -420,7 +423,7 @@ pub fn decision_lines(ctx: &Context<'_>, models: &ModelRefs<'_>) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{feature_index, feature_names, measure, shift_log_odds};
+    use super::{calibrate, feature_index, feature_names, measure};
     use crate::algorithms::contract::Context;
     use crate::algorithms::contract::params::Params;
     use crate::dom::Document;
@@ -468,18 +471,20 @@ mod tests {
     }
 
     #[test]
-    fn the_log_odds_shift_moves_the_default_boundary_and_keeps_the_order() {
-        let shift = crate::algorithms::contract::params::ARTICLE_LOG_ODDS_SHIFT;
-        // The model's probability that the shift moves onto the 0.5 boundary.
-        let boundary = 1.0 / (1.0 + shift.exp());
-        assert!((shift_log_odds(boundary, shift) - 0.5).abs() < 1e-12);
-        assert!((shift_log_odds(0.4, 1.5f64.ln()) - 0.5).abs() < 1e-12);
-        assert_eq!(shift_log_odds(0.3, 0.0), 0.3);
-        assert_eq!((shift_log_odds(0.0, shift), shift_log_odds(1.0, shift)), (0.0, 1.0));
-        assert!(shift_log_odds(f64::NAN, shift).is_nan());
+    fn the_calibration_moves_the_default_boundary_and_keeps_the_order() {
+        use crate::algorithms::contract::params::{ARTICLE_LOG_ODDS_SCALE as SCALE, ARTICLE_LOG_ODDS_SHIFT as SHIFT};
+        // The model's probability that the calibration moves onto the 0.5 boundary.
+        let boundary = 1.0 / (1.0 + (SHIFT / SCALE).exp());
+        assert!((calibrate(boundary, SCALE, SHIFT) - 0.5).abs() < 1e-12);
+        assert!((calibrate(0.4, 1.0, 1.5f64.ln()) - 0.5).abs() < 1e-12);
+        // A scale of 2 squares the odds: 3:1 becomes 9:1.
+        assert!((calibrate(0.75, 2.0, 0.0) - 0.9).abs() < 1e-12);
+        assert_eq!(calibrate(0.3, 1.0, 0.0), 0.3);
+        assert_eq!((calibrate(0.0, SCALE, SHIFT), calibrate(1.0, SCALE, SHIFT)), (0.0, 1.0));
+        assert!(calibrate(f64::NAN, SCALE, SHIFT).is_nan());
         let ps = [0.01, 0.2, 0.39, 0.41, 0.7, 0.99];
-        let shifted: Vec<f64> = ps.iter().map(|&p| shift_log_odds(p, shift)).collect();
-        assert!(shifted.windows(2).all(|w| w[0] < w[1]), "{shifted:?}");
-        assert!(ps.iter().zip(&shifted).all(|(p, q)| q > p && *q < 1.0));
+        let calibrated: Vec<f64> = ps.iter().map(|&p| calibrate(p, SCALE, SHIFT)).collect();
+        assert!(calibrated.windows(2).all(|w| w[0] < w[1]), "{calibrated:?}");
+        assert!(calibrated.iter().all(|q| *q > 0.0 && *q < 1.0));
     }
 }

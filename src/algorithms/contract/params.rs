@@ -182,11 +182,13 @@ pub struct AutoParams {
     /// The block threshold for pages of a given type, where it differs from `block_threshold`: a
     /// listing's items are short, link-heavy blocks that a threshold set for prose under-keeps.
     pub type_thresholds: TypeThresholds,
-    /// Added to the log-odds of the has-article model's probability: a calibration measured on
-    /// held-out sites. The model learns from page signals read with block models that saw those
-    /// very pages, cleaner than the signals of a page it has not seen, and so it is under-confident
-    /// on new pages: under site-grouped cross-validation, pages it gave 0.4–0.5 were articles 88% of
-    /// the time, 0.2–0.4 55%. The default, ln(0.6/0.4), moves its 0.4 to 0.5.
+    /// The has-article calibration, measured on held-out sites: the probability's log-odds are
+    /// multiplied by `article_log_odds_scale` and `article_log_odds_shift` is added. The model learns
+    /// from page signals read with block models that saw those very pages, cleaner than the signals
+    /// of a page it has not seen, and so it is under-confident on new pages: under site-grouped
+    /// cross-validation, pages it gave 0.4–0.5 were articles 88% of the time, 0.2–0.4 55%.
+    pub article_log_odds_scale: f64,
+    /// See [`AutoParams::article_log_odds_scale`].
     pub article_log_odds_shift: f64,
     /// A kept block whose text (whitespace aside) repeats an earlier kept block's under another parent
     /// is left out when it has at least this many characters (0: keep repeats). Pages carry hidden
@@ -313,11 +315,11 @@ pub const MAIN_MIN_SHARE: f64 = 0.65;
 pub const REPEAT_MIN_CHARS: u32 = 40;
 
 /// The has-article calibration chosen by site-grouped cross-validation
-/// ([`AutoParams::article_log_odds_shift`]): it moves the model's 0.354 to 0.5. Chosen for the
-/// tenth session's models on the two sets that mix page types (wcxb-dev and tiptopjaw-2026
-/// together: accuracy 0.917 at ln 1.5, the value before, 0.925 at 0.6, 0.924 at 0.8); pooled over
-/// every labelled page its calibration error is 0.042 (0.053 at ln 1.5).
-pub const ARTICLE_LOG_ODDS_SHIFT: f64 = 0.6;
+/// ([`AutoParams::article_log_odds_scale`] and [`AutoParams::article_log_odds_shift`]); the
+/// measurements are in docs/history/evaluation-journal.md, twenty-third session.
+pub const ARTICLE_LOG_ODDS_SCALE: f64 = 1.4;
+/// See [`ARTICLE_LOG_ODDS_SCALE`].
+pub const ARTICLE_LOG_ODDS_SHIFT: f64 = 0.8;
 
 /// A block threshold per page type other than article (`None`: `block_threshold`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
@@ -395,6 +397,7 @@ impl Default for AutoParams {
             service_cta_max_words: 3,
             include_comments: false,
             type_thresholds: TypeThresholds::CROSS_VALIDATED,
+            article_log_odds_scale: ARTICLE_LOG_ODDS_SCALE,
             article_log_odds_shift: ARTICLE_LOG_ODDS_SHIFT,
         }
     }
