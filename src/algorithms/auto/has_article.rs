@@ -28,40 +28,35 @@ fn card_structure(doc: &Document, headings: &[u32]) -> (u32, u32, Vec<bool>) {
     let mut chars = 0u32;
     // Difference array over node ids: +1 where a card's subtree starts, -1 where it ends.
     let mut diff = vec![0i32; doc.len() + 1];
-    let mut group: Vec<NodeId> = Vec::new();
+    // The element children of one parent, each with its signature (tag and first class word).
+    let mut group: Vec<(u64, NodeId)> = Vec::new();
     for parent in doc.body..doc.node(doc.body).end {
         if doc.node(parent).is_text() || doc.node(parent).stats.tags < 3 {
             continue;
         }
         group.clear();
-        group.extend(doc.children(parent).filter(|&c| !doc.node(c).is_text()));
+        group.extend(
+            doc.children(parent).filter(|&c| !doc.node(c).is_text()).map(|c| (super::features::signature(doc, c), c)),
+        );
         if group.len() < 3 {
             continue;
         }
-        // Sort the children by signature (tag and first class word) so equal ones sit together (ids
-        // keep the order stable).
-        let sig = |c: NodeId| super::features::signature(doc, c);
-        group.sort_by(|&a, &b| sig(a).cmp(&sig(b)).then(a.cmp(&b)));
-        let mut k = 0;
-        while k < group.len() {
-            let mut j = k;
-            while j < group.len() && sig(group[j]) == sig(group[k]) {
-                j += 1;
-            }
+        // Equal signatures sit together (ids keep the order stable).
+        group.sort_unstable();
+        for run in group.chunk_by(|a, b| a.0 == b.0) {
             let is_card = |c: NodeId| {
                 let s = doc.node(c).stats;
                 s.chars >= 20 && (s.link_tags > 0 || headings[c as usize] > 0)
             };
-            let n = group[k..j].iter().filter(|&&c| is_card(c)).count() as u32;
+            let n = run.iter().filter(|&&(_, c)| is_card(c)).count() as u32;
             if n >= 3 {
                 best = best.max(n);
-                chars += group[k..j].iter().map(|&c| doc.node(c).stats.chars).sum::<u32>();
-                for &c in &group[k..j] {
+                chars += run.iter().map(|&(_, c)| doc.node(c).stats.chars).sum::<u32>();
+                for &(_, c) in run {
                     diff[c as usize] += 1;
                     diff[doc.node(c).end as usize] -= 1;
                 }
             }
-            k = j;
         }
     }
     let mut in_card = vec![false; doc.len()];
