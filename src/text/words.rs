@@ -118,6 +118,12 @@ fn unicode_general_mark(c: char) -> bool {
     matches!(c as u32, 0x0300..=0x036F | 0x0E31 | 0x0E34..=0x0E3A | 0x0E47..=0x0E4E | 0x0900..=0x0903 | 0x093A..=0x094F)
 }
 
+/// Whether a character is a currency sign: the one list that every reading of prices shares (signs
+/// are shapes, so one list serves every language; "12,99 zł" is letters and not counted).
+pub fn is_currency_sign(c: char) -> bool {
+    matches!(c, '$' | '€' | '£' | '¥' | '￥' | '₹' | '₽' | '₩' | '₺' | '₫' | '฿' | '₴')
+}
+
 /// Split already-normalised text into words, lower-cased.
 pub fn words(s: &str) -> Vec<String> {
     let mut out = Vec::new();

@@ -145,7 +145,7 @@ pub(super) fn dom_signals(doc: &Document, meta: &PageMeta, names: &[u32; ALL_NAM
 fn looks_like_price(t: &str) -> bool {
     t.chars().count() <= 24
         && t.bytes().any(|b| b.is_ascii_digit())
-        && t.chars().any(|c| matches!(c, '$' | '€' | '£' | '¥' | '￥' | '₹' | '₽' | '₩' | '₺' | '₫' | '฿' | '₴'))
+        && t.chars().any(crate::text::words::is_currency_sign)
 }
 
 /// The share of the page's text in its largest run of posts: sibling elements of one signature (tag
