@@ -155,7 +155,7 @@ fn heading_text(doc: &Document, id: crate::dom::NodeId) -> String {
         if before && !out.is_empty() && !out.ends_with(' ') {
             out.push(' ');
         }
-        out.extend(doc.text(i).chars().filter(|c| !is_invisible(*c)));
+        out.push_str(&crate::text::words::visible(doc.text(i)));
         if after {
             out.push(' ');
         }
@@ -163,12 +163,6 @@ fn heading_text(doc: &Document, id: crate::dom::NodeId) -> String {
     // The permalink mark documentation generators put after each heading (`Middleware¶`) is a link
     // to the heading, not a word of it.
     out.trim_end().trim_end_matches('¶').trim_end().to_string()
-}
-
-/// Characters that take no room on the page: the soft hyphen, zero-width spaces and joiners, the
-/// word joiner and the byte-order mark.
-fn is_invisible(c: char) -> bool {
-    matches!(c, '\u{ad}' | '\u{200b}'..='\u{200d}' | '\u{2060}' | '\u{feff}')
 }
 
 /// The key of the name a site's address is registered under: `archlinux` for `bbs.archlinux.org`,

@@ -63,8 +63,9 @@ pub fn render_text(doc: &Document, roots: &[NodeId]) -> String {
                         out.push(' ');
                     }
                 }
-                // Code keeps its line breaks and indentation (the text of `<pre>` as written).
-                out.push_str(doc.raw_text(i));
+                // Code keeps its line breaks and indentation (the text of `<pre>` as written); soft
+                // hyphens and zero-width spaces go (`crate::text::words::visible`).
+                out.push_str(&crate::text::words::visible(doc.raw_text(i)));
                 newline = false;
                 space = *space_after;
                 prev_selected = true;
@@ -85,5 +86,20 @@ mod tests {
         );
         let div = doc.children(doc.body).next().unwrap();
         assert_eq!(render_text(&doc, &[div]), "Title\nOne bold word.\na\nb");
+    }
+
+    #[test]
+    fn text_reads_as_the_page_shows_it() {
+        // Soft hyphens and zero-width spaces go, a Persian zero-width non-joiner stays; a ruby
+        // annotation's reading is not text of the page.
+        let doc = Document::parse(
+            "<body><div><p>Mit&shy;tel&shy;al&shy;ter\u{200b}lich, \u{645}\u{6cc}\u{200c}\u{62e}\u{648}\u{627}\u{647}\u{645}</p>\
+             <p><ruby>子<rp>(</rp><rt>こ</rt><rp>)</rp></ruby>どもの<ruby>体罰<rt>たいばつ</rt></ruby></p></div></body>",
+        );
+        let div = doc.children(doc.body).next().unwrap();
+        assert_eq!(
+            render_text(&doc, &[div]),
+            "Mittelalterlich, \u{645}\u{6cc}\u{200c}\u{62e}\u{648}\u{627}\u{647}\u{645}\n子どもの体罰"
+        );
     }
 }

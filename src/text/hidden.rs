@@ -26,6 +26,10 @@ pub fn is_ignored(name: &str) -> bool {
             | "math"
             | "head"
             | "link"
+            // Ruby annotations: the reading printed above a word (furigana, pinyin, zhuyin), and the
+            // parentheses shown where ruby is not supported. The base text is the text.
+            | "rt"
+            | "rp"
     )
 }
 

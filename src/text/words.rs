@@ -118,6 +118,23 @@ fn unicode_general_mark(c: char) -> bool {
     matches!(c as u32, 0x0300..=0x036F | 0x0E31 | 0x0E34..=0x0E3A | 0x0E47..=0x0E4E | 0x0900..=0x0903 | 0x093A..=0x094F)
 }
 
+/// Characters that take no room on the page: the soft hyphen, the zero-width space, the word joiner
+/// and the byte-order mark. They only tell a browser where it may (or may not) break a line, and left
+/// in a text they split its words for a search index (`Mit&shy;tel&shy;al&shy;ter`). The zero-width
+/// joiners (U+200C, U+200D) are spelling in Persian, the Indic scripts and emoji, and are kept.
+pub fn is_invisible(c: char) -> bool {
+    matches!(c, '\u{ad}' | '\u{200b}' | '\u{2060}' | '\u{feff}')
+}
+
+/// `s` without its [`is_invisible`] characters, borrowed when it has none (the common case, found by
+/// bytes: each of them is encoded with a lead byte C2, E2 or EF).
+pub fn visible(s: &str) -> std::borrow::Cow<'_, str> {
+    if !s.bytes().any(|b| matches!(b, 0xC2 | 0xE2 | 0xEF)) || !s.chars().any(is_invisible) {
+        return std::borrow::Cow::Borrowed(s);
+    }
+    std::borrow::Cow::Owned(s.chars().filter(|&c| !is_invisible(c)).collect())
+}
+
 /// Whether a character is a currency sign: the one list that every reading of prices shares (signs
 /// are shapes, so one list serves every language; "12,99 zł" is letters and not counted).
 pub fn is_currency_sign(c: char) -> bool {

@@ -474,9 +474,8 @@ fn headline_prose(doc: &Document, blocks: &Blocks) -> u32 {
     for (gap, b) in blocks.list[h + 1..].iter().enumerate() {
         if is_prose(b) {
             chars += b.chars;
-        } else if chars > 0 && b.link_chars * 2 > b.chars {
-            break;
-        } else if chars == 0 && gap >= HEADLINE_GAP_BLOCKS {
+        } else if (chars > 0 && b.link_chars * 2 > b.chars) || (chars == 0 && gap >= HEADLINE_GAP_BLOCKS) {
+            // A link block ends the body; no body within reach of the headline, none at all.
             break;
         }
     }

@@ -67,7 +67,7 @@ pub(super) fn code_of(doc: &Document, roots: &[NodeId]) -> String {
                     }
                 }
                 Some(_) => {}
-                None => code.push_str(doc.raw_text(i)),
+                None => code.push_str(&crate::text::words::visible(doc.raw_text(i))),
             }
         }
     }

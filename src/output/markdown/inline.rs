@@ -17,7 +17,8 @@ impl Writer<'_> {
         {
             self.inline.push(' ');
         }
-        let text = self.doc.text(id);
+        let text = crate::text::words::visible(self.doc.text(id));
+        let text = text.as_ref();
         let line = &self.inline[self.inline.rfind('\n').map_or(0, |k| k + 1)..];
         if !line.is_empty()
             && line.len() <= 9
@@ -93,7 +94,7 @@ impl Writer<'_> {
 
     /// `<code>` outside `<pre>`: a code span whose backtick fence is longer than any run inside.
     pub(super) fn code_span(&mut self, id: NodeId) {
-        let text = self.doc.subtree_text(id);
+        let text = crate::text::words::visible(&self.doc.subtree_text(id)).into_owned();
         if text.is_empty() {
             return;
         }
