@@ -148,6 +148,11 @@ pub fn words(s: &str) -> Vec<String> {
     out
 }
 
+/// The distinct words of `s` ([`words`]).
+pub fn distinct_words(s: &str) -> std::collections::HashSet<String> {
+    words(s).into_iter().collect()
+}
+
 /// Call `f` with each word of `s`, as [`words`] splits them, from one reused buffer: no allocation
 /// per word, for callers that only compare.
 pub fn for_each_word(s: &str, mut f: impl FnMut(&str)) {

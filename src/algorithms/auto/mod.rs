@@ -38,6 +38,7 @@ mod features;
 mod has_article;
 mod lexicon;
 mod page_type;
+mod prose;
 mod region;
 mod segment;
 mod select;
