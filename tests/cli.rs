@@ -177,3 +177,60 @@ fn extract_with_the_sites_other_pages() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// `--format explain` renders the decision record of the very extraction `--format text` answers with
+/// the same options: every `+` line's text is in the answer, and no long `-` line's text is.
+fn explain_agrees_with_the_answer(args: &[&str]) -> String {
+    let run = |format: &str| {
+        let mut all = vec!["extract", "--format", format];
+        all.extend_from_slice(args);
+        let out = pith(&all);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let squeeze = |s: &str| s.split_whitespace().collect::<String>();
+    let (lines, text) = (run("explain"), squeeze(&run("text")));
+    assert!(lines.starts_with("# auto · has-article probability "), "{lines}");
+    for line in lines.lines().skip(1) {
+        // probability, mark, step, characters, link share, path, then the text's start
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        assert!(fields.len() >= 6, "{line}");
+        let head = squeeze(&fields[6..].join(" "));
+        match fields[1] {
+            "+" => assert!(text.contains(&head), "kept but not in the answer: {line}\n{text}"),
+            "-" => assert!(head.chars().count() < 20 || !text.contains(&head), "dropped but answered: {line}"),
+            other => panic!("mark {other:?}: {line}"),
+        }
+    }
+    lines
+}
+
+#[test]
+fn explain_lines_are_the_answers_own_decisions() {
+    let comments = fixture("pages/comments.html");
+    let lines = explain_agrees_with_the_answer(&[&comments]);
+    assert!(lines.lines().any(|l| l.contains(" - comment-thread ")), "{lines}");
+    // With comments kept, the thread is in the answer and its line says so.
+    let lines = explain_agrees_with_the_answer(&["--include-comments", &comments]);
+    assert!(!lines.contains("comment-thread") && lines.contains("We tried this on our farm"), "{lines}");
+    // A GBK page read with the charset given.
+    let dir = std::env::temp_dir().join(format!("pith-cli-explain-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let zh = std::fs::read_to_string(fixture("pages/zh-news.html")).unwrap().replace("charset=\"utf-8\"", "");
+    let (gbk, _, _) = encoding_rs::GBK.encode(&zh);
+    let gbk_page = dir.join("gbk.html");
+    std::fs::write(&gbk_page, &gbk).unwrap();
+    let lines = explain_agrees_with_the_answer(&["--charset", "gbk", gbk_page.to_str().unwrap()]);
+    assert!(lines.contains("+ threshold") && lines.contains("两百多名农民学员"), "{lines}");
+    // With the site's other pages, the template's drops are recorded as the rule's.
+    let pages = dir.join("site");
+    std::fs::create_dir_all(&pages).unwrap();
+    for k in 1..10 {
+        std::fs::write(pages.join(format!("page{k}.html")), site::page(k)).unwrap();
+    }
+    let page0 = dir.join("page0.html");
+    std::fs::write(&page0, site::page(0)).unwrap();
+    let lines = explain_agrees_with_the_answer(&["--site-pages", pages.to_str().unwrap(), page0.to_str().unwrap()]);
+    assert!(lines.lines().any(|l| l.contains(" - site-template ")), "{lines}");
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -362,8 +362,11 @@ fn pages_found_by_the_fuzzer_extract() {
         let path = entry.expect("entry").path();
         let bytes = std::fs::read(&path).expect("read");
         for algorithm in [Algorithm::Auto, Algorithm::CetdDs, Algorithm::Bayes, Algorithm::Vips, Algorithm::CehtdDs] {
-            let options =
-                Options { markdown: Some(Default::default()), explain: true, ..Options::for_algorithm(algorithm) };
+            let options = Options {
+                markdown: Some(Default::default()),
+                explain: Some(pith::output::Explain::Page),
+                ..Options::for_algorithm(algorithm)
+            };
             let req = Request::with_options(&bytes, options);
             let result = if algorithm.needs().layout {
                 e.extract_rendered(&req, &synthetic_layout(&e, &bytes))

@@ -51,7 +51,7 @@ impl Keywords<'_, '_> {
                 text: wants("text"),
                 html: wants("html"),
                 markdown: wants("markdown").then(MarkdownOptions::default),
-                explain: wants("explain"),
+                explain: wants("explain").then_some(pith::output::Explain::Page),
                 blocks: self.blocks,
                 include_comments: self.include_comments,
                 no_article_text,

@@ -112,27 +112,20 @@ pub fn run(ctx: &Context<'_>) -> Outcome {
             let s = doc.node(b).stats;
             let ar = ars.ratio(b);
             let content = kept.iter().any(|&k| doc.contains(b, k));
-            Block {
-                node: b,
-                scores: vec![
+            Block::new(
+                b,
+                vec![
                     ("anchor_ratio", ar),
                     ("all_elements", s.text_nodes as f64),
                     ("all_href", s.link_text_nodes as f64),
                 ],
                 content,
-                rank: 1.0 - ar,
-            }
+                1.0 - ar,
+            )
         })
         .collect();
     let probability = coverage_probability(doc, &blocks);
-    Outcome {
-        content: Content::Nodes(topmost(doc, keep)),
-        probability,
-        blocks,
-        signals: Vec::new(),
-        non_article: None,
-        site_template: None,
-    }
+    Outcome::new(Content::Nodes(topmost(doc, keep)), probability, blocks)
 }
 
 #[cfg(test)]

@@ -264,18 +264,11 @@ pub fn run(ctx: &Context<'_>, model: &BayesModel) -> Outcome {
             content.extend(b.texts.iter().copied());
             theme_chars += u64::from(b.counts.chars.saturating_sub(b.counts.link_chars));
         }
-        out_blocks.push(Block { node: b.nodes[0], scores: vec![("bayes_p", p)], content: is_theme, rank: p });
+        out_blocks.push(Block::new(b.nodes[0], vec![("bayes_p", p)], is_theme, p));
     }
     let total = u64::from(doc.node(doc.body).stats.non_link_chars().max(1));
     let probability = coverage(theme_chars as f64, total as f64);
-    Outcome {
-        content: Content::Nodes(topmost(doc, content)),
-        probability,
-        blocks: out_blocks,
-        signals: Vec::new(),
-        non_article: None,
-        site_template: None,
-    }
+    Outcome::new(Content::Nodes(topmost(doc, content)), probability, out_blocks)
 }
 
 #[cfg(test)]

@@ -191,14 +191,8 @@ pub fn run(ctx: &Context<'_>) -> Outcome {
         )
     });
     let d = h.distribution;
-    Outcome {
-        content: Content::Nodes(run.marked),
-        probability: coverage_probability(doc, &blocks),
-        blocks,
-        signals: vec![("vi_mu", d.mu), ("vi_sigma", d.sigma)],
-        non_article: None,
-        site_template: None,
-    }
+    Outcome::new(Content::Nodes(run.marked), coverage_probability(doc, &blocks), blocks)
+        .with_signals(vec![("vi_mu", d.mu), ("vi_sigma", d.sigma)])
 }
 
 #[cfg(test)]

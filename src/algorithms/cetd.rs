@@ -177,14 +177,7 @@ pub fn run_density_sum(ctx: &Context<'_>, kind: Density) -> Outcome {
             run.density_sum[i as usize],
         )
     });
-    Outcome {
-        content: Content::Nodes(run.marked),
-        probability: coverage_probability(doc, &blocks),
-        blocks,
-        signals: Vec::new(),
-        non_article: None,
-        site_template: None,
-    }
+    Outcome::new(Content::Nodes(run.marked), coverage_probability(doc, &blocks), blocks)
 }
 
 /// `cectd-s`: smooth CTD over siblings, threshold from the max smoothed node's path, and keep the direct
@@ -230,14 +223,7 @@ pub fn run_smoothed(ctx: &Context<'_>) -> Outcome {
     let blocks = score_elements(doc, &marked, |i| {
         (vec![("ctd", density[i as usize]), ("ctd_smoothed", smooth[i as usize])], smooth[i as usize])
     });
-    Outcome {
-        content: Content::Nodes(marked),
-        probability: coverage_probability(doc, &blocks),
-        blocks,
-        signals: Vec::new(),
-        non_article: None,
-        site_template: None,
-    }
+    Outcome::new(Content::Nodes(marked), coverage_probability(doc, &blocks), blocks)
 }
 
 #[cfg(test)]

@@ -41,12 +41,5 @@ pub fn run(ctx: &Context<'_>) -> Outcome {
         (vec![("text_link_length_ratio", len), ("text_link_count_ratio", cnt)], len.min(1e6))
     });
     let probability = coverage_probability(doc, &blocks);
-    Outcome {
-        content: Content::Nodes(content),
-        probability,
-        blocks,
-        signals: Vec::new(),
-        non_article: None,
-        site_template: None,
-    }
+    Outcome::new(Content::Nodes(content), probability, blocks)
 }

@@ -221,26 +221,19 @@ pub fn run(ctx: &Context<'_>) -> Outcome {
         let len: usize = b.iter().map(|l| l.chars().filter(|c| !c.is_whitespace()).count()).sum();
         all_chars += len;
         let keep = len > p.min_block_chars;
-        out_blocks.push(Block {
-            node: ctx.doc.body,
-            scores: vec![("line_block_chars", len as f64), ("lines", b.len() as f64)],
-            content: keep,
-            rank: len as f64,
-        });
+        out_blocks.push(Block::new(
+            ctx.doc.body,
+            vec![("line_block_chars", len as f64), ("lines", b.len() as f64)],
+            keep,
+            len as f64,
+        ));
         if keep {
             kept_chars += len;
             kept.extend(b);
         }
     }
     let probability = coverage(kept_chars as f64, all_chars as f64);
-    Outcome {
-        content: Content::Text(kept),
-        probability,
-        blocks: out_blocks,
-        signals: Vec::new(),
-        non_article: None,
-        site_template: None,
-    }
+    Outcome::new(Content::Text(kept), probability, out_blocks)
 }
 
 #[cfg(test)]

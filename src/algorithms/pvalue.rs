@@ -62,14 +62,7 @@ pub fn run(ctx: &Context<'_>) -> Outcome {
     let probability = p[best as usize];
     let content = if doc.node(best).stats.chars > 0 { vec![best] } else { Vec::new() };
     let blocks = score_elements(doc, &content, |i| (vec![("p", p[i as usize])], p[i as usize]));
-    Outcome {
-        content: Content::Nodes(content),
-        probability,
-        blocks,
-        signals: Vec::new(),
-        non_article: None,
-        site_template: None,
-    }
+    Outcome::new(Content::Nodes(content), probability, blocks)
 }
 
 #[cfg(test)]

@@ -533,9 +533,9 @@ pub fn run(ctx: &Context<'_>) -> Outcome {
         let (all, links) = chars(n);
         let is_content = chosen.contains(&n) || chosen.iter().any(|&c| contains(&tree, c, n));
         for b in &s.blocks {
-            blocks.push(Block {
-                node: b.node,
-                scores: vec![
+            blocks.push(Block::new(
+                b.node,
+                vec![
                     ("doc", f64::from(s.doc)),
                     ("block_doc", f64::from(b.doc)),
                     ("group", k as f64),
@@ -546,20 +546,14 @@ pub fn run(ctx: &Context<'_>) -> Outcome {
                     ("area", b.rect.area() / page_area),
                     ("link_share", crate::algorithms::contract::ratio(f64::from(links), f64::from(all))),
                 ],
-                content: is_content,
-                rank: f64::from(doc.node(b.node).stats.non_link_chars()),
-            });
+                is_content,
+                f64::from(doc.node(b.node).stats.non_link_chars()),
+            ));
         }
     }
     let probability = crate::algorithms::contract::coverage_probability(doc, &blocks);
-    Outcome {
-        content: Content::Nodes(content),
-        probability,
-        blocks,
-        signals: vec![("final_blocks", finals.len() as f64), ("structure_nodes", tree.len() as f64)],
-        non_article: None,
-        site_template: None,
-    }
+    Outcome::new(Content::Nodes(content), probability, blocks)
+        .with_signals(vec![("final_blocks", finals.len() as f64), ("structure_nodes", tree.len() as f64)])
 }
 
 fn collect_nodes(tree: &[SNode], n: usize, out: &mut Vec<NodeId>) {

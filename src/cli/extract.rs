@@ -14,8 +14,9 @@ pub enum Format {
     Html,
     /// CommonMark with GitHub tables, from the same kept nodes as the text and HTML.
     Markdown,
-    /// `auto`'s decision per text block, one line each: probability, kept or not, characters, owner
-    /// element and the start of the text.
+    /// The decision record, one line per judged block: probability, kept or not, the step that
+    /// decided it, characters, link share, owner element and the start of the text; from the same
+    /// extraction as the answer (every option applies).
     Explain,
     /// The same as one HTML page: every block shaded by its probability, kept and dropped blocks
     /// visible, every measure on hover.
@@ -89,18 +90,17 @@ pub fn run(a: ExtractArgs) -> Result<ExitCode, pith::Error> {
     if let Some(dir) = &a.sites {
         engine.templates.add_dir(dir)?;
     }
-    if matches!(a.format, Format::Explain) {
-        let mut out = std::io::stdout().lock();
-        out.write_all(engine.decision_lines(&bytes, a.url.as_deref())?.as_bytes())?;
-        return Ok(ExitCode::SUCCESS);
-    }
     let options = pith::Options {
         algorithm: a.algorithm,
         text: true,
         html: matches!(a.format, Format::Json | Format::Html),
         markdown: matches!(a.format, Format::Markdown)
             .then_some(pith::output::markdown::MarkdownOptions { links: !a.no_links, images: !a.no_images }),
-        explain: matches!(a.format, Format::ExplainHtml),
+        explain: match a.format {
+            Format::ExplainHtml => Some(pith::output::Explain::Page),
+            Format::Explain => Some(pith::output::Explain::Lines),
+            _ => None,
+        },
         blocks: !a.no_blocks && matches!(a.format, Format::Json),
         include_comments: a.include_comments.then_some(true),
         no_article_text: a.no_article_text,
@@ -124,10 +124,12 @@ pub fn run(a: ExtractArgs) -> Result<ExitCode, pith::Error> {
         Format::Text => out.write_all(result.content.text.as_bytes()),
         Format::Html => out.write_all(result.content.html.as_bytes()),
         Format::Markdown => out.write_all(result.content.markdown.as_deref().unwrap_or("").as_bytes()),
-        Format::ExplainHtml => out.write_all(result.content.explain.as_deref().unwrap_or("").as_bytes()),
-        Format::Explain => Ok(()),
+        Format::ExplainHtml | Format::Explain => {
+            out.write_all(result.content.explain.as_deref().unwrap_or("").as_bytes())
+        }
     };
-    written.and_then(|_| writeln!(out))?;
+    // The lines end in a line break of their own.
+    written.and_then(|_| if matches!(a.format, Format::Explain) { Ok(()) } else { writeln!(out) })?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -1,11 +1,11 @@
 //! Stage 5: the answer assembled from the algorithm's outcome: text, HTML and Markdown when asked for,
-//! the explanation page, the block report, the has-article judgement, the page's metadata.
+//! the explanation (page or lines), the block report, the has-article judgement, the page's metadata.
 
 use std::time::Instant;
 
 use super::{Engine, Page, Request};
 use crate::algorithms::contract::{Content, Outcome};
-use crate::output::{self, ContentOut, Extraction, HasArticle, Timings};
+use crate::output::{self, ContentOut, Explain, Extraction, HasArticle, Timings};
 
 /// `a` and `b` with `sep` between them, or whichever is not empty.
 fn join_nonempty(a: String, b: String, sep: &str) -> String {
@@ -59,16 +59,22 @@ impl Engine {
                 "\n\n",
             ),
         });
-        let explain = o.explain.then(|| {
+        let explain = o.explain.map(|form| {
             let probability = outcome.probability.clamp(0.0, 1.0);
-            let summary = crate::output::explain_page::Summary {
+            let threshold = self.params.pvalue.article_threshold;
+            let page_type = outcome.non_article.map(|odds| output::PageType::new(probability, threshold, &odds).label);
+            let summary = output::explain_page::Summary {
                 title: doc.title.as_deref(),
                 url: req.url,
                 algorithm: o.algorithm.name(),
                 probability,
-                is_article: probability >= self.params.pvalue.article_threshold,
+                is_article: probability >= threshold,
+                page_type: page_type.as_deref(),
             };
-            crate::output::explain_page::render(doc, &outcome.blocks, &summary)
+            match form {
+                Explain::Page => output::explain_page::render(doc, &outcome.blocks, &summary),
+                Explain::Lines => output::explain_lines::render(doc, &outcome.decisions, &outcome.blocks, &summary),
+            }
         });
         let blocks =
             if o.blocks { output::report_blocks(doc, outcome.blocks, self.limits.max_blocks) } else { Vec::new() };

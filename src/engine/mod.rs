@@ -104,8 +104,9 @@ impl Engine {
     pub fn finish(&self, req: &Request<'_>, page: Page<'_>, layout: Option<&Layout>, t0: Instant) -> Extraction {
         let t_parse = Instant::now();
         let layout_read = layout.filter(|_| req.options.algorithm.needs().layout);
-        // The explanation page shows every block's measures, which algorithms compute only when asked.
-        let outcome = if req.options.explain && !req.options.blocks {
+        // The explanations show every block's measures and decision, which algorithms compute only when
+        // asked.
+        let outcome = if req.options.explain.is_some() && !req.options.blocks {
             let all_blocks = Request { options: Options { blocks: true, ..req.options }, ..*req };
             self.score_in(&all_blocks, &page, layout_read)
         } else {

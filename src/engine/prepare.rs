@@ -16,7 +16,7 @@ use super::limits::{check_input, check_start_tags, too_complex};
 use crate::algorithms::contract::params::Params;
 use crate::algorithms::contract::{Context, topmost};
 use crate::algorithms::template::SiteRule;
-use crate::algorithms::{Algorithm, Needs, SiteRuleUse, auto};
+use crate::algorithms::{Algorithm, Needs, SiteRuleUse};
 use crate::dom::layout::Layout;
 use crate::dom::{Document, NodeId};
 use crate::error::Error;
@@ -342,11 +342,5 @@ impl Engine {
     ) -> Result<R, Error> {
         let page = self.prepare_for_training(bytes, url)?;
         Ok(f(&page.context(&self.params, url, false)))
-    }
-
-    /// `auto`'s decision per block, one line each (see [`auto::decision_lines`]), on a page prepared as
-    /// training prepares it.
-    pub fn decision_lines(&self, bytes: &[u8], url: Option<&str>) -> Result<String, Error> {
-        self.with_context(bytes, url, |ctx| auto::decision_lines(ctx, &self.models.auto()))
     }
 }

@@ -6,6 +6,7 @@
 use crate::algorithms::Algorithm;
 use crate::algorithms::auto::NoArticleText;
 use crate::algorithms::contract::site_template::SiteTemplate;
+use crate::output::Explain;
 use crate::output::markdown::MarkdownOptions;
 
 /// How to extract, whatever the page: everything a caller chooses besides the page itself.
@@ -18,8 +19,8 @@ pub struct Options {
     pub html: bool,
     /// Fill `content.markdown`, from the same kept nodes as the text and HTML.
     pub markdown: Option<MarkdownOptions>,
-    /// Fill `content.explain`: the explanation page (see [`crate::output::explain_page`]).
-    pub explain: bool,
+    /// Fill `content.explain` with an explanation of the decisions: the page or the lines.
+    pub explain: Option<Explain>,
     /// Report per-block scores.
     pub blocks: bool,
     /// Keep reader comments in `auto`'s content (`None`: the configured `params.auto.include_comments`).
@@ -37,7 +38,7 @@ impl Default for Options {
             text: true,
             html: true,
             markdown: None,
-            explain: false,
+            explain: None,
             blocks: true,
             include_comments: None,
             no_article_text: None,

@@ -3,7 +3,8 @@
 
 use super::{Engine, Page, Request};
 use crate::algorithms::SiteRuleUse;
-use crate::algorithms::contract::{Content, Outcome};
+use crate::algorithms::contract::Outcome;
+use crate::algorithms::contract::decision::DecidedBy;
 use crate::dom::layout::Layout;
 
 impl Engine {
@@ -44,7 +45,7 @@ impl Engine {
             };
             if apply {
                 tracing::debug!(rule = %rule.name, found, "site template applied");
-                outcome.content = Content::Nodes(content.clone());
+                outcome.give_content(&page.doc, content.clone(), DecidedBy::SiteRule);
             }
         }
         if !outcome.probability.is_finite() {

@@ -41,6 +41,7 @@ pub fn report_blocks(doc: &Document, mut blocks: Vec<Block>, max: usize) -> Vec<
                     .map(|&(k, v)| (Cow::Borrowed(k), if v.is_finite() { v } else { 0.0 }))
                     .collect(),
                 content: b.content,
+                decided_by: b.decided_by.map(|d| Cow::Borrowed(d.name())),
             }
         })
         .collect()

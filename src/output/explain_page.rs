@@ -25,11 +25,13 @@ pub struct Summary<'a> {
     pub algorithm: &'a str,
     pub probability: f64,
     pub is_article: bool,
+    /// The page type's label, when the algorithm has a page-type model.
+    pub page_type: Option<&'a str>,
 }
 
 /// The blocks to show: those the algorithm judged one by one (with a `block_p`, `auto`'s text blocks),
 /// else every scored element that holds text directly, so the page never nests a block in another.
-fn shown(doc: &Document, blocks: &[Block]) -> Vec<usize> {
+pub(super) fn shown(doc: &Document, blocks: &[Block]) -> Vec<usize> {
     let judged: Vec<usize> =
         (0..blocks.len()).filter(|&k| blocks[k].scores.iter().any(|(name, _)| *name == "block_p")).collect();
     let mut chosen = if judged.is_empty() {
@@ -56,7 +58,7 @@ fn shown(doc: &Document, blocks: &[Block]) -> Vec<usize> {
 
 /// The probability a block is shaded by: the classifier's when there is one, else 1 for content and
 /// 0 for the rest (the seed methods decide by thresholds, not probabilities).
-fn probability(b: &Block) -> f64 {
+pub(super) fn probability(b: &Block) -> f64 {
     b.scores.iter().find(|(n, _)| *n == "block_p").map_or(if b.content { 1.0 } else { 0.0 }, |&(_, v)| v)
 }
 
@@ -82,6 +84,11 @@ pub fn render(doc: &Document, blocks: &[Block], summary: &Summary<'_>) -> String
         summary.probability,
         if summary.is_article { "an article" } else { "not an article" }
     );
+    if let Some(label) = summary.page_type {
+        out.push_str("page type <b>");
+        escape(label, &mut out);
+        out.push_str("</b> · ");
+    }
     let shown = shown(doc, blocks);
     let kept = shown.iter().filter(|&&k| blocks[k].content).count();
     let _ = write!(out, "{kept} of {} blocks kept", shown.len());
@@ -100,6 +107,9 @@ pub fn render(doc: &Document, blocks: &[Block], summary: &Summary<'_>) -> String
             let _ = writeln!(tip, "{name} = {value:.4}");
         }
         let _ = write!(tip, "{chars} characters, {}", if b.content { "kept" } else { "dropped" });
+        if let Some(step) = b.decided_by {
+            let _ = write!(tip, " (decided by {step})");
+        }
         let _ = write!(
             out,
             "<div class=\"b {}\" style=\"--p:{:.3}\" data-node=\"{}\" title=\"",
@@ -108,7 +118,10 @@ pub fn render(doc: &Document, blocks: &[Block], summary: &Summary<'_>) -> String
             b.node
         );
         escape(&tip, &mut out);
-        let _ = write!(out, "\"><span class=\"p\">{p:.2}</span>");
+        let _ = match b.decided_by {
+            Some(step) => write!(out, "\"><span class=\"p\">{p:.2} · {step}</span>"),
+            None => write!(out, "\"><span class=\"p\">{p:.2}</span>"),
+        };
         let shown_text: String = text.chars().take(SHOWN_CHARS).collect();
         escape(&shown_text, &mut out);
         if chars > SHOWN_CHARS {
@@ -169,7 +182,8 @@ mod tests {
             county town on Monday for a week of training on rice cultivation, the first of its kind.</p>\
             <p>Instructors showed how to raise seedlings in trays &amp; how to time fertiliser.</p></article>\
             <footer><a href=/p>Privacy</a></footer></body></html>";
-        let options = crate::engine::Options { explain: true, ..crate::engine::Options::default() };
+        let options =
+            crate::engine::Options { explain: Some(super::super::Explain::Page), ..crate::engine::Options::default() };
         let r = engine.extract(&crate::engine::Request::with_options(page, options)).unwrap();
         let html = r.content.explain.expect("explain page");
         assert!(html.starts_with("<!doctype html>"));
@@ -177,6 +191,11 @@ mod tests {
         // Every measure in the tooltip; text escaped.
         assert!(html.contains("block_p = ") && html.contains("density_sum = ") && html.contains("ctd = "));
         assert!(html.contains("seedlings in trays &amp; how"));
+        // The step that decided each judged block, from the decision record.
+        assert!(
+            html.contains("kept (decided by threshold)") && html.contains("dropped (decided by threshold)"),
+            "{html}"
+        );
         assert!(!html.contains("<script"));
     }
 }

@@ -6,10 +6,15 @@
 //! | `text.rs` | `content.text`: plain text, paragraphs on their own lines ([`render_text`]) |
 //! | `html.rs` | `content.html`: clean HTML, structure kept, attributes other than `href`/`src`/`alt` dropped ([`render_html`], [`paragraphs_html`]) |
 //! | `markdown/` | `content.markdown`: CommonMark with GitHub tables ([`markdown::render`]) |
-//! | `explain_page.rs` | `content.explain`: the explanation page, one HTML page of every block shaded by its probability (not the text lines of `--format explain`, [`crate::algorithms::auto::decision_lines`]) |
+//! | `explain_page.rs` | `content.explain` as a page ([`Explain::Page`]): one HTML page of every block shaded by its probability |
+//! | `explain_lines.rs` | `content.explain` as lines ([`Explain::Lines`], `pith extract --format explain`): one line per judged block |
+//!
+//! Both explanations, and the block report's `decided_by`, render the one decision record the
+//! algorithm left (`algorithms::contract::decision`).
 //! | `blocks.rs` | `blocks`: the block report, the top-ranked blocks and their scores ([`report_blocks`]) |
 
 mod blocks;
+pub mod explain_lines;
 pub mod explain_page;
 mod html;
 pub mod markdown;
@@ -109,6 +114,21 @@ pub struct BlockOut {
     pub tags: u32,
     pub scores: Signals,
     pub content: bool,
+    /// The step that decided the block (`threshold`, a rule's name, ...), for the blocks the algorithm
+    /// judged one by one (`auto`'s text blocks, by their owner element); absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub decided_by: Option<Cow<'static, str>>,
+}
+
+/// Which explanation of the algorithm's decisions fills `content.explain`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Explain {
+    /// The explanation page: one self-contained HTML document of every block, shaded by its
+    /// probability ([`explain_page`]; the service's `formats: ["explain"]`).
+    Page,
+    /// Text, one line per judged block: its probability, kept or not, the step that decided it, its
+    /// size and place ([`explain_lines`]; `pith extract --format explain`).
+    Lines,
 }
 
 /// Time spent per stage, milliseconds.

@@ -32,6 +32,7 @@
 //! the heuristic region and a P value / text-amount probability.
 
 mod article_model;
+mod choice;
 mod classify;
 mod context;
 mod features;
@@ -58,8 +59,10 @@ use super::anchor_ratio;
 use super::bayes::{self, BayesModel};
 use super::cetd::{self, Density};
 use super::pvalue;
+use crate::algorithms::contract::decision::{DecidedBy, Decision};
 use crate::algorithms::contract::{Content, Context, NON_ARTICLE_TYPES, Outcome, score_elements};
 use crate::dom::NodeId;
+use choice::{Choice, Stamp};
 use select::rules;
 
 /// The models `auto` reads: the Naive Bayes block model (one of the measures), the block classifier
@@ -151,66 +154,72 @@ fn calibrate(p: f64, scale: f64, shift: f64) -> f64 {
 }
 
 /// `auto`: measure → classify → choose → page verdict → re-choose by type → the rule table → lead.
+/// Every step writes on one [`Choice`], and the outcome carries its record (`decisions`).
 pub fn run(ctx: &Context<'_>, models: &ModelRefs<'_>) -> Outcome {
     let doc = ctx.doc;
     let mut m = measure(ctx, models.bayes);
     let trained = models.blocks.is_trained();
     let p = if trained { models.blocks.predict_taking(doc, &mut m) } else { Vec::new() };
     let drop_comments = !ctx.params.auto.include_comments;
-    let (mut chosen, roots, block_p) = choose_first(ctx, trained, &m, &p, drop_comments);
+    let (mut choice, roots) = choose_first(ctx, trained, &m, &p, drop_comments);
     let verdict = judge_page(ctx, models, &m, &p, &roots);
-    let roots = choose_by_type(ctx, trained, &m, &p, &verdict, &mut chosen, roots);
-    let (roots, site_template) = apply_rules(ctx, &m, &p, &verdict, &mut chosen, roots);
-    // Per-block scores only when asked for: building them is a walk over every element.
-    let blocks = if ctx.want_blocks { block_report(ctx, &m, block_p, &roots) } else { Vec::new() };
+    let roots = choose_by_type(ctx, trained, &m, &p, &verdict, &mut choice, roots);
+    let (roots, site_template) = apply_rules(ctx, &m, &p, &verdict, &mut choice, roots);
     let Verdict { signals, probability, is_article, non_article, .. } = verdict;
     let hidden_description = !is_article && declared_but_not_kept(ctx, &roots);
-    let roots = if is_article || ctx.params.auto.no_article_text == NoArticleText::Full {
-        roots
+    let (roots, before_lead) = if is_article || ctx.params.auto.no_article_text == NoArticleText::Full {
+        (roots, None)
     } else {
-        select::lead(doc, &roots, ctx.params.auto.lead_chars)
+        (select::lead(doc, &roots, ctx.params.auto.lead_chars), Some(roots))
     };
+    let block_p = if trained { p } else { region_probabilities(&m) };
+    let decisions = choice.record(doc, &m.blocks, &block_p, &roots, before_lead.as_deref(), ctx.want_blocks);
+    // Per-block scores only when asked for: building them is a walk over every element.
+    let blocks = if ctx.want_blocks { block_report(ctx, &m, trained, &decisions, &roots) } else { Vec::new() };
     let content = if hidden_description {
         Content::Mixed { paragraphs: ctx.product_description.to_vec(), roots }
     } else {
         Content::Nodes(roots)
     };
-    Outcome { content, probability, blocks, signals, non_article, site_template }
+    Outcome { content, probability, blocks, signals, non_article, site_template, decisions }
+}
+
+/// Each block's standing in the heuristic region (1 inside, 0 outside): the probability the record
+/// gives blocks when no block model is trained.
+fn region_probabilities(m: &Measured) -> Vec<f64> {
+    let n = m.blocks.list.len();
+    let at = feature_index("region_keep").unwrap_or(0) * n;
+    m.features.get(at..at + n).map_or_else(|| vec![0.0; n], |col| col.iter().map(|&v| f64::from(v)).collect())
 }
 
 /// The first choice: the text of the blocks at or above `params.auto.block_threshold`, less comment
-/// threads when `drop_comments`, its roots, and every block's probability by owner. Without a
-/// trained block model, or when nothing passed, the choice is empty (no rule refines it) and the
-/// roots a fallback.
+/// threads when `drop_comments`, and its roots. Without a trained block model, or when nothing
+/// passed, no choice is made (no rule refines it) and the roots are a fallback's.
 fn choose_first(
     ctx: &Context<'_>,
     trained: bool,
     m: &Measured,
     p: &[f64],
     drop_comments: bool,
-) -> (Vec<bool>, Vec<NodeId>, Vec<(NodeId, f64)>) {
+) -> (Choice, Vec<NodeId>) {
     let doc = ctx.doc;
     if !trained {
-        return (Vec::new(), m.keep.clone(), Vec::new());
+        return (Choice::fallback(DecidedBy::Region), m.keep.clone());
     }
-    let mut chosen = select::choose(ctx, m, p, ctx.params.auto.block_threshold, drop_comments);
-    let probs = m.blocks.list.iter().zip(p).map(|(b, &pr)| (b.owner, pr)).collect::<Vec<_>>();
-    let roots = roots_of(doc, &chosen);
+    let choice = select::choose(ctx, m, p, ctx.params.auto.block_threshold, Stamp::THRESHOLD, drop_comments);
+    let roots = roots_of(doc, &choice.chosen);
     // Nothing passed (a page of one short paragraph, say): fall back to the heuristic region, and
     // leave the verdict on whether that is an article to the has-article model. A page with
     // almost no text answers with all of it: there is nothing else on it, and the region, built
     // to find a dense core among much text, can pick one line of three.
-    if roots.is_empty() {
-        chosen.clear();
-        if no_content(ctx, p) {
-            (chosen, Vec::new(), probs)
-        } else if doc.node(doc.body).stats.chars < ctx.params.auto.small_page_chars {
-            (chosen, vec![doc.body], probs)
-        } else {
-            (chosen, m.keep.clone(), probs)
-        }
+    if !roots.is_empty() {
+        (choice, roots)
+    } else if no_content(ctx, p) {
+        (Choice::fallback(DecidedBy::NoContent), Vec::new())
+    } else if doc.node(doc.body).stats.chars < ctx.params.auto.small_page_chars {
+        (Choice::fallback(DecidedBy::SmallPage), vec![doc.body])
     } else {
-        (chosen, roots, probs)
+        (Choice::fallback(DecidedBy::Region), m.keep.clone())
     }
 }
 
@@ -274,7 +283,7 @@ fn choose_by_type(
     m: &Measured,
     p: &[f64],
     verdict: &Verdict,
-    chosen: &mut Vec<bool>,
+    choice: &mut Choice,
     roots: Vec<NodeId>,
 ) -> Vec<NodeId> {
     let drop_comments = !ctx.params.auto.include_comments;
@@ -288,29 +297,30 @@ fn choose_by_type(
         return roots;
     }
     let t = threshold.unwrap_or(ctx.params.auto.block_threshold);
-    let again_chosen = select::choose(ctx, m, p, t, drop_comments && !is_forum);
-    let again = roots_of(ctx.doc, &again_chosen);
-    if again.is_empty() {
+    let again = select::choose(ctx, m, p, t, Stamp::TYPE_THRESHOLD, drop_comments && !is_forum);
+    let again_roots = roots_of(ctx.doc, &again.chosen);
+    if again_roots.is_empty() {
         roots
     } else {
-        *chosen = again_chosen;
-        again
+        *choice = again;
+        again_roots
     }
 }
 
 /// The rule table (`select/rules.rs`), last, so that the page signals above are read as the models
 /// were trained: repeated text, text outside the page's `<main>`, menus, sidebars and footers,
 /// notices, furniture, and what the page's type or verdict asks. Returns the roots of the refined
-/// choice, or `roots` when no rule changed it or nothing is left, and what the site's template did.
+/// choice, or `roots` when no rule changed it or nothing is left (the choice then goes back to what
+/// it was), and what the site's template did.
 fn apply_rules(
     ctx: &Context<'_>,
     m: &Measured,
     p: &[f64],
     verdict: &Verdict,
-    chosen: &mut [bool],
+    choice: &mut Choice,
     roots: Vec<NodeId>,
 ) -> (Vec<NodeId>, Option<SiteTemplateUse>) {
-    if chosen.is_empty() {
+    if !choice.is_made() {
         return (roots, None);
     }
     let page = rules::RuleInput::new(ctx.doc, &m.blocks, p, &ctx.params.auto).with_site(ctx.site);
@@ -319,9 +329,17 @@ fn apply_rules(
         label: verdict.label,
         comments_kept: ctx.params.auto.include_comments,
     };
-    let changed = rules::run(&page, chosen, |rule| rule.when.holds(&verdict));
-    let kept = if changed { roots_of(ctx.doc, chosen) } else { Vec::new() };
-    (if kept.is_empty() { roots } else { kept }, page.site_use.get())
+    let before = choice.snapshot();
+    let changed = rules::run(&page, choice, |rule| rule.when.holds(&verdict));
+    let kept = if changed { roots_of(ctx.doc, &choice.chosen) } else { Vec::new() };
+    if kept.is_empty() {
+        if changed {
+            choice.restore(before);
+        }
+        (roots, page.site_use.get())
+    } else {
+        (kept, page.site_use.get())
+    }
 }
 
 /// Whether the page's declared product description is long enough
@@ -357,69 +375,35 @@ fn declared_but_not_kept(ctx: &Context<'_>, roots: &[NodeId]) -> bool {
     2 * seen.len() < declared.len()
 }
 
-/// Every element's scores: the seed measures, and the classifier's probability on block owners.
+/// Every element's scores: the seed measures, and on block owners the classifier's probability and
+/// the step that decided the block (from the record; of the surest block when an owner has several).
 fn block_report(
     ctx: &Context<'_>,
     m: &Measured,
-    block_p: Vec<(NodeId, f64)>,
+    trained: bool,
+    decisions: &[Decision],
     roots: &[NodeId],
 ) -> Vec<crate::algorithms::contract::Block> {
-    let mut owner_p: crate::hash::IdMap<NodeId, f64> = crate::hash::IdMap::default();
-    for (o, pr) in block_p {
-        let e = owner_p.entry(o).or_insert(0.0f64);
-        *e = e.max(pr);
+    let mut owners: crate::hash::IdMap<NodeId, &Decision> = crate::hash::IdMap::default();
+    for d in decisions {
+        let e = owners.entry(d.owner).or_insert(d);
+        if d.probability > e.probability {
+            *e = d;
+        }
     }
-    score_elements(ctx.doc, roots, |i| {
+    let mut blocks = score_elements(ctx.doc, roots, |i| {
         let k = i as usize;
         let mut s = vec![("ctd", m.density[k]), ("density_sum", m.density_sum[k]), ("p", m.p.p[k])];
-        if let Some(&pr) = owner_p.get(&i) {
-            s.push(("block_p", pr));
+        let judged = owners.get(&i).filter(|_| trained);
+        if let Some(d) = judged {
+            s.push(("block_p", d.probability));
         }
-        (s, owner_p.get(&i).copied().unwrap_or(m.density_sum[k]))
-    })
-}
-
-/// One line per block: the classifier's probability, whether it is kept ('+', 'c' for a comment
-/// thread left out, '-'), its characters and link share, its owner element's path, and the start of
-/// its text. For people asking "why was this kept?" (`pith extract --format explain`).
-pub fn decision_lines(ctx: &Context<'_>, models: &ModelRefs<'_>) -> String {
-    use std::fmt::Write;
-    let m = measure(ctx, models.bayes);
-    let trained = models.blocks.is_trained();
-    let p = models.blocks.predict(ctx.doc, &m);
-    let chosen = if trained {
-        let auto = &ctx.params.auto;
-        let mut chosen = select::choose(ctx, &m, &p, auto.block_threshold, !auto.include_comments);
-        // The rules that end `run`'s selection on every page, so that `c` marks every block they
-        // leave out.
-        let page = rules::RuleInput::new(ctx.doc, &m.blocks, &p, auto);
-        rules::run(&page, &mut chosen, rules::drops_on_every_page);
-        chosen
-    } else {
-        Vec::new()
-    };
-    let region_keep = feature_index("region_keep").unwrap_or(0);
-    let mut out = String::new();
-    for (k, b) in m.blocks.list.iter().enumerate() {
-        let pr = if trained { p[k] } else { f64::from(m.features[region_keep * m.blocks.list.len() + k]) };
-        let text: String = m.blocks.texts_of(b).iter().map(|&t| ctx.doc.text(t)).collect::<Vec<_>>().join(" ");
-        let head: String = text.chars().take(70).collect();
-        let _ = writeln!(
-            out,
-            "{pr:.3} {} {:>6} {:>4.2} {:<40} {head}",
-            match (pr >= ctx.params.auto.block_threshold, m.blocks.texts_of(b).first()) {
-                // Above the threshold but left out: a comment thread, a repeat, outside `<main>`, or in a
-                // nav, aside or footer.
-                (true, Some(&t)) if !chosen.is_empty() && !chosen[t as usize] => 'c',
-                (true, _) => '+',
-                _ => '-',
-            },
-            b.chars,
-            b.link_chars as f64 / b.chars.max(1) as f64,
-            ctx.doc.xpath(b.owner).chars().rev().take(40).collect::<String>().chars().rev().collect::<String>(),
-        );
+        (s, judged.map_or(m.density_sum[k], |d| d.probability))
+    });
+    for b in &mut blocks {
+        b.decided_by = owners.get(&b.node).map(|d| d.decided_by);
     }
-    out
+    blocks
 }
 
 #[cfg(test)]

@@ -7,6 +7,7 @@
 //! part of the context: an algorithm that needs one takes it as an argument, so what a method depends
 //! on is in its signature.
 
+pub mod decision;
 pub mod params;
 pub mod site_template;
 
@@ -58,6 +59,16 @@ pub struct Block {
     pub content: bool,
     /// The value blocks are ranked by when the list is cut to its top N.
     pub rank: f64,
+    /// The step that decided the block, for the blocks an algorithm judged one by one (`auto`'s text
+    /// blocks, by their owner element): from the decision record.
+    pub decided_by: Option<decision::DecidedBy>,
+}
+
+impl Block {
+    /// A block as the seed methods score it: no decision record (`decided_by` is `auto`'s).
+    pub fn new(node: NodeId, scores: Vec<(&'static str, f64)>, content: bool, rank: f64) -> Block {
+        Block { node, scores, content, rank, decided_by: None }
+    }
 }
 
 /// An algorithm's answer.
@@ -74,6 +85,9 @@ pub struct Outcome {
     pub non_article: Option<NonArticleOdds>,
     /// What the site's template did, when the algorithm was given one and read it (`auto`).
     pub site_template: Option<SiteTemplateUse>,
+    /// The decision record: one entry per block the algorithm judged one by one, in document order
+    /// (`auto`; empty for the seed methods, which decide by regions and thresholds).
+    pub decisions: Vec<decision::Decision>,
 }
 
 /// What a site's template did to one page: learned from how many of the site's other pages, and how
@@ -85,16 +99,45 @@ pub struct SiteTemplateUse {
 }
 
 impl Outcome {
-    /// No content, probability 0: the answer of a method that found nothing.
-    pub fn empty() -> Outcome {
+    /// A seed method's answer: its content, its has-article probability and its scored blocks, with
+    /// no signals, page type, template or decision record (what only `auto` reports).
+    pub fn new(content: Content, probability: f64, blocks: Vec<Block>) -> Outcome {
         Outcome {
-            content: Content::Nodes(Vec::new()),
-            probability: 0.0,
-            blocks: Vec::new(),
+            content,
+            probability,
+            blocks,
             signals: Vec::new(),
             non_article: None,
             site_template: None,
+            decisions: Vec::new(),
         }
+    }
+
+    /// The same answer with the measures behind its probability.
+    pub fn with_signals(self, signals: Vec<(&'static str, f64)>) -> Outcome {
+        Outcome { signals, ..self }
+    }
+
+    /// Replace the content with `roots`, which `step` chose (a site rule over the algorithm): the
+    /// blocks' content flags and the decision record say so.
+    pub fn give_content(&mut self, doc: &Document, roots: Vec<NodeId>, step: decision::DecidedBy) {
+        let inside = |node: NodeId| roots.iter().any(|&r| doc.contains(r, node));
+        for b in &mut self.blocks {
+            b.content = inside(b.node);
+            if b.decided_by.is_some() {
+                b.decided_by = Some(step);
+            }
+        }
+        for d in &mut self.decisions {
+            d.kept = inside(d.owner);
+            d.decided_by = step;
+        }
+        self.content = Content::Nodes(roots);
+    }
+
+    /// No content, probability 0: the answer of a method that found nothing.
+    pub fn empty() -> Outcome {
+        Outcome::new(Content::Nodes(Vec::new()), 0.0, Vec::new())
     }
 }
 
@@ -161,7 +204,7 @@ pub fn score_elements(
         .filter(|&i| doc.node(i).stats.chars > 0)
         .map(|i| {
             let (scores, rank) = score(i);
-            Block { node: i, scores, content: in_content[i as usize], rank }
+            Block::new(i, scores, in_content[i as usize], rank)
         })
         .collect()
 }

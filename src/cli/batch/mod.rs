@@ -214,7 +214,7 @@ pub fn run(mut a: BatchArgs) -> Result<ExitCode, pith::Error> {
         text,
         html,
         markdown: markdown.then(pith::output::markdown::MarkdownOptions::default),
-        explain: false,
+        explain: None,
         blocks: a.blocks,
         include_comments: None,
         no_article_text: None,

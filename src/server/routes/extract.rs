@@ -144,7 +144,7 @@ impl ExtractRequest {
                 text: formats.contains(&Format::Text),
                 html: formats.contains(&Format::Html),
                 markdown: formats.contains(&Format::Markdown).then(MarkdownOptions::default),
-                explain: formats.contains(&Format::Explain),
+                explain: formats.contains(&Format::Explain).then_some(crate::output::Explain::Page),
                 blocks: self.blocks.unwrap_or(true),
                 include_comments: self.include_comments,
                 no_article_text: self.no_article_text,

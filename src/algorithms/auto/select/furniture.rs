@@ -91,12 +91,18 @@ pub(super) const BARE_ADDRESSES: Furniture =
 ///   written out as a block's whole text: a page's raw data fields, which a reader never sees as
 ///   prose (an address meant to be read is a link's label, or sits in a sentence).
 ///
-/// Returns whether any text was unchosen.
-pub(super) fn drop_short_furniture(doc: &Document, blocks: &Blocks, chosen: &mut [bool], kinds: &[Furniture]) -> bool {
-    let Some(max_chars) = kinds.iter().map(|k| k.max_chars).max() else { return false };
+/// Returns the blocks it unchose, each with the place in `kinds` of the kind it was taken for (the
+/// first that matched), so that the decision record names the rule.
+pub(super) fn drop_short_furniture(
+    doc: &Document,
+    blocks: &Blocks,
+    chosen: &mut [bool],
+    kinds: &[Furniture],
+) -> Vec<(usize, usize)> {
+    let Some(max_chars) = kinds.iter().map(|k| k.max_chars).max() else { return Vec::new() };
     let mut text = String::new();
-    let mut dropped = false;
-    for b in blocks.list.iter().filter(|b| b.chars > 0 && b.chars <= max_chars) {
+    let mut dropped = Vec::new();
+    for (index, b) in blocks.list.iter().enumerate().filter(|(_, b)| b.chars > 0 && b.chars <= max_chars) {
         if !wholly_chosen(blocks, b, chosen) {
             continue;
         }
@@ -107,8 +113,10 @@ pub(super) fn drop_short_furniture(doc: &Document, blocks: &Blocks, chosen: &mut
             }
             text.push_str(doc.text(t));
         }
-        if kinds.iter().any(|k| b.chars <= k.max_chars && (k.is)(&text)) {
-            dropped |= unchoose_block(blocks, b, chosen);
+        if let Some(kind) = kinds.iter().position(|k| b.chars <= k.max_chars && (k.is)(&text))
+            && unchoose_block(blocks, b, chosen)
+        {
+            dropped.push((kind, index));
         }
     }
     dropped
@@ -255,8 +263,9 @@ mod tests {
 
     /// [`kept_after`] the short-furniture pass with the kinds `auto` leaves on.
     fn kept_after_furniture(html: &str, auto: &AutoParams) -> (bool, String) {
-        let kinds = furniture_kinds(|rule| !auto.rule_off(rule.name));
-        kept_after(html, |doc, blocks, chosen| drop_short_furniture(doc, blocks, chosen, &kinds))
+        let kinds: Vec<Furniture> =
+            furniture_kinds(|rule| !auto.rule_off(rule.name)).into_iter().map(|k| k.1).collect();
+        kept_after(html, |doc, blocks, chosen| !drop_short_furniture(doc, blocks, chosen, &kinds).is_empty())
     }
 
     #[test]

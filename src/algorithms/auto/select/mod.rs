@@ -16,27 +16,28 @@ mod threads;
 mod unchoose;
 
 use super::Measured;
+use super::choice::{Choice, Stamp};
 use super::segment::{Blocks, block_owners};
 use crate::algorithms::contract::Context;
 use crate::dom::{Document, NONE, NodeId};
 pub use site::page_signatures;
 
-/// The text nodes `auto` keeps: those of blocks at or above `threshold`, less comment threads
-/// when `drop_comments`.
-pub(super) fn choose(ctx: &Context<'_>, m: &Measured, p: &[f64], threshold: f64, drop_comments: bool) -> Vec<bool> {
+/// The text nodes `auto` keeps: those of blocks at or above `threshold` (stamped `stamp`), less
+/// comment threads when `drop_comments`.
+pub(super) fn choose(
+    ctx: &Context<'_>,
+    m: &Measured,
+    p: &[f64],
+    threshold: f64,
+    stamp: Stamp,
+    drop_comments: bool,
+) -> Choice {
     let doc = ctx.doc;
-    let mut chosen = vec![false; doc.len()];
-    for (b, &pr) in m.blocks.list.iter().zip(p) {
-        if pr >= threshold {
-            for &t in m.blocks.texts_of(b) {
-                chosen[t as usize] = true;
-            }
+    Choice::by_threshold(doc, &m.blocks, p, threshold, stamp, |chosen| {
+        if drop_comments {
+            threads::drop_comment_threads(doc, chosen, surest_owner(&m.blocks, p));
         }
-    }
-    if drop_comments {
-        threads::drop_comment_threads(doc, &mut chosen, surest_owner(&m.blocks, p));
-    }
-    chosen
+    })
 }
 
 /// The owner of the block the classifier is surest of (the first of equals).

@@ -1,8 +1,8 @@
 //! Every rule `auto` applies to its choice after the page verdict, in the order they run: one row
 //! each in [`RULES`], with its name (kebab-case and stable: `pith eval --without-rule NAME` switches
 //! it off to measure what it does), its family (the file that holds it), when it applies, what it
-//! reads and what it does. `auto::run` runs the table from top to bottom; `auto::decision_lines` runs the
-//! rows that leave text out on every page.
+//! reads and what it does. `auto::run` runs the table from top to bottom, and each rule stamps what it
+//! changed on the choice (`auto::choice`): the decision record names the rule that dropped a block.
 //!
 //! They run last, after the page signals are read, so that the has-article and page-type models see
 //! the choice they were trained on. Reader comments are left out earlier, by the first choice itself
@@ -17,6 +17,7 @@ use std::fmt;
 
 use super::furniture::{self, Furniture};
 use super::{code, notices, rails, repeats, sectioning, site, surest_owner, threads};
+use crate::algorithms::auto::choice::{Choice, Stamp};
 use crate::algorithms::auto::lexicon;
 use crate::algorithms::auto::segment::Blocks;
 use crate::algorithms::contract::SiteTemplateUse;
@@ -390,22 +391,34 @@ pub fn rule_named(name: &str) -> Option<&'static Rule> {
     RULES.iter().find(|r| r.name == name)
 }
 
-/// Run the rules that `pick` selects and that are not switched off on `chosen`, in the table's
-/// order. Returns whether any changed it.
-pub(crate) fn run(page: &RuleInput<'_>, chosen: &mut [bool], pick: impl Fn(&Rule) -> bool) -> bool {
+/// Run the rules that `pick` selects and that are not switched off on the choice, in the table's
+/// order, each stamping what it changed. Returns whether any changed it.
+pub(crate) fn run(page: &RuleInput<'_>, choice: &mut Choice, pick: impl Fn(&Rule) -> bool) -> bool {
     let on = |rule: &Rule| pick(rule) && !page.auto.rule_off(rule.name);
     let mut changed = false;
     let mut furniture_done = false;
-    for rule in RULES {
+    // The choice as the last rule that changed it left it: what the next one's changes are read against.
+    let mut before = choice.chosen.clone();
+    for (index, rule) in RULES.iter().enumerate() {
         match rule.step {
             Step::Drop(step) | Step::Keep(step) => {
-                if on(rule) {
-                    changed |= step(page, chosen);
+                if on(rule) && step(page, &mut choice.chosen) {
+                    changed = true;
+                    choice.stamp_changes(&before, Stamp::rule(index));
+                    before.copy_from_slice(&choice.chosen);
                 }
             }
             Step::Furniture(_) if !furniture_done => {
                 furniture_done = true;
-                changed |= furniture::drop_short_furniture(page.doc, page.blocks, chosen, &furniture_kinds(on));
+                let (rules, kinds): (Vec<usize>, Vec<Furniture>) = furniture_kinds(on).into_iter().unzip();
+                let dropped = furniture::drop_short_furniture(page.doc, page.blocks, &mut choice.chosen, &kinds);
+                for &(kind, block) in &dropped {
+                    choice.stamp_nodes(page.blocks.texts_of(&page.blocks.list[block]), Stamp::rule(rules[kind]));
+                }
+                if !dropped.is_empty() {
+                    changed = true;
+                    before.copy_from_slice(&choice.chosen);
+                }
             }
             Step::Furniture(_) | Step::PartOf(_) => {}
         }
@@ -413,21 +426,17 @@ pub(crate) fn run(page: &RuleInput<'_>, chosen: &mut [bool], pick: impl Fn(&Rule
     changed
 }
 
-/// The kinds of short furniture whose rules `on` accepts, in the table's order.
-pub(super) fn furniture_kinds(on: impl Fn(&Rule) -> bool) -> Vec<Furniture> {
+/// The kinds of short furniture whose rules `on` accepts, in the table's order, each with its rule's
+/// place in the table.
+pub(super) fn furniture_kinds(on: impl Fn(&Rule) -> bool) -> Vec<(usize, Furniture)> {
     RULES
         .iter()
-        .filter_map(|rule| match rule.step {
-            Step::Furniture(kind) if on(rule) => Some(kind),
+        .enumerate()
+        .filter_map(|(index, rule)| match rule.step {
+            Step::Furniture(kind) if on(rule) => Some((index, kind)),
             _ => None,
         })
         .collect()
-}
-
-/// Whether `rule` leaves text out whatever the page's verdict: the rules `auto::decision_lines` runs, so
-/// that its `c` marks every block they leave out.
-pub(crate) fn drops_on_every_page(rule: &Rule) -> bool {
-    matches!(rule.when, When::Always) && !matches!(rule.step, Step::Keep(_))
 }
 
 #[cfg(test)]

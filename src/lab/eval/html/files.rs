@@ -90,7 +90,10 @@ fn explanation(
     }
     let bytes = ds.html(page).ok()?;
     let algorithm: crate::algorithms::Algorithm = p.algorithm.parse().ok()?;
-    let options = crate::engine::Options { explain: true, ..crate::engine::Options::for_algorithm(algorithm) };
+    let options = crate::engine::Options {
+        explain: Some(crate::output::Explain::Page),
+        ..crate::engine::Options::for_algorithm(algorithm)
+    };
     let req =
         crate::engine::Request { url: page.url.as_deref(), ..crate::engine::Request::with_options(&bytes, options) };
     engine.extract(&req).ok()?.content.explain

@@ -1,0 +1,90 @@
+//! Stage 5: the explanation lines (`pith extract --format explain`): the decision record as text, one
+//! line per block the algorithm judged, for people asking "why was this kept?" and for scripts that
+//! grep the answer. A header line (starting with `#`) says what the page was judged to be.
+//!
+//! Each line: the block's probability of being main content, `+` when the answer holds its text and
+//! `-` when not, the step that decided so (`threshold`, `comment-thread`, a rule's name ...), its
+//! characters and link share, the end of its owner element's path, and the start of its text. The
+//! lines are rendered from the record the extraction itself left, so they cannot disagree with the
+//! answer: the same request (charset, site template, comments, lead) gives both.
+//!
+//! An algorithm that decides by regions and thresholds rather than block by block (the seed methods)
+//! leaves no record; its lines list the blocks the explanation page shows, decided by the algorithm.
+
+use std::fmt::Write;
+
+use super::explain_page::{Summary, probability, shown};
+use crate::algorithms::contract::Block;
+use crate::algorithms::contract::decision::Decision;
+use crate::dom::{Document, NodeId};
+
+/// Characters of a block's text shown on its line.
+const SHOWN_CHARS: usize = 70;
+/// Characters of the owner's path shown (its end: the nearest elements say the most).
+const PATH_CHARS: usize = 40;
+
+/// Render the lines: from the decision record when the algorithm left one, else from its blocks.
+pub fn render(doc: &Document, decisions: &[Decision], blocks: &[Block], summary: &Summary<'_>) -> String {
+    let mut out = String::new();
+    let _ = write!(
+        out,
+        "# {} · has-article probability {:.3} ({})",
+        summary.algorithm,
+        summary.probability,
+        if summary.is_article { "an article" } else { "not an article" }
+    );
+    if let Some(label) = summary.page_type {
+        let _ = write!(out, " · page type {label}");
+    }
+    if decisions.is_empty() {
+        let shown = shown(doc, blocks);
+        let kept = shown.iter().filter(|&&k| blocks[k].content).count();
+        let _ = writeln!(out, " · {kept} of {} blocks kept", shown.len());
+        for k in shown {
+            let b = &blocks[k];
+            let s = doc.node(b.node).stats;
+            let text = doc.subtree_text(b.node);
+            line(&mut out, doc, probability(b), b.content, summary.algorithm, s.chars, s.link_chars, b.node, &text);
+        }
+        return out;
+    }
+    let kept = decisions.iter().filter(|d| d.kept).count();
+    let _ = writeln!(out, " · {kept} of {} blocks kept", decisions.len());
+    let mut text = String::new();
+    for d in decisions {
+        text.clear();
+        for (k, &t) in d.texts.iter().enumerate() {
+            if k > 0 {
+                text.push(' ');
+            }
+            text.push_str(doc.text(t));
+        }
+        line(&mut out, doc, d.probability, d.kept, d.decided_by.name(), d.chars, d.link_chars, d.owner, &text);
+    }
+    out
+}
+
+/// One block's line.
+#[allow(clippy::too_many_arguments)]
+fn line(
+    out: &mut String,
+    doc: &Document,
+    p: f64,
+    kept: bool,
+    step: &str,
+    chars: u32,
+    link_chars: u32,
+    owner: NodeId,
+    text: &str,
+) {
+    let head: String = text.split_whitespace().collect::<Vec<_>>().join(" ").chars().take(SHOWN_CHARS).collect();
+    let path = doc.xpath(owner);
+    let skip = path.chars().count().saturating_sub(PATH_CHARS);
+    let path: String = path.chars().skip(skip).collect();
+    let _ = writeln!(
+        out,
+        "{p:.3} {} {step:<22} {chars:>6} {:>4.2} {path:<PATH_CHARS$} {head}",
+        if kept { '+' } else { '-' },
+        f64::from(link_chars) / f64::from(chars.max(1)),
+    );
+}
