@@ -44,6 +44,7 @@ pub mod server;
 pub mod text;
 
 pub use algorithms::Algorithm;
+pub use algorithms::contract::PageType;
 pub use engine::{Engine, Limits, Options, Page, Preparation, Request, check_input};
 pub use error::Error;
-pub use output::{Extraction, PageType};
+pub use output::{Extraction, PageTypeOut};

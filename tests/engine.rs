@@ -113,7 +113,7 @@ fn auto_returns_a_listing_pages_items_and_only_a_lead_on_request() {
     assert!(!l.content.text.contains("Copyright"), "{:?}", l.content.text);
     // The page type agrees with the has-article verdict, and its probabilities make one distribution.
     let t = l.page_type.as_ref().expect("auto answers a page type");
-    assert_ne!(t.label, "article");
+    assert_ne!(t.label, pith::PageType::Article);
     assert_eq!(t.probabilities["article"], l.has_article.probability);
     assert!((t.probabilities.values().sum::<f64>() - 1.0).abs() < 1e-9, "{t:?}");
     let lead = engine()
@@ -397,7 +397,7 @@ fn a_pages_type_picks_its_block_threshold() {
     // The listing's type threshold decides what it keeps: at 0 every block passes, the menu included
     // (the footer, named for one, goes whatever the threshold: `drop_named_footers`).
     let (listing, keep_all) = (with(None)(LISTING), with(Some(0.0))(LISTING));
-    assert_eq!(listing.page_type.as_ref().map(|t| t.label.as_str()), Some("listing"));
+    assert_eq!(listing.page_type.as_ref().map(|t| t.label.name()), Some("listing"));
     assert!(!listing.content.text.contains("Home"), "{:?}", listing.content.text);
     assert!(keep_all.content.text.starts_with("Home"), "{:?}", keep_all.content.text);
     // An article has no type threshold: block_threshold alone decides.
@@ -482,7 +482,7 @@ fn a_chinese_column_page_is_a_listing_in_every_charset() {
         assert!(!unmappable, "{}", charset.name());
         // No charset declared or given: detected from the bytes.
         let r = e.extract(&Request::new(&bytes)).unwrap();
-        let label = r.page_type.as_ref().map(|t| t.label.as_str());
+        let label = r.page_type.as_ref().map(|t| t.label.name());
         assert_eq!(label, Some("listing"), "{}: {:?}", charset.name(), r.page_type);
         assert!(!r.has_article.is_article, "{}", charset.name());
         // Its items are its content.

@@ -208,7 +208,7 @@ fn trained_models_extract_unseen_pages_and_training_is_deterministic() {
     let r = trained.extract(&Request::new(listing.as_bytes())).unwrap();
     assert!(!r.has_article.is_article, "listing judged an article: {}", r.has_article.probability);
     // The only other type it was shown.
-    assert_eq!(r.page_type.map(|t| t.label).as_deref(), Some("listing"));
+    assert_eq!(r.page_type.map(|t| t.label), Some(pith::PageType::Listing));
 }
 
 /// Two generated datasets (`set-a`, `set-b`) of `pages` pages each under a fresh temporary `root`, and

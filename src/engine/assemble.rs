@@ -62,14 +62,15 @@ impl Engine {
         let explain = o.explain.map(|form| {
             let probability = outcome.probability.clamp(0.0, 1.0);
             let threshold = self.params.pvalue.article_threshold;
-            let page_type = outcome.non_article.map(|odds| output::PageType::new(probability, threshold, &odds).label);
+            let page_type =
+                outcome.non_article.map(|odds| output::PageTypeOut::new(probability, threshold, &odds).label);
             let summary = output::explain_page::Summary {
                 title: doc.title.as_deref(),
                 url: req.url,
                 algorithm: o.algorithm.name(),
                 probability,
                 is_article: probability >= threshold,
-                page_type: page_type.as_deref(),
+                page_type: page_type.map(output::PageType::name),
             };
             match form {
                 Explain::Page => output::explain_page::render(doc, &outcome.blocks, &summary),
@@ -99,7 +100,7 @@ impl Engine {
                 is_article: probability >= threshold,
                 signals: outcome.signals.iter().map(|&(k, v)| (std::borrow::Cow::Borrowed(k), v)).collect(),
             },
-            page_type: outcome.non_article.map(|odds| output::PageType::new(probability, threshold, &odds)),
+            page_type: outcome.non_article.map(|odds| output::PageTypeOut::new(probability, threshold, &odds)),
             metadata,
             blocks,
             template: outcome.site_template,

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
+use crate::algorithms::contract::PageType;
 use crate::error::Error;
 
 /// One labelled page.
@@ -18,10 +19,10 @@ pub struct LabelledPage {
     pub gold: Option<String>,
     #[serde(default)]
     pub source: Option<String>,
-    /// What kind of page it is (article, forum, product, collection, listing, documentation, service),
-    /// where the dataset says: a `page_type` field, or `page_type=…` in `source`.
-    #[serde(default)]
-    pub page_type: Option<String>,
+    /// What kind of page it is, where the dataset says: a `page_type` field, or `page_type=…` in
+    /// `source` (a label no type answers to reads as none).
+    #[serde(default, deserialize_with = "page_type_label")]
+    pub page_type: Option<PageType>,
     /// Snippets a correct extraction must contain (the multi-type benchmark's `with`).
     #[serde(default)]
     pub with: Vec<String>,
@@ -41,25 +42,43 @@ pub struct LabelledPage {
     pub site: Option<String>,
 }
 
-/// The page types the datasets label, in the order reports list them.
-pub const PAGE_TYPES: [&str; 7] = ["article", "forum", "product", "collection", "listing", "documentation", "service"];
+/// The page types' names, in the order reports list them (the report tables are keyed by name).
+pub const PAGE_TYPES: [&str; 7] = {
+    let mut names = [""; 7];
+    let mut k = 0;
+    while k < names.len() {
+        names[k] = PageType::ALL[k].name();
+        k += 1;
+    }
+    names
+};
+
+/// The type a dataset's label names: a type's own name, or a blog post (an article) or a category
+/// page (a collection).
+fn labelled_type(label: &str) -> Option<PageType> {
+    match label {
+        "blog" => Some(PageType::Article),
+        "category" => Some(PageType::Collection),
+        other => PageType::named(other),
+    }
+}
+
+/// `page_type` as a dataset writes it, read by [`labelled_type`].
+fn page_type_label<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<PageType>, D::Error> {
+    Ok(Option::<String>::deserialize(d)?.as_deref().and_then(labelled_type))
+}
 
 impl LabelledPage {
-    /// The labelled page type, if any, as one of [`PAGE_TYPES`] (a blog post is an article, a category
-    /// page a collection).
+    /// The labelled page type, from the `page_type` field or, when it has none, from `page_type=…` in
+    /// `source`.
     fn settle_page_type(&mut self) {
-        let from_source = || {
-            let s = self.source.as_deref()?;
+        if self.page_type.is_some() {
+            return;
+        }
+        self.page_type = self.source.as_deref().and_then(|s| {
             let at = s.find("page_type=")? + "page_type=".len();
             let rest = &s[at..];
-            Some(rest[..rest.find(|c: char| !c.is_ascii_alphabetic()).unwrap_or(rest.len())].to_string())
-        };
-        let t = self.page_type.clone().or_else(from_source);
-        self.page_type = t.and_then(|t| match t.as_str() {
-            "blog" => Some("article".to_string()),
-            "category" => Some("collection".to_string()),
-            t if PAGE_TYPES.contains(&t) => Some(t.to_string()),
-            _ => None,
+            labelled_type(&rest[..rest.find(|c: char| !c.is_ascii_alphabetic()).unwrap_or(rest.len())])
         });
     }
 }
@@ -206,10 +225,10 @@ mod tests {
     #[test]
     fn page_types_from_a_field_or_the_source() {
         assert_eq!(
-            page(None, Some("x:1.html (page_type=listing, confidence=high)")).page_type.as_deref(),
-            Some("listing")
+            page(None, Some("x:1.html (page_type=listing, confidence=high)")).page_type,
+            Some(PageType::Listing)
         );
-        assert_eq!(page(None, Some("x (page_type=blog)")).page_type.as_deref(), Some("article"));
+        assert_eq!(page(None, Some("x (page_type=blog)")).page_type, Some(PageType::Article));
         assert_eq!(page(None, Some("x (page_type=unknown)")).page_type, None);
     }
 }

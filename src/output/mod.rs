@@ -29,6 +29,8 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+pub use crate::algorithms::contract::PageType;
+
 /// The result of one extraction.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct Extraction {
@@ -41,7 +43,7 @@ pub struct Extraction {
     pub has_article: HasArticle,
     /// What kind of page this is (`auto` with a page-type model; `null` otherwise).
     #[serde(default)]
-    pub page_type: Option<PageType>,
+    pub page_type: Option<PageTypeOut>,
     /// What the page says about itself (title, authors, dates, ...), see [`crate::metadata`].
     #[serde(default)]
     pub metadata: crate::metadata::Metadata,
@@ -80,26 +82,25 @@ pub struct HasArticle {
     pub signals: Signals,
 }
 
-/// The page type: the likeliest label and every type's probability (they sum to 1).
+/// The page type as answered: the likeliest type and every type's probability (they sum to 1).
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
-pub struct PageType {
-    pub label: String,
+pub struct PageTypeOut {
+    pub label: PageType,
     pub probabilities: BTreeMap<String, f64>,
 }
 
-impl PageType {
+impl PageTypeOut {
     /// The distribution made of the has-article probability and the other types' odds given that the
     /// page is not an article. The label is `article` exactly when `article_p` reaches `threshold`
     /// (as `has_article.is_article` is decided), else the likeliest other type.
-    pub fn new(article_p: f64, threshold: f64, odds: &crate::algorithms::contract::NonArticleOdds) -> PageType {
-        use crate::algorithms::contract::NON_ARTICLE_TYPES;
+    pub fn new(article_p: f64, threshold: f64, odds: &crate::algorithms::contract::NonArticleOdds) -> PageTypeOut {
         let mut probabilities = BTreeMap::new();
-        probabilities.insert("article".to_string(), article_p);
-        for (name, o) in NON_ARTICLE_TYPES.iter().zip(odds.0) {
-            probabilities.insert(name.to_string(), (1.0 - article_p) * o);
+        probabilities.insert(PageType::Article.name().to_string(), article_p);
+        for (t, o) in PageType::NON_ARTICLE.iter().zip(odds.0) {
+            probabilities.insert(t.name().to_string(), (1.0 - article_p) * o);
         }
-        let label = if article_p >= threshold { "article" } else { NON_ARTICLE_TYPES[odds.argmax()] };
-        PageType { label: label.to_string(), probabilities }
+        let label = if article_p >= threshold { PageType::Article } else { odds.likeliest() };
+        PageTypeOut { label, probabilities }
     }
 }
 

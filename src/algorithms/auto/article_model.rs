@@ -63,6 +63,7 @@ impl ArticleModel {
         if self.mean.len() != n || self.scale.len() != n || self.weights.len() != n {
             return Err(Error::Config("article model: signals, mean, scale and weights differ in length".into()));
         }
+        super::page_signals::check("article model", &self.signals)?;
         let names: Vec<&str> = self.signals.iter().map(String::as_str).collect();
         self.trees.validate(&names).map_err(|e| Error::Config(format!("article model: {e}")))
     }

@@ -206,6 +206,13 @@ const PAGE_KIND: &[(&str, &str)] = &[
     ("page_ld_listing", "ld_listing"),
 ];
 
+/// The page signals [`page_kind`] reads by name (the declarations it reads itself aside): each must
+/// be one the pipeline writes (`page_signals` checks).
+#[cfg(test)]
+pub(super) fn page_kind_signals() -> impl Iterator<Item = &'static str> {
+    PAGE_KIND.iter().map(|f| f.1).filter(|s| !matches!(*s, "ld_product" | "ld_article" | "ld_listing"))
+}
+
 /// The [`PAGE_KIND`] values of a page, in that order, from its page signals and its declarations.
 pub fn page_kind(signals: &[(&str, f64)], meta: &crate::metadata::page_meta::PageMeta) -> Vec<f32> {
     use crate::metadata::page_meta::OgType;

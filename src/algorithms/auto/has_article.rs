@@ -70,6 +70,12 @@ fn card_structure(doc: &Document, headings: &[u32]) -> (u32, u32, Vec<bool>) {
     (best, chars.min(doc.node(doc.body).stats.chars), in_card)
 }
 
+/// The signal of the kept text's paragraph-like blocks (log of their count), which `auto` also
+/// reads itself (an article has one).
+pub(super) const PARAGRAPHS: &str = "paragraphs";
+/// The signal of the kept text's amount (log of its characters).
+pub(super) const TEXT_CHARS: &str = "text_chars";
+
 /// The measures the has-article model weighs. Counts enter as logarithms: the difference between 50
 /// and 500 characters of text matters, between 5,000 and 5,500 it does not.
 pub(super) fn signals(
@@ -158,11 +164,11 @@ pub(super) fn signals(
         ("cards", ln(cards as f64)),
         ("card_text_share", card_chars as f64 / body.chars.max(1) as f64),
         ("p_value", page_p),
-        ("text_chars", ln(text as f64)),
+        (TEXT_CHARS, ln(text as f64)),
         ("text_share", text as f64 / body.non_link_chars().max(1) as f64),
         ("page_link_density", body.link_chars as f64 / body.chars.max(1) as f64),
         ("punct", ln(punct as f64)),
-        ("paragraphs", ln(paragraphs as f64)),
+        (PARAGRAPHS, ln(paragraphs as f64)),
         ("longest_paragraph", ln(longest as f64)),
         ("page_chars", ln(body.chars as f64)),
         ("headline_links", ln(headline_links as f64)),

@@ -38,6 +38,7 @@ mod context;
 mod features;
 mod has_article;
 mod lexicon;
+mod page_signals;
 mod page_type;
 mod prose;
 mod region;
@@ -50,6 +51,7 @@ pub use article_model::ArticleModel;
 pub use classify::{BlockModel, stage2_names, stage2_rows};
 pub use context::{CONTEXT, Neighbourhood, context_features};
 pub use features::{feature_index, feature_names};
+pub use page_signals::page_signal_names;
 pub use page_type::PageTypeModel;
 pub use segment::{Blocks, TextBlock, segment};
 pub use select::rules::{Family, RULES, Rule, When, rule_named};
@@ -60,7 +62,7 @@ use super::bayes::{self, BayesModel};
 use super::cetd::{self, Density};
 use super::pvalue;
 use crate::algorithms::contract::decision::{DecidedBy, Decision};
-use crate::algorithms::contract::{Content, Context, NON_ARTICLE_TYPES, Outcome, score_elements};
+use crate::algorithms::contract::{Content, Context, Outcome, PageType, score_elements};
 use crate::dom::NodeId;
 use choice::{Choice, Stamp};
 use select::rules;
@@ -237,7 +239,7 @@ struct Verdict {
     is_article: bool,
     non_article: Option<crate::algorithms::contract::NonArticleOdds>,
     /// The most likely type of a page that is not an article.
-    label: Option<&'static str>,
+    label: Option<PageType>,
 }
 
 /// The page verdict: the page signals of the first choice, the has-article model's probability,
@@ -260,16 +262,16 @@ fn judge_page(ctx: &Context<'_>, models: &ModelRefs<'_>, m: &Measured, p: &[f64]
         // a sentence mark) is not one, however much of it there is. The learned model sees few such
         // pages and cannot extrapolate to, say, a megabyte of unpunctuated words; among the labelled
         // pages without such a block, about one in eight is an article, hence the cap.
-        let paragraphs = signals.iter().find(|(n, _)| *n == "paragraphs").map_or(0.0, |s| s.1);
+        let paragraphs = signals.iter().find(|(n, _)| *n == has_article::PARAGRAPHS).map_or(0.0, |s| s.1);
         if paragraphs > 0.0 { p } else { p.min(NO_PROSE_CAP) }
     } else {
         // Untrained (a fresh checkout before `pith train`): page P and text amount, half each.
-        let kept = signals.iter().find(|(n, _)| *n == "text_chars").map_or(0.0, |s| s.1);
+        let kept = signals.iter().find(|(n, _)| *n == has_article::TEXT_CHARS).map_or(0.0, |s| s.1);
         0.5 * m.p.page() + 0.5 * (1.0 - (-(kept.exp_m1()) / 400.0).exp())
     };
     let is_article = probability >= ctx.params.pvalue.article_threshold;
     let non_article = models.page_type.odds(&signals);
-    let label = (!is_article).then(|| non_article.map(|o| NON_ARTICLE_TYPES[o.argmax()])).flatten();
+    let label = (!is_article).then(|| non_article.map(|o| o.likeliest())).flatten();
     Verdict { signals, probability, is_article, non_article, label }
 }
 
@@ -287,7 +289,7 @@ fn choose_by_type(
     roots: Vec<NodeId>,
 ) -> Vec<NodeId> {
     let drop_comments = !ctx.params.auto.include_comments;
-    let is_forum = verdict.label == Some("forum");
+    let is_forum = verdict.label == Some(PageType::Forum);
     let threshold = verdict.label.and_then(|t| ctx.params.auto.type_thresholds.get(t));
     if !(trained && ((is_forum && drop_comments) || threshold.is_some())) {
         return roots;

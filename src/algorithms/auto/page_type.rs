@@ -19,7 +19,7 @@ use super::lexicon::{
     self, ALL_NAME_GROUPS, CART_TEXTS, CONTACT_TEXTS, NAME_GROUPS, PAGE_NAME_GROUPS, PAGINATION_TEXTS, POST_NAMES,
     TYPE_CUE_CHARS, TYPE_CUES, TYPE_PATH_WORDS,
 };
-use crate::algorithms::contract::{NON_ARTICLE_TYPES, NonArticleOdds};
+use crate::algorithms::contract::{NonArticleOdds, PageType};
 use crate::dom::{Document, Tag};
 use crate::error::Error;
 use crate::metadata::page_meta::PageMeta;
@@ -289,7 +289,7 @@ pub struct PageTypeModel {
     pub format: String,
     /// Signal names, in the order the forests read them.
     pub signals: Vec<String>,
-    /// One forest per type of [`NON_ARTICLE_TYPES`], in that order.
+    /// One forest per type of [`PageType::NON_ARTICLE`], in that order.
     pub types: Vec<crate::learn::gbdt::Forest>,
     pub trained_on: Vec<String>,
     /// Where each signal sits in the pipeline's list, learned on the first page.
@@ -312,13 +312,14 @@ impl Default for PageTypeModel {
 impl PageTypeModel {
     /// Check shapes after loading.
     pub fn validate(&self) -> Result<(), Error> {
-        if !self.types.is_empty() && self.types.len() != NON_ARTICLE_TYPES.len() {
+        if !self.types.is_empty() && self.types.len() != PageType::NON_ARTICLE.len() {
             return Err(Error::Config(format!(
                 "page-type model: {} forests for {} types",
                 self.types.len(),
-                NON_ARTICLE_TYPES.len()
+                PageType::NON_ARTICLE.len()
             )));
         }
+        super::page_signals::check("page-type model", &self.signals)?;
         let names: Vec<&str> = self.signals.iter().map(String::as_str).collect();
         for f in &self.types {
             f.validate(&names).map_err(|e| Error::Config(format!("page-type model: {e}")))?;
@@ -440,7 +441,7 @@ mod tests {
         let m = PageTypeModel::default();
         assert!(m.odds(&[]).is_none());
         m.validate().unwrap();
-        let names = vec!["a".to_string()];
+        let names = vec!["cards".to_string()];
         let rows: Vec<f32> = (0..60).map(|i| (i % 6) as f32).collect();
         let types: Vec<crate::learn::gbdt::Forest> = (0..6)
             .map(|k| {
@@ -453,13 +454,17 @@ mod tests {
                     lambda: 1.0,
                     min_child_weight: 1.0,
                 };
-                crate::learn::gbdt::train(&crate::learn::gbdt::Data { x: &rows, y: &y, w: &w, features: 1 }, &["a"], &p)
+                crate::learn::gbdt::train(
+                    &crate::learn::gbdt::Data { x: &rows, y: &y, w: &w, features: 1 },
+                    &["cards"],
+                    &p,
+                )
             })
             .collect();
         let m = PageTypeModel { signals: names, types, ..PageTypeModel::default() };
         m.validate().unwrap();
-        let odds = m.odds(&[("a", 2.0)]).unwrap();
+        let odds = m.odds(&[("cards", 2.0)]).unwrap();
         assert!((odds.0.iter().sum::<f64>() - 1.0).abs() < 1e-9);
-        assert_eq!(odds.argmax(), 2, "{odds:?}");
+        assert_eq!(odds.likeliest(), PageType::Collection, "{odds:?}");
     }
 }

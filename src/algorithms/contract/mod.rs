@@ -8,8 +8,11 @@
 //! on is in its signature.
 
 pub mod decision;
+mod page_type;
 pub mod params;
 pub mod site_template;
+
+pub use page_type::PageType;
 
 use crate::dom::{Document, NodeId};
 use crate::metadata::page_meta::PageMeta;
@@ -141,24 +144,21 @@ impl Outcome {
     }
 }
 
-/// The page types besides `article`, in the order of [`NonArticleOdds`].
-pub const NON_ARTICLE_TYPES: [&str; 6] = ["forum", "product", "collection", "listing", "documentation", "service"];
-
-/// The probability of each type of [`NON_ARTICLE_TYPES`] given that the page is not an article
+/// The probability of each type of [`PageType::NON_ARTICLE`] given that the page is not an article
 /// (they sum to 1). With the has-article probability they make the page-type distribution.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct NonArticleOdds(pub [f64; 6]);
 
 impl NonArticleOdds {
-    /// The index of the likeliest type (the first on ties).
-    pub fn argmax(&self) -> usize {
+    /// The likeliest type (the first in [`PageType::NON_ARTICLE`] on ties).
+    pub fn likeliest(&self) -> PageType {
         let mut best = 0;
         for (k, &v) in self.0.iter().enumerate() {
             if v > self.0[best] {
                 best = k;
             }
         }
-        best
+        PageType::NON_ARTICLE[best]
     }
 }
 

@@ -7,6 +7,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::PageType;
+
 /// Every algorithm's parameters, defaulting to the papers' values. `pith serve` reads them from the
 /// `[params]` table of its configuration (file or `PITH_PARAMS__<ALGORITHM>__<KEY>`), so each can be
 /// overridden without a rebuild.
@@ -209,7 +211,8 @@ pub struct AutoParams {
     #[serde(skip)]
     pub without_rules: Vec<&'static str>,
     // The `drop_*` switches below come from before the rule table: each still switches its rule
-    // off when false ([`AutoParams::rule_off`]), so that settings written for them keep working.
+    // off when false (the rule's `switch` in `auto/select/rules.rs`), so that settings written for
+    // them keep working.
     // Rules added since have none.
     /// Leave out kept text inside `<nav>`, `<aside>` and `<footer>` elements that hold less than half
     /// of the kept text. HTML names these for navigation, content tangential to the page's, and
@@ -350,16 +353,17 @@ impl TypeThresholds {
         service: Some(0.3),
     };
 
-    /// The override for a type of [`crate::algorithms::contract::NON_ARTICLE_TYPES`], if one is set.
-    pub fn get(&self, page_type: &str) -> Option<f64> {
+    /// The override for pages of type `page_type`, if one is set (never for articles: theirs is
+    /// the block threshold).
+    pub fn get(&self, page_type: PageType) -> Option<f64> {
         match page_type {
-            "forum" => self.forum,
-            "product" => self.product,
-            "collection" => self.collection,
-            "listing" => self.listing,
-            "documentation" => self.documentation,
-            "service" => self.service,
-            _ => None,
+            PageType::Article => None,
+            PageType::Forum => self.forum,
+            PageType::Product => self.product,
+            PageType::Collection => self.collection,
+            PageType::Listing => self.listing,
+            PageType::Documentation => self.documentation,
+            PageType::Service => self.service,
         }
     }
 }
@@ -400,33 +404,6 @@ impl Default for AutoParams {
             article_log_odds_scale: ARTICLE_LOG_ODDS_SCALE,
             article_log_odds_shift: ARTICLE_LOG_ODDS_SHIFT,
         }
-    }
-}
-
-impl AutoParams {
-    /// Whether `auto`'s selection rule `name` is switched off: named in [`AutoParams::without_rules`],
-    /// or by its `drop_*` switch set to false.
-    pub fn rule_off(&self, name: &str) -> bool {
-        let switch = match name {
-            "sectioning-chrome" => self.drop_sectioning_chrome,
-            "named-footers" => self.drop_named_footers,
-            "tables-of-contents" => self.drop_tables_of_contents,
-            "consent-notices" => self.drop_consent_notices,
-            "recommendation-rails" => self.drop_recommendation_rails,
-            "filter-panels" => self.drop_filter_panels,
-            "script-notices" => self.drop_script_notices,
-            "reprint-notices" => self.drop_reprint_notices,
-            "share-prompts" => self.drop_share_prompts,
-            "breadcrumbs" => self.drop_breadcrumbs,
-            "interface-labels" => self.drop_interface_labels,
-            "prev-next-links" => self.drop_prev_next_links,
-            "site-records" => self.drop_site_records,
-            "bare-addresses" => self.drop_bare_addresses,
-            "poster-details" => self.drop_poster_details,
-            "leading-headline" => self.drop_leading_headline,
-            _ => true,
-        };
-        !switch || self.without_rules.contains(&name)
     }
 }
 

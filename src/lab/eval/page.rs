@@ -121,7 +121,7 @@ pub(super) fn run_page<'e>(
             Ok(Ok(x)) => {
                 signals = x.has_article.signals;
                 if let Some(t) = x.page_type {
-                    predicted_type = Some(t.label);
+                    predicted_type = Some(t.label.name().to_string());
                     type_probabilities = Some(t.probabilities);
                 }
                 found_meta = x.metadata;
@@ -143,7 +143,7 @@ pub(super) fn run_page<'e>(
                         text: &x.content.text,
                         is_article: x.has_article.is_article,
                         probability: x.has_article.probability,
-                        page_type: x.page_type.as_ref().map(|t| t.label.as_str()),
+                        page_type: x.page_type.as_ref().map(|t| t.label.name()),
                     },
                 ),
                 // An error without the URL that the page did not have with it: nothing agrees.
@@ -161,7 +161,7 @@ pub(super) fn run_page<'e>(
         lang: language::of_page(page, bytes, &text),
         snippets: snippets::count(&text, &page.with, &page.without),
         type_probabilities,
-        page_type: page.page_type.clone(),
+        page_type: page.page_type.map(|t| t.name().to_string()),
         predicted_type,
         with_rate: metrics::snippet_rate(&lower, &page.with),
         without_rate: metrics::snippet_rate(&lower, &page.without),

@@ -13,6 +13,7 @@ use rayon::prelude::*;
 
 use super::PageFilter;
 use crate::algorithms::auto::ArticleModel;
+use crate::algorithms::contract::PageType;
 use crate::lab::dataset::Dataset;
 use crate::learn::gbdt::{self, TrainParams, sigmoid};
 use crate::{engine::Engine, error::Error};
@@ -24,7 +25,7 @@ pub struct PageSignals {
     pub rows: Vec<Vec<f64>>,
     /// Article or not: the page's `has_article`, else whether its `page_type` is `article`.
     pub article: Vec<Option<bool>>,
-    pub page_type: Vec<Option<String>>,
+    pub page_type: Vec<Option<PageType>>,
     /// Per dataset: its name and how many rows it gave (a page with a URL gives two).
     pub sources: Vec<(String, usize)>,
 }
@@ -46,7 +47,7 @@ pub fn page_signals(datasets: &[Dataset], engine: &Engine, keep: PageFilter<'_>)
     };
     for ds in datasets {
         let label =
-            |p: &crate::lab::dataset::LabelledPage| p.has_article.or(p.page_type.as_deref().map(|t| t == "article"));
+            |p: &crate::lab::dataset::LabelledPage| p.has_article.or(p.page_type.map(|t| t == PageType::Article));
         let pages: Vec<_> =
             ds.pages.iter().filter(|p| (label(p).is_some() || p.page_type.is_some()) && keep(ds, p)).collect();
         crate::lab::progress::phase(&format!("page signals {}", ds.name), Some(pages.len() as u64));
@@ -74,7 +75,7 @@ pub fn page_signals(datasets: &[Dataset], engine: &Engine, keep: PageFilter<'_>)
                 }
                 out.rows.push(out.names.iter().map(|n| signals.get(n.as_str()).copied().unwrap_or(0.0)).collect());
                 out.article.push(label(p));
-                out.page_type.push(p.page_type.clone());
+                out.page_type.push(p.page_type);
                 n += 1;
             }
         }
@@ -176,31 +177,34 @@ mod tests {
 
     #[test]
     fn fit_separates_and_is_deterministic() {
-        let names = vec!["a".to_string(), "b".to_string()];
+        let names = vec!["cards".to_string(), "headings".to_string()];
         let rows: Vec<Vec<f64>> = (0..40).map(|i| vec![i as f64, (i % 3) as f64]).collect();
         let labels: Vec<bool> = (0..40).map(|i| i >= 20).collect();
         let m1 = fit_regression(&names, &rows, &labels, 1e-3, 300);
         let m2 = fit_regression(&names, &rows, &labels, 1e-3, 300);
         assert_eq!(m1, m2);
-        assert!(m1.probability(&[("a", 35.0), ("b", 1.0)]) > 0.9);
-        assert!(m1.probability(&[("a", 3.0), ("b", 1.0)]) < 0.1);
+        assert!(m1.probability(&[("cards", 35.0), ("headings", 1.0)]) > 0.9);
+        assert!(m1.probability(&[("cards", 3.0), ("headings", 1.0)]) < 0.1);
         assert!(m1.weights[0] > 0.0);
         m1.validate().unwrap();
     }
 
     #[test]
     fn trees_take_over_when_trained() {
-        let names = vec!["a".to_string(), "b".to_string()];
+        let names = vec!["cards".to_string(), "headings".to_string()];
         // Articles in a band of `a`: a shape no single linear weight can express.
         let rows: Vec<Vec<f64>> = (0..200).map(|i| vec![i as f64 / 200.0, (i % 7) as f64]).collect();
         let labels: Vec<bool> = rows.iter().map(|r| r[0] > 0.3 && r[0] < 0.7).collect();
         let m = fit(&names, &rows, &labels, &tree_params());
         m.validate().unwrap();
-        assert!(m.probability(&[("a", 0.5), ("b", 3.0)]) > 0.9);
-        assert!(m.probability(&[("a", 0.1), ("b", 3.0)]) < 0.1);
-        assert!(m.probability(&[("a", 0.9), ("b", 3.0)]) < 0.1);
+        assert!(m.probability(&[("cards", 0.5), ("headings", 3.0)]) > 0.9);
+        assert!(m.probability(&[("cards", 0.1), ("headings", 3.0)]) < 0.1);
+        assert!(m.probability(&[("cards", 0.9), ("headings", 3.0)]) < 0.1);
         let text = serde_json::to_string(&m).unwrap();
         let back: ArticleModel = serde_json::from_str(&text).unwrap();
-        assert_eq!(back.probability(&[("a", 0.0), ("b", 1.0)]), m.probability(&[("a", 0.0), ("b", 1.0)]));
+        assert_eq!(
+            back.probability(&[("cards", 0.0), ("headings", 1.0)]),
+            m.probability(&[("cards", 0.0), ("headings", 1.0)])
+        );
     }
 }

@@ -7,17 +7,17 @@
 
 use super::has_article::{PageSignals, tree_params};
 use crate::algorithms::auto::PageTypeModel;
-use crate::algorithms::contract::NON_ARTICLE_TYPES;
+use crate::algorithms::contract::PageType;
 use crate::error::Error;
 use crate::learn::gbdt;
 
-/// Fit the six forests. Pages of a type outside [`NON_ARTICLE_TYPES`] (and articles) are not read.
+/// Fit the six forests. Pages of a type outside [`PageType::NON_ARTICLE`] (and articles) are not read.
 /// Without any such page the model stays untrained (`auto` then answers no page type).
 pub fn train(data: &PageSignals) -> Result<PageTypeModel, Error> {
     let mut x: Vec<f32> = Vec::new();
     let mut kinds: Vec<usize> = Vec::new();
     for (r, t) in data.rows.iter().zip(&data.page_type) {
-        let Some(k) = t.as_deref().and_then(|t| NON_ARTICLE_TYPES.iter().position(|n| *n == t)) else { continue };
+        let Some(k) = t.and_then(|t| PageType::NON_ARTICLE.iter().position(|&n| n == t)) else { continue };
         x.extend(r.iter().map(|&v| v as f32));
         kinds.push(k);
     }
@@ -26,13 +26,13 @@ pub fn train(data: &PageSignals) -> Result<PageTypeModel, Error> {
     }
     let names: Vec<&str> = data.names.iter().map(String::as_str).collect();
     let w = vec![1.0f32; kinds.len()];
-    let types = (0..NON_ARTICLE_TYPES.len())
+    let types = (0..PageType::NON_ARTICLE.len())
         .map(|k| {
             let y: Vec<f32> = kinds.iter().map(|&t| f32::from(u8::from(t == k))).collect();
             gbdt::train(&gbdt::Data { x: &x, y: &y, w: &w, features: names.len() }, &names, &tree_params())
         })
         .collect();
-    let counts: Vec<String> = NON_ARTICLE_TYPES
+    let counts: Vec<String> = PageType::NON_ARTICLE
         .iter()
         .enumerate()
         .map(|(k, n)| format!("{n} {}", kinds.iter().filter(|&&t| t == k).count()))
@@ -40,10 +40,7 @@ pub fn train(data: &PageSignals) -> Result<PageTypeModel, Error> {
     let mut trained_on: Vec<String> = Vec::new();
     let mut at = 0;
     for (name, n) in &data.sources {
-        let typed = data.page_type[at..at + n]
-            .iter()
-            .filter(|t| t.as_deref().is_some_and(|t| NON_ARTICLE_TYPES.contains(&t)))
-            .count();
+        let typed = data.page_type[at..at + n].iter().filter(|t| t.is_some_and(|t| t != PageType::Article)).count();
         if typed > 0 {
             trained_on.push(format!("{name} ({typed} rows; a page with a URL gives two)"));
         }

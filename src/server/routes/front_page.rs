@@ -306,7 +306,7 @@ fn facts(answer: &Answer, out: &mut String) {
     let verdict = if r.has_article.is_article { "an article" } else { "not an article" };
     fact("Has an article", &format!("probability {:.3}: {verdict}", r.has_article.probability));
     if let Some(t) = &r.page_type {
-        let p = t.probabilities.get(&t.label).copied().unwrap_or(0.0);
+        let p = t.probabilities.get(t.label.name()).copied().unwrap_or(0.0);
         fact("Page type", &format!("{} (probability {p:.3})", t.label));
     }
     fact("Authors", &m.authors.join(", "));

@@ -263,8 +263,7 @@ mod tests {
 
     /// [`kept_after`] the short-furniture pass with the kinds `auto` leaves on.
     fn kept_after_furniture(html: &str, auto: &AutoParams) -> (bool, String) {
-        let kinds: Vec<Furniture> =
-            furniture_kinds(|rule| !auto.rule_off(rule.name)).into_iter().map(|k| k.1).collect();
+        let kinds: Vec<Furniture> = furniture_kinds(|rule| !rule.is_off(auto)).into_iter().map(|k| k.1).collect();
         kept_after(html, |doc, blocks, chosen| !drop_short_furniture(doc, blocks, chosen, &kinds).is_empty())
     }
 

@@ -8,7 +8,7 @@
 //! the choice they were trained on. Reader comments are left out earlier, by the first choice itself
 //! (`include_comments`), and are no row.
 //!
-//! A rule is switched off by [`AutoParams::rule_off`]: named in [`AutoParams::without_rules`] (what
+//! A rule is switched off by [`Rule::is_off`]: named in [`AutoParams::without_rules`] (what
 //! `pith eval --without-rule` sets), or by the `drop_*` setting it had before this table. A new rule
 //! is one more row and nothing else.
 
@@ -20,9 +20,9 @@ use super::{code, notices, rails, repeats, sectioning, site, surest_owner, threa
 use crate::algorithms::auto::choice::{Choice, Stamp};
 use crate::algorithms::auto::lexicon;
 use crate::algorithms::auto::segment::Blocks;
-use crate::algorithms::contract::SiteTemplateUse;
 use crate::algorithms::contract::params::AutoParams;
 use crate::algorithms::contract::site_template::SiteTemplate;
+use crate::algorithms::contract::{PageType, SiteTemplateUse};
 use crate::dom::{Document, NodeId};
 
 /// One rule of the table.
@@ -35,6 +35,9 @@ pub struct Rule {
     pub when: When,
     /// What it reads besides the choice: the page's parts and its settings.
     pub reads: &'static str,
+    /// The `drop_*` setting it came with, when it is one of the rules older than the table: false
+    /// switches it off, so that settings written for them keep working. Rules since have none.
+    pub switch: Option<fn(&AutoParams) -> bool>,
     pub(crate) step: Step,
 }
 
@@ -85,15 +88,20 @@ pub enum When {
     /// A page judged an article, unless reader comments are kept (`include_comments`).
     ArticleUnlessCommentsKept,
     /// A page the page-type models label with one of these types (never an article).
-    Labelled(&'static [&'static str]),
+    Labelled(&'static [PageType]),
     /// [`When::Labelled`], unless reader comments are kept.
-    LabelledUnlessCommentsKept(&'static [&'static str]),
+    LabelledUnlessCommentsKept(&'static [PageType]),
+}
+
+/// `types` by name, joined by "or".
+fn type_names(types: &[PageType]) -> String {
+    types.iter().map(|t| t.name()).collect::<Vec<_>>().join(" or ")
 }
 
 impl When {
     /// Whether a page of this verdict is one the rule applies to.
     pub(crate) fn holds(self, v: &Verdict) -> bool {
-        let labelled = |types: &[&str]| v.label.is_some_and(|l| types.contains(&l));
+        let labelled = |types: &[PageType]| v.label.is_some_and(|l| types.contains(&l));
         match self {
             When::Always => true,
             When::Article => v.is_article,
@@ -110,9 +118,9 @@ impl fmt::Display for When {
             When::Always => write!(f, "every page"),
             When::Article => write!(f, "articles"),
             When::ArticleUnlessCommentsKept => write!(f, "articles, unless comments are kept"),
-            When::Labelled(types) => write!(f, "pages labelled {}", types.join(" or ")),
+            When::Labelled(types) => write!(f, "pages labelled {}", type_names(types)),
             When::LabelledUnlessCommentsKept(types) => {
-                write!(f, "pages labelled {}, unless comments are kept", types.join(" or "))
+                write!(f, "pages labelled {}, unless comments are kept", type_names(types))
             }
         }
     }
@@ -166,7 +174,7 @@ impl<'a> RuleInput<'a> {
 pub(crate) struct Verdict {
     pub is_article: bool,
     /// The page-type label of a page that is not an article.
-    pub label: Option<&'static str>,
+    pub label: Option<PageType>,
     /// `include_comments`.
     pub comments_kept: bool,
 }
@@ -175,15 +183,17 @@ pub(crate) struct Verdict {
 pub const RULES: &[Rule] = &[
     Rule {
         name: "filter-panels",
+        switch: Some(|auto| auto.drop_filter_panels),
         family: Family::Rails,
-        when: When::Labelled(&["listing", "collection"]),
+        when: When::Labelled(&[PageType::Listing, PageType::Collection]),
         reads: "names of elements, chosen text, the surest block",
         step: Step::Drop(|page, chosen| rails::drop_filter_panels(page.doc, chosen, page.surest())),
     },
     Rule {
         name: "product-reviews",
+        switch: None,
         family: Family::Threads,
-        when: When::LabelledUnlessCommentsKept(&["product"]),
+        when: When::LabelledUnlessCommentsKept(&[PageType::Product]),
         reads: "names of elements, the surest block",
         step: Step::Drop(|page, chosen| {
             threads::drop_threads(page.doc, chosen, page.surest(), &lexicon::REVIEW_THREADS)
@@ -191,15 +201,17 @@ pub const RULES: &[Rule] = &[
     },
     Rule {
         name: "recommendation-rails",
+        switch: Some(|auto| auto.drop_recommendation_rails),
         family: Family::Rails,
-        when: When::Labelled(&["product"]),
+        when: When::Labelled(&[PageType::Product]),
         reads: "headings, chosen text, the surest block",
         step: Step::Drop(|page, chosen| rails::drop_recommendation_rails(page.doc, chosen, page.surest())),
     },
     Rule {
         name: "calls-to-action",
+        switch: None,
         family: Family::Rails,
-        when: When::Labelled(&["service"]),
+        when: When::Labelled(&[PageType::Service]),
         reads: "blocks' words and link text; service_cta_max_words",
         step: Step::Drop(|page, chosen| {
             rails::drop_calls_to_action(page.blocks, chosen, page.auto.service_cta_max_words)
@@ -207,6 +219,7 @@ pub const RULES: &[Rule] = &[
     },
     Rule {
         name: "feeds-after-body",
+        switch: None,
         family: Family::Rails,
         when: When::Article,
         reads: "blocks' text, link text and sentence marks",
@@ -214,6 +227,7 @@ pub const RULES: &[Rule] = &[
     },
     Rule {
         name: "comments-after-article",
+        switch: None,
         family: Family::Threads,
         when: When::ArticleUnlessCommentsKept,
         reads: "names of elements, chosen text; comments_after_article_bytes",
@@ -223,6 +237,7 @@ pub const RULES: &[Rule] = &[
     },
     Rule {
         name: "code-between-kept",
+        switch: None,
         family: Family::Code,
         when: When::Always,
         reads: "<pre> elements, chosen text around them; code_between_kept_chars",
@@ -233,6 +248,7 @@ pub const RULES: &[Rule] = &[
     },
     Rule {
         name: "repeats",
+        switch: None,
         family: Family::Repeats,
         when: When::Always,
         reads: "blocks' text; repeat_min_chars",
@@ -242,6 +258,7 @@ pub const RULES: &[Rule] = &[
     },
     Rule {
         name: "outside-main",
+        switch: None,
         family: Family::Sectioning,
         when: When::Always,
         reads: "<main>, chosen text; main_min_share",
@@ -249,15 +266,21 @@ pub const RULES: &[Rule] = &[
     },
     Rule {
         name: "sectioning-chrome",
+        switch: Some(|auto| auto.drop_sectioning_chrome),
         family: Family::Sectioning,
         when: When::Always,
         reads: "<nav>, <aside>, <footer>, chosen text and its links",
         step: Step::Drop(|page, chosen| {
-            sectioning::drop_sectioning_chrome(page.doc, chosen, !page.auto.rule_off("named-footers"))
+            sectioning::drop_sectioning_chrome(
+                page.doc,
+                chosen,
+                rule_named("named-footers").is_some_and(|r| !r.is_off(page.auto)),
+            )
         }),
     },
     Rule {
         name: "named-footers",
+        switch: Some(|auto| auto.drop_named_footers),
         family: Family::Sectioning,
         when: When::Always,
         reads: "names of elements (\"site-footer\")",
@@ -265,6 +288,7 @@ pub const RULES: &[Rule] = &[
     },
     Rule {
         name: "tables-of-contents",
+        switch: Some(|auto| auto.drop_tables_of_contents),
         family: Family::Sectioning,
         when: When::Always,
         reads: "links into the page, chosen text",
@@ -272,6 +296,7 @@ pub const RULES: &[Rule] = &[
     },
     Rule {
         name: "consent-notices",
+        switch: Some(|auto| auto.drop_consent_notices),
         family: Family::Notices,
         when: When::Always,
         reads: "names of elements, their text, chosen text",
@@ -279,6 +304,7 @@ pub const RULES: &[Rule] = &[
     },
     Rule {
         name: "script-notices",
+        switch: Some(|auto| auto.drop_script_notices),
         family: Family::Notices,
         when: When::Always,
         reads: "<noscript> elements and their text",
@@ -286,6 +312,7 @@ pub const RULES: &[Rule] = &[
     },
     Rule {
         name: "reprint-notices",
+        switch: Some(|auto| auto.drop_reprint_notices),
         family: Family::Notices,
         when: When::Always,
         reads: "short texts that open a block, chosen text",
@@ -293,6 +320,7 @@ pub const RULES: &[Rule] = &[
     },
     Rule {
         name: "share-prompts",
+        switch: Some(|auto| auto.drop_share_prompts),
         family: Family::Furniture,
         when: When::Always,
         reads: "a short block's text",
@@ -300,6 +328,7 @@ pub const RULES: &[Rule] = &[
     },
     Rule {
         name: "interface-labels",
+        switch: Some(|auto| auto.drop_interface_labels),
         family: Family::Furniture,
         when: When::Always,
         reads: "a short block's text",
@@ -307,6 +336,7 @@ pub const RULES: &[Rule] = &[
     },
     Rule {
         name: "breadcrumbs",
+        switch: Some(|auto| auto.drop_breadcrumbs),
         family: Family::Furniture,
         when: When::Always,
         reads: "a short block's text",
@@ -314,6 +344,7 @@ pub const RULES: &[Rule] = &[
     },
     Rule {
         name: "prev-next-links",
+        switch: Some(|auto| auto.drop_prev_next_links),
         family: Family::Furniture,
         when: When::Always,
         reads: "a short block's text",
@@ -321,6 +352,7 @@ pub const RULES: &[Rule] = &[
     },
     Rule {
         name: "site-records",
+        switch: Some(|auto| auto.drop_site_records),
         family: Family::Furniture,
         when: When::Always,
         reads: "a short block's text",
@@ -328,6 +360,7 @@ pub const RULES: &[Rule] = &[
     },
     Rule {
         name: "poster-details",
+        switch: Some(|auto| auto.drop_poster_details),
         family: Family::Furniture,
         when: When::Always,
         reads: "a short block's text",
@@ -335,6 +368,7 @@ pub const RULES: &[Rule] = &[
     },
     Rule {
         name: "bare-addresses",
+        switch: Some(|auto| auto.drop_bare_addresses),
         family: Family::Furniture,
         when: When::Always,
         reads: "a short block's text",
@@ -342,6 +376,7 @@ pub const RULES: &[Rule] = &[
     },
     Rule {
         name: "cross-references",
+        switch: None,
         family: Family::Furniture,
         when: When::Always,
         reads: "a short block's label and its link",
@@ -349,6 +384,7 @@ pub const RULES: &[Rule] = &[
     },
     Rule {
         name: "trailing-headings",
+        switch: None,
         family: Family::Furniture,
         when: When::Article,
         reads: "headings after the last chosen block that is not one",
@@ -356,6 +392,7 @@ pub const RULES: &[Rule] = &[
     },
     Rule {
         name: "leading-headline",
+        switch: Some(|auto| auto.drop_leading_headline),
         family: Family::Furniture,
         when: When::Always,
         reads: "<title>, the first chosen blocks (off unless drop_leading_headline = true)",
@@ -363,6 +400,7 @@ pub const RULES: &[Rule] = &[
     },
     Rule {
         name: "site-template",
+        switch: None,
         family: Family::Site,
         when: When::Always,
         reads: "blocks' paths and text, the site's template (when one is given)",
@@ -377,6 +415,12 @@ pub const RULES: &[Rule] = &[
 ];
 
 impl Rule {
+    /// Whether the rule is switched off: named in [`AutoParams::without_rules`] (what `pith eval
+    /// --without-rule` sets), or by its `drop_*` setting set to false.
+    pub fn is_off(&self, auto: &AutoParams) -> bool {
+        self.switch.is_some_and(|on| !on(auto)) || auto.without_rules.contains(&self.name)
+    }
+
     /// The rule this one is a part of, when it does not run on its own.
     pub fn part_of(&self) -> Option<&'static str> {
         match self.step {
@@ -394,7 +438,7 @@ pub fn rule_named(name: &str) -> Option<&'static Rule> {
 /// Run the rules that `pick` selects and that are not switched off on the choice, in the table's
 /// order, each stamping what it changed. Returns whether any changed it.
 pub(crate) fn run(page: &RuleInput<'_>, choice: &mut Choice, pick: impl Fn(&Rule) -> bool) -> bool {
-    let on = |rule: &Rule| pick(rule) && !page.auto.rule_off(rule.name);
+    let on = |rule: &Rule| pick(rule) && !rule.is_off(page.auto);
     let mut changed = false;
     let mut furniture_done = false;
     // The choice as the last rule that changed it left it: what the next one's changes are read against.
@@ -488,16 +532,17 @@ mod tests {
         ];
         let on = AutoParams::default();
         // Every rule runs by default but the leading headline.
-        let off: Vec<&str> = RULES.iter().map(|r| r.name).filter(|n| on.rule_off(n)).collect();
+        let off: Vec<&str> = RULES.iter().filter(|r| r.is_off(&on)).map(|r| r.name).collect();
         assert_eq!(off, ["leading-headline"]);
         for key in keys {
             let auto: AutoParams = serde_json::from_value(serde_json::json!({ key: false })).unwrap();
-            let off: Vec<&str> = RULES.iter().map(|r| r.name).filter(|n| auto.rule_off(n)).collect();
+            let off: Vec<&str> = RULES.iter().filter(|r| r.is_off(&auto)).map(|r| r.name).collect();
             assert_eq!(off, [key.trim_start_matches("drop_").replace('_', "-").as_str(), "leading-headline"]);
         }
         let auto: AutoParams = serde_json::from_value(serde_json::json!({ "drop_leading_headline": true })).unwrap();
-        assert!(RULES.iter().all(|r| !auto.rule_off(r.name)));
+        assert!(RULES.iter().all(|r| !r.is_off(&auto)));
         let auto = AutoParams { without_rules: vec!["repeats"], ..AutoParams::default() };
-        assert!(auto.rule_off("repeats") && !auto.rule_off("outside-main"));
+        let off = |name| rule_named(name).is_some_and(|r| r.is_off(&auto));
+        assert!(off("repeats") && !off("outside-main"));
     }
 }
