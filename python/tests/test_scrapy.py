@@ -246,3 +246,26 @@ def test_settings_are_checked_when_the_crawl_starts():
     with pytest.raises(pith.UnknownAlgorithmError):
         PithMiddleware.from_crawler(get_crawler(settings_dict={"PITH_ALGORITHM": "magic"}))
 
+
+
+def test_items_of_one_page_each_get_their_own_copy():
+    import asyncio
+
+    from pith.integrations.scrapy import PithMiddleware
+    from scrapy import Request
+    from scrapy.http import HtmlResponse
+    from scrapy.utils.test import get_crawler
+
+    crawler = get_crawler(settings_dict={"PITH_THREADS": False})
+    middleware = PithMiddleware.from_crawler(crawler)
+    url = "https://gazette.example/news/0.html"
+    response = HtmlResponse(url, body=story_page(0), headers={"Content-Type": "text/html; charset=utf-8"})
+    follow = Request("https://gazette.example/news/1.html")
+
+    async def output():
+        return [o async for o in middleware.process_spider_output(response, [{"n": 1}, follow, {"n": 2}])]
+
+    first, request, second = asyncio.run(output())
+    assert request is follow
+    assert first["pith"] == second["pith"] and STORIES[0][0] in first["pith"]["text"]
+    assert first["pith"] is not second["pith"] and first["pith"]["metadata"] is not second["pith"]["metadata"]

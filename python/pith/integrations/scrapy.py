@@ -79,6 +79,7 @@ ImportError.
 
 from __future__ import annotations
 
+import copy
 import logging
 import re
 from collections.abc import AsyncIterator, Iterable, Mapping
@@ -146,6 +147,7 @@ class PithMiddleware:
         """Requests pass through; items of an HTML response gain the page's extraction (made once,
         on the first item) or are dropped as not articles."""
         extraction: dict[str, Any] | None = None
+        given = 0
         async for obj in _aiter(result):
             if not is_item(obj):
                 yield obj
@@ -157,7 +159,10 @@ class PithMiddleware:
             if extraction is None:
                 extraction = await self._extract(response)
             if self._keep(extraction):
-                _put(obj, self.field, extraction)
+                # Several items of one page each get their own copy: a pipeline changing one item's
+                # field must not change the others'.
+                _put(obj, self.field, extraction if given == 0 else copy.deepcopy(extraction))
+                given += 1
                 yield obj
 
     async def _extract(self, response: HtmlResponse) -> dict[str, Any]:
