@@ -97,7 +97,13 @@ class Extractor:
         models: str | PathLike[str] | None = None,
         params: Mapping[str, Mapping[str, Any]] | None = None,
         sites: str | PathLike[str] | None = None,
+        site_templates: bool = False,
     ) -> None: ...
+    @property
+    def site_templates(self) -> bool: ...
+    @property
+    def sites_learned(self) -> int: ...
+    def site_pages(self, url: str) -> int: ...
     def extract(
         self,
         html: Html,

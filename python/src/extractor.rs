@@ -1,5 +1,6 @@
 //! `pith.extract`, `pith.extract_many` and `pith.Extractor`: the module's functions run on one shared
-//! default engine, an `Extractor` on its own (other models, parameters or site rules). Both go through
+//! default engine, an `Extractor` on its own (other models, parameters or site rules, and the site
+//! templates it learns when asked to). Both go through
 //! the same two functions at the bottom, so they cannot drift apart.
 
 use std::path::PathBuf;
@@ -14,6 +15,7 @@ use crate::engine::{self, Recipe};
 use crate::errors::{INVALID_ARGUMENT, pith_error, raise};
 use crate::options::Keywords;
 use crate::pages::{self, Page};
+use crate::sites::LearnedSites;
 use crate::{run, to_python};
 
 /// Extract the main content of one web page.
@@ -84,7 +86,7 @@ pub fn extract<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let keywords = keywords(py, algorithm, formats, blocks, charset, include_comments, no_article_text)?;
     let engine = default_engine(py)?;
-    extract_with(py, engine, html, url, &keywords)
+    extract_with(py, engine, None, html, url, &keywords)
 }
 
 /// Extract many pages at once, on all cores (or `jobs` threads), with the GIL released.
@@ -130,7 +132,7 @@ pub fn extract_many<'py>(
 ) -> PyResult<Bound<'py, PyList>> {
     let keywords = keywords(py, algorithm, formats, blocks, charset, include_comments, no_article_text)?;
     let engine = default_engine(py)?;
-    extract_many_with(py, engine, pages, Batch { urls, charsets, jobs }, &keywords)
+    extract_many_with(py, engine, None, pages, Batch { urls, charsets, jobs }, &keywords)
 }
 
 /// An extraction engine with its own models, parameters or site rules, loaded once and used for
@@ -142,14 +144,28 @@ pub fn extract_many<'py>(
 ///     {"auto": {"no_article_text": "lead", "block_threshold": 0.6}}. A misspelt key raises
 ///     ConfigError naming it.
 /// sites: a directory of site rules (*.toml) for the "template" algorithm, added to the embedded ones.
+/// site_templates: learn each site's template from the pages this extractor extracts, as the service
+///     does with site_templates.enabled: a page whose url is http(s) is extracted with what its site
+///     (the registered domain) repeats on the pages learned so far left out of auto's answer, then
+///     teaches the template (up to 50 pages per site). The answer then has a "template" key:
+///     {"pages": other pages of the site learned from, "blocks_removed": n}. Blocks must recur on
+///     every other page learned, at least two, before they go, so a site's first three pages answer
+///     as without. Kept: hashes of blocks and counts, never text; at most 10,000 sites in 256 MiB,
+///     past which new sites are extracted on their own. A page without url has no site. In
+///     extract_many the pages learn as the threads finish them, so which of a batch's pages an
+///     answer learned from depends on the threads' order; extract calls in sequence are repeatable.
 ///
 /// Its extract and extract_many are pith.extract and pith.extract_many with this engine.
 ///
 ///     >>> leads = pith.Extractor(params={"auto": {"no_article_text": "lead"}})
 ///     >>> leads.extract(listing_page)["content"]["text"]
+///     >>> crawl = pith.Extractor(site_templates=True)
+///     >>> [crawl.extract(html, url=url).get("template") for url, html in pages_of_one_site]
 #[pyclass(frozen, module = "pith")]
 pub struct Extractor {
     engine: Arc<pith::Engine>,
+    /// The templates learned, when it learns them.
+    sites: Option<LearnedSites>,
     /// What it was built from, for `repr`.
     described: String,
 }
@@ -157,23 +173,47 @@ pub struct Extractor {
 #[pymethods]
 impl Extractor {
     #[new]
-    #[pyo3(signature = (models=None, params=None, sites=None))]
+    #[pyo3(signature = (models=None, params=None, sites=None, site_templates=false))]
     fn new(
         py: Python<'_>,
         models: Option<PathBuf>,
         params: Option<&Bound<'_, PyAny>>,
         sites: Option<PathBuf>,
+        site_templates: bool,
     ) -> PyResult<Extractor> {
         let params = params.map(|p| json_value(py, p)).transpose()?;
         let described = format!(
-            "Extractor(models={}, params={}, sites={})",
+            "Extractor(models={}, params={}, sites={}{})",
             path_repr(models.as_deref()),
             params.as_ref().map_or_else(|| "None".to_string(), |p| p.to_string()),
-            path_repr(sites.as_deref())
+            path_repr(sites.as_deref()),
+            if site_templates { ", site_templates=True" } else { "" }
         );
         let recipe = Recipe { models: models.as_deref(), params, sites: sites.as_deref() };
         let engine = py.detach(|| engine::build(&recipe)).map_err(|f| f.to_pyerr(py))?;
-        Ok(Extractor { engine: Arc::new(engine), described })
+        let sites = site_templates.then(LearnedSites::default);
+        Ok(Extractor { engine: Arc::new(engine), sites, described })
+    }
+
+    /// Whether it learns site templates (the site_templates argument).
+    #[getter]
+    fn site_templates(&self) -> bool {
+        self.sites.is_some()
+    }
+
+    /// Sites it has learned pages of (0 when it does not learn site templates).
+    #[getter]
+    fn sites_learned(&self) -> usize {
+        self.sites.as_ref().map_or(0, LearnedSites::sites)
+    }
+
+    /// Pages learned of the site of `url` (its registered domain): 0 for a site not seen, a url
+    /// without a site, or an extractor that does not learn site templates.
+    fn site_pages(&self, url: &str) -> usize {
+        match (&self.sites, LearnedSites::site_of(Some(url))) {
+            (Some(sites), Some(site)) => sites.pages(&site),
+            _ => 0,
+        }
     }
 
     /// pith.extract with this extractor's engine (see help(pith.extract)).
@@ -196,7 +236,7 @@ impl Extractor {
         no_article_text: Option<&str>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let keywords = keywords(py, algorithm, formats, blocks, charset, include_comments, no_article_text)?;
-        extract_with(py, &self.engine, html, url, &keywords)
+        extract_with(py, &self.engine, self.sites.as_ref(), html, url, &keywords)
     }
 
     /// pith.extract_many with this extractor's engine (see help(pith.extract_many)).
@@ -221,7 +261,7 @@ impl Extractor {
         no_article_text: Option<&str>,
     ) -> PyResult<Bound<'py, PyList>> {
         let keywords = keywords(py, algorithm, formats, blocks, charset, include_comments, no_article_text)?;
-        extract_many_with(py, &self.engine, pages, Batch { urls, charsets, jobs }, &keywords)
+        extract_many_with(py, &self.engine, self.sites.as_ref(), pages, Batch { urls, charsets, jobs }, &keywords)
     }
 
     fn __repr__(&self) -> String {
@@ -260,13 +300,14 @@ fn keywords<'a, 'py>(
 fn extract_with<'py>(
     py: Python<'py>,
     engine: &pith::Engine,
+    sites: Option<&LearnedSites>,
     html: &Bound<'py, PyAny>,
     url: Option<String>,
     keywords: &Keywords<'_, 'py>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let choice = keywords.choice(py)?;
     let page = pages::page(html, url, choice.charset)?;
-    match py.detach(|| run::extract(engine, &page, choice.options)) {
+    match py.detach(|| run::extract(engine, &page, choice.options, sites)) {
         Ok(json) => to_python::parsed(py, &json),
         Err(failure) => Err(failure.to_pyerr(py)),
     }
@@ -275,6 +316,7 @@ fn extract_with<'py>(
 fn extract_many_with<'py>(
     py: Python<'py>,
     engine: &pith::Engine,
+    sites: Option<&LearnedSites>,
     pages: &Bound<'py, PyAny>,
     batch: Batch,
     keywords: &Keywords<'_, 'py>,
@@ -309,7 +351,7 @@ fn extract_many_with<'py>(
         .zip(charsets)
         .map(|((html, url), charset)| pages::page(html, url, charset.or_else(|| choice.charset.clone())))
         .collect::<PyResult<_>>()?;
-    let answers = py.detach(|| run::extract_all(engine, &work, choice.options, jobs));
+    let answers = py.detach(|| run::extract_all(engine, &work, choice.options, sites, jobs));
     let list = PyList::empty(py);
     for (answer, page) in answers.iter().zip(&work) {
         list.append(to_python::answer(py, answer, page.url.as_deref())?)?;

@@ -11,6 +11,7 @@
 //! | `pages.rs` | `bytes` / `str` pages as bytes and a charset |
 //! | `engine.rs` | the shared default engine; engines from models, params and site rules |
 //! | `run.rs` | extraction without the GIL: one page, or many on threads; panics caught |
+//! | `sites.rs` | the site templates an `Extractor` learns as it extracts |
 //! | `to_python.rs` | results as dicts |
 //! | `errors.rs` | failures as `pith.PithError` subclasses |
 
@@ -27,6 +28,7 @@ mod extractor;
 mod options;
 mod pages;
 mod run;
+mod sites;
 mod to_python;
 mod warc;
 
