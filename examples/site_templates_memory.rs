@@ -13,8 +13,8 @@
 
 use std::time::Instant;
 
-use pith::algorithms::contract::site_template::PageSignatures;
 use pith::configuration::SiteTemplatesConfig;
+use pith::site::PageSignatures;
 
 const CHROME: u64 = 40;
 const OWN: u64 = 110;
@@ -43,7 +43,7 @@ fn resident_mib() -> (f64, f64) {
 fn batch_store(sites: u64, pages: u64, max_mib: usize) {
     let (rss0, _) = resident_mib();
     let t0 = Instant::now();
-    let mut store = pith::engine::site::SiteTemplates::new(usize::MAX, max_mib << 20);
+    let mut store = pith::site::SiteStore::new(usize::MAX, max_mib << 20);
     for p in 0..pages {
         for s in 0..sites {
             store.learn(&format!("site{s}.example"), &page(s, p));
@@ -75,7 +75,7 @@ fn service_store(sites: u64, pages: u64, max_sites: u64, max_mib: u64) {
         let (rss0, _) = resident_mib();
         let t0 = Instant::now();
         let cfg = SiteTemplatesConfig { enabled: true, max_sites, max_mib, ttl_secs: 86_400 };
-        let store = pith::server::site_templates::SiteTemplates::new(&cfg);
+        let store = pith::server::site_templates::SiteTemplateCache::new(&cfg);
         for p in 0..pages {
             for s in 0..sites {
                 let site = format!("site{s}.example");

@@ -41,10 +41,11 @@ mod metadata;
 mod net;
 pub mod output;
 pub mod server;
+pub mod site;
 pub mod text;
 
 pub use algorithms::Algorithm;
 pub use algorithms::contract::PageType;
-pub use engine::{Engine, Limits, Options, Page, Preparation, Request, check_input};
+pub use engine::{Engine, Format, Limits, Options, Page, Preparation, Request, UnknownFormat, check_input};
 pub use error::Error;
 pub use output::{Extraction, PageTypeOut};

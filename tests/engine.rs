@@ -499,7 +499,7 @@ mod site;
 /// template of that site changes nothing on a page of another site.
 #[test]
 fn site_template_removes_shared_chrome_and_keeps_each_article() {
-    use pith::algorithms::contract::site_template::SiteTemplate;
+    use pith::site::SiteTemplate;
     let e = engine();
     let pages: Vec<Vec<u8>> = (0..30).map(site::page).collect();
     let urls: Vec<String> = (0..30).map(site::url).collect();

@@ -15,7 +15,7 @@ fn layer(top: &str) -> Option<u8> {
     Some(match top {
         "error" => 0,
         "hash" | "net" => 1,
-        "learn" => 2,
+        "learn" | "site" => 2,
         "text" => 3,
         "dom" => 4,
         "metadata" => 5,

@@ -5,7 +5,7 @@
 
 Rows are matched by WARC record id. Every column the job writes must equal the field `pith batch`
 wrote for the record (text, title, has-article probability, page type, language, published date;
-errors by kind). Exit status 1 and the first differences when they do not.
+errors as "kind: message"). Exit status 1 and the first differences when they do not.
 """
 
 from __future__ import annotations
@@ -24,7 +24,8 @@ def batch_rows(path: str) -> dict[str, dict]:
             line = json.loads(line)
             record_id = line.get("record_id")
             if "error" in line:
-                rows[record_id] = {"url": line.get("uri"), "error": line["error"]["kind"]}
+                error = line["error"]
+                rows[record_id] = {"url": line.get("uri"), "error": f"{error['kind']}: {error['message']}"}
                 continue
             metadata = line.get("metadata") or {}
             rows[record_id] = {
@@ -41,18 +42,12 @@ def batch_rows(path: str) -> dict[str, dict]:
     return rows
 
 
-def main(parquet: str, jsonl: str) -> int:
-    from pyspark.sql import SparkSession
-
-    spark = SparkSession.builder.master("local[1]").appName("pith-compare").getOrCreate()
-    try:
-        job = {r["warc_record_id"]: r.asDict() for r in spark.read.parquet(parquet).collect()}
-    finally:
-        spark.stop()
-    batch = batch_rows(jsonl)
-    differences = []
+def differences(job: dict[str, dict], batch: dict[str, dict]) -> tuple[int, list[str]]:
+    """The records compared, and where the job's rows (by record id, in its column names) and `pith
+    batch`'s lines differ."""
+    found = []
     if set(job) != set(batch):
-        differences.append(
+        found.append(
             f"records only in the job: {sorted(set(job) - set(batch))[:5]}, "
             f"only in batch: {sorted(set(batch) - set(job))[:5]}"
         )
@@ -61,17 +56,24 @@ def main(parquet: str, jsonl: str) -> int:
         ours, theirs = job[record_id], batch[record_id]
         compared += 1
         for name, _ in COLUMNS:
-            if name not in theirs:
-                continue
-            mine = ours[name]
-            if name == "error" and mine is not None:
-                mine = "extract"  # the job writes "code: message"; batch's kind for it is "extract"
-            if mine != theirs[name]:
-                differences.append(f"{record_id} {name}: job {str(mine)[:80]!r} batch {str(theirs[name])[:80]!r}")
-    print(f"compare_with_batch: {compared} records compared, {len(differences)} differences")
-    for d in differences[:20]:
+            if name in theirs and ours[name] != theirs[name]:
+                found.append(f"{record_id} {name}: job {str(ours[name])[:80]!r} batch {str(theirs[name])[:80]!r}")
+    return compared, found
+
+
+def main(parquet: str, jsonl: str) -> int:
+    from pyspark.sql import SparkSession
+
+    spark = SparkSession.builder.master("local[1]").appName("pith-compare").getOrCreate()
+    try:
+        job = {r["warc_record_id"]: r.asDict() for r in spark.read.parquet(parquet).collect()}
+    finally:
+        spark.stop()
+    compared, found = differences(job, batch_rows(jsonl))
+    print(f"compare_with_batch: {compared} records compared, {len(found)} differences")
+    for d in found[:20]:
         print("  " + d)
-    return 1 if differences or compared == 0 else 0
+    return 1 if found or compared == 0 else 0
 
 
 if __name__ == "__main__":

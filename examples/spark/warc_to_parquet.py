@@ -23,7 +23,9 @@ import time
 from typing import Iterator
 
 # Column order of the output; `error` is set (and the content columns null) for a record pith could
-# not extract, so that a bad page costs one row, not the task.
+# not extract, so that a bad page costs one row, not the task: "kind: message", as `pith batch`'s error
+# line has them (`origin_status`, `too_large` and `http` for responses pith cannot use, `extract` for a
+# page the extraction refused).
 COLUMNS = (
     ("warc_file", "string"),
     ("url", "string"),
@@ -46,21 +48,32 @@ def schema():
     return T.StructType([T.StructField(name, kinds[kind], True) for name, kind in COLUMNS])
 
 
-def extract_file(path: str, markdown: bool) -> Iterator[tuple]:
-    """Every HTML record of one archive as an output row, streamed (one record in memory at a time)."""
+def extract_file(path: str, markdown: bool, max_record_bytes: int | None = None) -> Iterator[tuple]:
+    """Every HTML record of one archive as an output row, streamed (one record in memory at a time),
+    and a row for every record `pith batch` reports as a failure."""
     import pith
 
     extractor = pith.Extractor()
     formats = ("text", "markdown") if markdown else ("text",)
-    for record in pith.read_warc(path):
+    limit = {} if max_record_bytes is None else {"max_record_bytes": max_record_bytes}
+    for record in pith.read_warc(path, failures=True, **limit):
         url = record.get("url")
         record_id = record.get("record_id")
+        if "error" in record:
+            error = record["error"]
+            yield failed(path, url, record_id, f"{error['kind']}: {error['message']}")
+            continue
         try:
             result = extractor.extract(record["html"], url=url, charset=record.get("charset"), formats=formats)
         except pith.PithError as e:
-            yield (path, url, record_id, None, None, None, None, None, None, None, f"{e.code}: {e}")
+            yield failed(path, url, record_id, f"extract: {e}")
             continue
         yield row(path, url, record_id, result)
+
+
+def failed(path: str, url, record_id, error: str) -> tuple:
+    """The row of a record without a result: its names and the error, the other columns null."""
+    return (path, url, record_id, None, None, None, None, None, None, None, error)
 
 
 def row(path: str, url, record_id, result: dict) -> tuple:
@@ -89,6 +102,9 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--output", required=True, help="Parquet directory to write")
     parser.add_argument("--master", help="Spark master, e.g. local[2] (default: what spark-submit sets)")
     parser.add_argument("--markdown", action="store_true", help="also write the content as Markdown")
+    parser.add_argument(
+        "--max-record-bytes", type=int, help="records larger than this are error rows (default: pith batch's)"
+    )
     parser.add_argument("--mode", default="errorifexists", help="Parquet save mode (overwrite, append, ...)")
     args = parser.parse_args(argv)
 
@@ -104,8 +120,8 @@ def main(argv: list[str]) -> int:
     spark = builder.getOrCreate()
     try:
         files = spark.sparkContext.parallelize(args.archives, numSlices=len(args.archives))
-        markdown = args.markdown
-        rows = files.flatMap(lambda path: extract_file(path, markdown))
+        markdown, limit = args.markdown, args.max_record_bytes
+        rows = files.flatMap(lambda path: extract_file(path, markdown, limit))
         started = time.monotonic()
         spark.createDataFrame(rows, schema()).write.mode(args.mode).parquet(args.output)
         seconds = time.monotonic() - started

@@ -55,6 +55,10 @@ class PageError(TypedDict):
     url: str | None
     error: ErrorDetail
 
+class WarcFailure(TypedDict):
+    kind: Literal["too_large", "http", "origin_status"]
+    message: str
+
 class WarcRecord(TypedDict):
     url: str | None
     record_id: str | None
@@ -64,7 +68,9 @@ class WarcRecord(TypedDict):
     status: int | None
     content_type: str | None
     charset: str | None
-    html: bytes
+    # None for a record read_warc(failures=True) yields as a failure (its `error` says why).
+    html: bytes | None
+    error: NotRequired[WarcFailure]
 
 def extract(
     html: Html,
@@ -144,4 +150,6 @@ class WarcRecords(Iterator[WarcRecord]):
     @property
     def oversize(self) -> int: ...
 
-def read_warc(path: str | PathLike[str], *, max_record_bytes: int = 16777216) -> WarcRecords: ...
+def read_warc(
+    path: str | PathLike[str], *, max_record_bytes: int = 16777216, failures: bool = False
+) -> WarcRecords: ...

@@ -49,7 +49,7 @@ mod native {
     /// The names `formats` accepts and the algorithms' names, as module constants.
     #[pymodule_init]
     fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
-        m.add("FORMATS", crate::options::FORMATS.to_vec())?;
+        m.add("FORMATS", pith::Format::ALL.map(pith::Format::name).to_vec())?;
         m.add("ALGORITHMS", pith::algorithms::ALGORITHMS.iter().map(|a| a.name()).collect::<Vec<_>>())
     }
 }

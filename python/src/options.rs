@@ -4,15 +4,12 @@
 //! the caller's mistake for every page of a batch, so `extract_many` raises it instead of answering
 //! one error per page.
 
+use pith::Format;
 use pith::algorithms::auto::NoArticleText;
-use pith::output::markdown::MarkdownOptions;
 use pyo3::prelude::*;
 use pyo3::types::PyString;
 
 use crate::errors::{BAD_FORMATS, INVALID_ARGUMENT, pith_error, raise};
-
-/// The names `formats` takes: the service's (`POST /v1/extract`), each filling `content.<name>`.
-pub const FORMATS: [&str; 4] = ["text", "html", "markdown", "explain"];
 
 /// The keyword arguments as Python passed them.
 pub struct Keywords<'a, 'py> {
@@ -36,7 +33,6 @@ impl Keywords<'_, '_> {
     pub fn choice(&self, py: Python<'_>) -> PyResult<Choice> {
         let algorithm: pith::Algorithm = self.algorithm.parse().map_err(|e| pith_error(py, &e))?;
         let formats = formats(py, &self.formats)?;
-        let wants = |name: &str| formats.iter().any(|f| f == name);
         let no_article_text = self
             .no_article_text
             .map(|v| v.parse::<NoArticleText>())
@@ -48,14 +44,12 @@ impl Keywords<'_, '_> {
         Ok(Choice {
             options: pith::Options {
                 algorithm,
-                text: wants("text"),
-                html: wants("html"),
-                markdown: wants("markdown").then(MarkdownOptions::default),
-                explain: wants("explain").then_some(pith::output::Explain::Page),
                 blocks: self.blocks,
                 include_comments: self.include_comments,
                 no_article_text,
-            },
+                ..pith::Options::default()
+            }
+            .with_formats(&formats),
             charset: self.charset.map(str::to_string),
         })
     }
@@ -63,25 +57,23 @@ impl Keywords<'_, '_> {
 
 /// `formats`: one name, names separated by commas (as the service's query takes them), or an iterable
 /// of names. An empty selection is allowed: the answer then has the verdicts and metadata only.
-fn formats(py: Python<'_>, given: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
-    let names: Vec<String> = if let Ok(s) = given.cast::<PyString>() {
-        s.to_cow()?.split(',').map(str::trim).filter(|n| !n.is_empty()).map(str::to_string).collect()
-    } else {
-        let mut names = Vec::new();
-        for item in given
-            .try_iter()
-            .map_err(|_| raise(py, BAD_FORMATS, "formats must be a format name or an iterable of them"))?
-        {
-            let item = item?;
-            let Ok(name) = item.cast::<PyString>() else {
-                return Err(raise(py, BAD_FORMATS, format!("formats: {} is not a format name", item.repr()?)));
-            };
-            names.push(name.to_cow()?.into_owned());
-        }
-        names
+fn formats(py: Python<'_>, given: &Bound<'_, PyAny>) -> PyResult<Vec<Format>> {
+    let unknown = |e: pith::UnknownFormat| {
+        let known: Vec<&str> = Format::ALL.iter().map(|f| f.name()).collect();
+        raise(py, BAD_FORMATS, format!("unknown format {:?}; known: {}", e.0, known.join(", ")))
     };
-    if let Some(unknown) = names.iter().find(|n| !FORMATS.contains(&n.as_str())) {
-        return Err(raise(py, BAD_FORMATS, format!("unknown format {unknown:?}; known: {}", FORMATS.join(", "))));
+    if let Ok(s) = given.cast::<PyString>() {
+        return Format::parse_list(&s.to_cow()?).map_err(unknown);
     }
-    Ok(names)
+    let mut names = Vec::new();
+    for item in
+        given.try_iter().map_err(|_| raise(py, BAD_FORMATS, "formats must be a format name or an iterable of them"))?
+    {
+        let item = item?;
+        let Ok(name) = item.cast::<PyString>() else {
+            return Err(raise(py, BAD_FORMATS, format!("formats: {} is not a format name", item.repr()?)));
+        };
+        names.push(name.to_cow()?.into_owned());
+    }
+    names.iter().map(|n| n.parse()).collect::<Result<_, _>>().map_err(unknown)
 }

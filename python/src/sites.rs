@@ -3,8 +3,8 @@
 //! site's menus, hot lists and footer left out of its pages' answers once a few of its pages were
 //! seen.
 //!
-//! The store is the engine's own (`pith::engine::site::SiteTemplates`, the one `pith batch
-//! --site-templates` fills), behind a mutex. An extraction works on a copy of its site's template taken
+//! The store is the library's own (`pith::site::SiteStore`, the one `pith batch --site-templates`
+//! fills), behind a mutex. An extraction works on a copy of its site's template taken
 //! under the lock (a few kilobytes, some tens of microseconds at most), so the lock is held for
 //! the copy and for learning, never for a parse: threads extracting pages of one site do not wait on
 //! each other's pages. A page's own blocks are never evidence about it (the engine checks the page's
@@ -12,8 +12,7 @@
 
 use std::sync::{Mutex, PoisonError};
 
-use pith::algorithms::contract::site_template::{PageSignatures, SiteTemplate};
-use pith::engine::site::{SiteTemplates, registered_domain};
+use pith::site::{PageSignatures, SiteStore, SiteTemplate, registered_domain};
 
 /// Sites with a template at most, and the memory of all templates together: the service's defaults
 /// (`[site_templates]` in config/default.toml). Past either bound a new site gets no template and
@@ -24,12 +23,12 @@ pub const MAX_BYTES: usize = 256 << 20;
 /// Every site's template, learned from the pages extracted with it.
 #[derive(Debug)]
 pub struct LearnedSites {
-    store: Mutex<SiteTemplates>,
+    store: Mutex<SiteStore>,
 }
 
 impl Default for LearnedSites {
     fn default() -> Self {
-        LearnedSites { store: Mutex::new(SiteTemplates::new(MAX_SITES, MAX_BYTES)) }
+        LearnedSites { store: Mutex::new(SiteStore::new(MAX_SITES, MAX_BYTES)) }
     }
 }
 

@@ -1,24 +1,24 @@
 //! `pith.read_warc`: an archive's HTML pages, one dict per record, read by pith's own streaming
 //! reader (`pith::batch::warc`), so memory stays at one record whatever the archive's size.
 //!
-//! Which records are pages is `pith batch`'s rule, `pith::batch::warc::classify`: `response` records
-//! whose HTTP answer is 2xx with an HTML media type (or none), and `resource` records with an HTML
-//! `Content-Type` (or none). The rest are skipped and counted; the counts are attributes of the
-//! iterator.
+//! Which records are pages, and which of the others are failures, is `pith batch`'s rule
+//! (`pith::batch::classify`, `RecordPage::failure`): `response` records whose HTTP answer is 2xx with
+//! an HTML media type (or none), and `resource` records with an HTML `Content-Type` (or none), are
+//! pages; responses over the size limit, without an HTTP answer or outside 2xx are the failures
+//! `pith batch` writes error lines for (yielded with `failures=True`, else counted like the rest).
+//! The counts are attributes of the iterator.
 
 use std::io::BufRead;
 use std::path::PathBuf;
 use std::sync::Mutex;
 
-use pith::batch::warc::{self, Page, Record, RecordPage, WarcReader};
+use pith::batch::warc::{self, Record, WarcReader};
+use pith::batch::{Failure as Refused, MAX_RECORD_BYTES, Page, RecordPage, classify};
 use pyo3::exceptions::PyStopIteration;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 
 use crate::errors::{Failure, WARC};
-
-/// `pith batch --max-record-bytes`'s default.
-const MAX_RECORD_BYTES: u64 = 16 * 1024 * 1024;
 
 /// Iterate over the HTML pages of a WARC or WARC.gz archive (gzip is recognised by content, one
 /// member per record or the whole file).
@@ -42,6 +42,10 @@ const MAX_RECORD_BYTES: u64 = 16 * 1024 * 1024;
 /// responses and records holding no HTTP response) and `oversize` (records over max_record_bytes,
 /// skipped unread).
 ///
+/// With failures=True, the records `pith batch` writes an error line for (not_ok and oversize ones)
+/// are yielded too, with html None and an "error" entry: {"kind": ..., "message": ...}, the kind and
+/// message of pith batch's line ("origin_status", "http", "too_large").
+///
 /// Raises WarcError (a PithError and an OSError) when the file cannot be opened, and from the
 /// iteration when the archive is cut short or is not a WARC; the pages before it were yielded.
 ///
@@ -49,12 +53,13 @@ const MAX_RECORD_BYTES: u64 = 16 * 1024 * 1024;
 ///     >>> results = pith.extract_many([r["html"] for r in records], urls=[r["url"] for r in records],
 ///     ...                             charsets=[r["charset"] for r in records])
 #[pyfunction]
-#[pyo3(signature = (path, *, max_record_bytes=MAX_RECORD_BYTES))]
-pub fn read_warc(py: Python<'_>, path: PathBuf, max_record_bytes: u64) -> PyResult<WarcRecords> {
+#[pyo3(signature = (path, *, max_record_bytes=MAX_RECORD_BYTES, failures=false))]
+pub fn read_warc(py: Python<'_>, path: PathBuf, max_record_bytes: u64, failures: bool) -> PyResult<WarcRecords> {
     let reader = py
         .detach(|| warc::open(&path, max_record_bytes))
         .map_err(|e| Failure::new(WARC, format!("{}: {e}", path.display())).to_pyerr(py))?;
-    Ok(WarcRecords { state: Mutex::new(State { reader: Some(reader), counts: Counts::default(), max_record_bytes }) })
+    let state = State { reader: Some(reader), counts: Counts::default(), max_record_bytes, failures };
+    Ok(WarcRecords { state: Mutex::new(state) })
 }
 
 /// The iterator `read_warc` returns. Thread-safe: threads calling `next` on it get distinct records.
@@ -68,6 +73,8 @@ struct State {
     reader: Option<WarcReader<Box<dyn BufRead + Send>>>,
     counts: Counts,
     max_record_bytes: u64,
+    /// Yield the records `pith batch` reports as failures.
+    failures: bool,
 }
 
 #[derive(Debug, Default, Clone, Copy)]
@@ -78,10 +85,16 @@ struct Counts {
     oversize: u64,
 }
 
-/// A page found in a record, before it becomes a dict: the record's headers and what it held.
+/// A page found in a record, or a failure it was refused for, before it becomes a dict: the record's
+/// headers and what it held.
 struct Found {
     record: Record,
-    page: Page,
+    held: Held,
+}
+
+enum Held {
+    Page(Page),
+    Refused { status: Option<u16>, failure: Refused },
 }
 
 #[pymethods]
@@ -157,28 +170,31 @@ impl State {
         }
     }
 
-    /// The page a record holds, or `None` (counted) when it holds none.
+    /// The page a record holds, or the failure it is refused for when those are asked for; `None`
+    /// (counted) otherwise.
     fn page_in(&mut self, mut record: Record) -> Option<Found> {
-        let page = match warc::classify(&mut record, self.max_record_bytes) {
-            RecordPage::Page(page) => page,
+        let refused = match classify(&mut record, self.max_record_bytes) {
+            RecordPage::Page(page) => return Some(Found { record, held: Held::Page(page) }),
             RecordPage::Other => {
                 self.counts.other_records += 1;
-                return None;
-            }
-            RecordPage::Oversize(_) => {
-                self.counts.oversize += 1;
                 return None;
             }
             RecordPage::NotHtml => {
                 self.counts.not_html += 1;
                 return None;
             }
-            RecordPage::NoResponse | RecordPage::NotOk(_) => {
+            oversize @ RecordPage::Oversize(_) => {
+                self.counts.oversize += 1;
+                oversize
+            }
+            not_ok @ (RecordPage::NoResponse | RecordPage::NotOk(_)) => {
                 self.counts.not_ok += 1;
-                return None;
+                not_ok
             }
         };
-        Some(Found { record, page })
+        let status = if let RecordPage::NotOk(status) = refused { Some(status) } else { None };
+        let failure = refused.failure().filter(|_| self.failures)?;
+        Some(Found { record, held: Held::Refused { status, failure } })
     }
 }
 
@@ -190,10 +206,24 @@ impl Found {
         d.set_item("date", self.record.date)?;
         d.set_item("digest", self.record.digest)?;
         d.set_item("kind", self.record.kind)?;
-        d.set_item("status", self.page.status)?;
-        d.set_item("content_type", self.page.media_type)?;
-        d.set_item("charset", self.page.charset)?;
-        d.set_item("html", PyBytes::new(py, &self.page.body))?;
+        match self.held {
+            Held::Page(page) => {
+                d.set_item("status", page.status)?;
+                d.set_item("content_type", page.media_type)?;
+                d.set_item("charset", page.charset)?;
+                d.set_item("html", PyBytes::new(py, &page.body))?;
+            }
+            Held::Refused { status, failure } => {
+                d.set_item("status", status)?;
+                d.set_item("content_type", None::<String>)?;
+                d.set_item("charset", None::<String>)?;
+                d.set_item("html", None::<Vec<u8>>)?;
+                let error = PyDict::new(py);
+                error.set_item("kind", failure.kind)?;
+                error.set_item("message", failure.message)?;
+                d.set_item("error", error)?;
+            }
+        }
         Ok(d)
     }
 }

@@ -125,3 +125,15 @@ def test_pages_read_before_a_break_are_yielded(tmp_path):
         for page in pith.read_warc(cut):
             got.append(page["url"])
     assert got[:1] == ["https://a.example/"]
+
+
+def test_failures_are_the_records_pith_batch_reports(archive):
+    records = pith.read_warc(archive, max_record_bytes=4096, failures=True)
+    failed = [r for r in records if "error" in r]
+    assert [(r["url"], r["status"], r["html"], r["error"]["kind"]) for r in failed] == [
+        ("https://gone.example/", 404, None, "origin_status"),
+        ("https://big.example/", None, None, "too_large"),
+    ]
+    assert failed[0]["error"]["message"] == "the origin answered 404"
+    # Counted as without failures=True: the counts say what was not a page, whatever was yielded.
+    assert (records.other_records, records.not_html, records.not_ok, records.oversize) == (2, 1, 1, 1)

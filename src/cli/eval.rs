@@ -89,7 +89,7 @@ pub struct EvalArgs {
     pub list_rules: bool,
     /// Block classifier training under `--cv`.
     #[command(flatten)]
-    pub learn: super::LearnArgs,
+    pub learn: super::train::LearnArgs,
 }
 
 /// A rule of `auto`'s table by name, for `--without-rule`; an unknown name is refused with the list.
@@ -170,13 +170,13 @@ pub fn run(a: EvalArgs) -> Result<ExitCode, pith::Error> {
         (None, false) => None,
     };
     let mut engine = if folds.is_some() {
-        let mut engine = super::untrained_engine_from_env()?;
+        let mut engine = super::setup::untrained_engine_from_env()?;
         if let Some(dir) = &a.models {
             engine.models.load_dir(dir)?;
         }
         engine
     } else {
-        super::engine_with_models(a.models.as_deref())?
+        super::setup::engine_with_models(a.models.as_deref())?
     };
     if let Some(dir) = &a.sites {
         engine.templates.add_dir(dir)?;
@@ -200,7 +200,8 @@ pub fn run(a: EvalArgs) -> Result<ExitCode, pith::Error> {
     };
     // The visual methods render every page: a browser pool on its own runtime, shared by the workers.
     let visual = algorithms.iter().any(|a| a.needs().layout);
-    let renderer = if visual { Some(pith::browser::Renderer::new(super::render_config_from_env()?)) } else { None };
+    let renderer =
+        if visual { Some(pith::browser::Renderer::new(super::setup::render_config_from_env()?)) } else { None };
     if let Some(r) = &renderer
         && !r.is_ready()
     {
@@ -280,7 +281,7 @@ pub fn run(a: EvalArgs) -> Result<ExitCode, pith::Error> {
         // from the shipped models, and the page says so.
         let (explainer, note) = match folds {
             Some(_) => (
-                without_rules(super::engine_from_env()?, &a.without_rules),
+                without_rules(super::setup::engine_from_env()?, &a.without_rules),
                 Some("Figures are cross-validated; the explanation pages are extracted with the shipped models."),
             ),
             None => (engine, None),

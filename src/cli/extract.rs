@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Args, ValueEnum};
-use pith::algorithms::contract::site_template::{MAX_PAGES, SiteTemplate};
+use pith::site::{MAX_PAGES, SiteTemplate};
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
 pub enum Format {
@@ -86,25 +86,31 @@ pub fn run(a: ExtractArgs) -> Result<ExitCode, pith::Error> {
         std::fs::read(&a.input)
             .map_err(|e| std::io::Error::new(e.kind(), format!("cannot read {}: {e}", a.input.display())))?
     };
-    let mut engine = super::engine_with_models(a.models.as_deref())?;
+    let mut engine = super::setup::engine_with_models(a.models.as_deref())?;
     if let Some(dir) = &a.sites {
         engine.templates.add_dir(dir)?;
     }
-    let options = pith::Options {
+    use pith::Format as Content;
+    let content: &[Content] = match a.format {
+        Format::Json | Format::Html => &[Content::Text, Content::Html],
+        Format::Markdown => &[Content::Text, Content::Markdown],
+        Format::ExplainHtml | Format::Explain => &[Content::Text, Content::Explain],
+        Format::Text => &[Content::Text],
+    };
+    let mut options = pith::Options {
         algorithm: a.algorithm,
-        text: true,
-        html: matches!(a.format, Format::Json | Format::Html),
-        markdown: matches!(a.format, Format::Markdown)
-            .then_some(pith::output::markdown::MarkdownOptions { links: !a.no_links, images: !a.no_images }),
-        explain: match a.format {
-            Format::ExplainHtml => Some(pith::output::Explain::Page),
-            Format::Explain => Some(pith::output::Explain::Lines),
-            _ => None,
-        },
         blocks: !a.no_blocks && matches!(a.format, Format::Json),
         include_comments: a.include_comments.then_some(true),
         no_article_text: a.no_article_text,
-    };
+        ..pith::Options::default()
+    }
+    .with_formats(content);
+    if options.markdown.is_some() {
+        options.markdown = Some(pith::output::markdown::MarkdownOptions { links: !a.no_links, images: !a.no_images });
+    }
+    if matches!(a.format, Format::Explain) {
+        options.explain = Some(pith::output::Explain::Lines);
+    }
     let template = a.site_pages.as_deref().map(|dir| learn_site(&engine, dir)).transpose()?;
     let req = pith::Request {
         url: a.url.as_deref(),
@@ -174,7 +180,7 @@ fn learn_site(engine: &pith::Engine, dir: &Path) -> Result<SiteTemplate, pith::E
 /// Run scripts (when asked) and lay the page out, then extract with the layout. The browser is killed
 /// before this returns.
 fn rendered(engine: &pith::Engine, req: &pith::Request<'_>, javascript: bool) -> Result<pith::Extraction, pith::Error> {
-    let renderer = pith::browser::Renderer::new(super::render_config_from_env()?);
+    let renderer = pith::browser::Renderer::new(super::setup::render_config_from_env()?);
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
     let failed = |e: pith::browser::RenderError| match e {
         pith::browser::RenderError::Input(e) => e,

@@ -9,6 +9,7 @@ mod fuzz;
 mod health;
 mod progress;
 mod serve;
+mod setup;
 mod train;
 
 use std::process::ExitCode;
@@ -45,84 +46,6 @@ pub enum Command {
     Adversarial(adversarial::AdversarialArgs),
     /// Mutate dataset pages and extract each, for a bounded time: panics and slow cases are findings.
     Fuzz(fuzz::FuzzArgs),
-}
-
-/// Settings of the block classifier's training, shared by `train` and `eval --cv`.
-#[derive(Debug, Clone, clap::Args)]
-pub struct LearnArgs {
-    /// Trees in the block classifier.
-    #[arg(long, default_value_t = pith::learn::gbdt::TrainParams::default().trees)]
-    pub trees: usize,
-    /// Depth of each tree.
-    #[arg(long, default_value_t = pith::learn::gbdt::TrainParams::default().max_depth)]
-    pub depth: usize,
-    /// Shrinkage of each tree's contribution.
-    #[arg(long, default_value_t = pith::learn::gbdt::TrainParams::default().learning_rate)]
-    pub learning_rate: f64,
-    /// L2 penalty on leaf values.
-    #[arg(long, default_value_t = pith::learn::gbdt::TrainParams::default().lambda)]
-    pub lambda: f64,
-    /// Smallest summed hessian of a leaf.
-    #[arg(long, default_value_t = pith::learn::gbdt::TrainParams::default().min_child_weight)]
-    pub min_child_weight: f64,
-    /// Dataset balance: 0 weighs every page the same, 1 every dataset the same.
-    #[arg(long, default_value_t = pith::lab::train::Learn::default().balance)]
-    pub balance: f64,
-    /// Folds for stage 2's out-of-fold inputs (0: no stage 2).
-    #[arg(long, default_value_t = pith::lab::train::Learn::default().stack_folds)]
-    pub stack_folds: usize,
-}
-
-impl LearnArgs {
-    pub fn params(&self) -> pith::lab::train::Learn {
-        pith::lab::train::Learn {
-            gbdt: pith::learn::gbdt::TrainParams {
-                trees: self.trees,
-                max_depth: self.depth,
-                learning_rate: self.learning_rate,
-                lambda: self.lambda,
-                min_child_weight: self.min_child_weight,
-            },
-            balance: self.balance,
-            stack_folds: self.stack_folds,
-        }
-    }
-}
-
-/// The engine with the embedded models and the algorithm parameters of the embedded defaults as
-/// overridden by `PITH_PARAMS__<ALGORITHM>__<KEY>` variables, as `pith serve` reads them.
-fn engine_from_env() -> Result<pith::Engine, pith::Error> {
-    let mut engine = pith::Engine::with_defaults()?;
-    engine.params = params_from_env()?;
-    Ok(engine)
-}
-
-/// [`engine_from_env`] with the models of `dir` (`--models`) over the embedded ones. When the embedded
-/// models no longer fit the code (the features changed and `config/` is not retrained yet), the
-/// directory's models are read over untrained ones, so that a fold's models can still be inspected.
-fn engine_with_models(dir: Option<&std::path::Path>) -> Result<pith::Engine, pith::Error> {
-    let Some(dir) = dir else { return engine_from_env() };
-    let mut engine = engine_from_env().or_else(|_| untrained_engine_from_env())?;
-    engine.models.load_dir(dir)?;
-    Ok(engine)
-}
-
-/// [`engine_from_env`] without the embedded models, for training them anew (`train`, `eval --cv`).
-fn untrained_engine_from_env() -> Result<pith::Engine, pith::Error> {
-    let mut engine = pith::Engine::untrained()?;
-    engine.params = params_from_env()?;
-    Ok(engine)
-}
-
-/// The `[render]` settings as `pith serve` reads them (embedded defaults, `PITH_RENDER__*`).
-fn render_config_from_env() -> Result<pith::browser::RenderConfig, pith::Error> {
-    let config = pith::configuration::Config::load(None).map_err(|e| pith::Error::Config(e.0))?;
-    Ok(config.render)
-}
-
-fn params_from_env() -> Result<pith::algorithms::Params, pith::Error> {
-    let config = pith::configuration::Config::load(None).map_err(|e| pith::Error::Config(e.0))?;
-    Ok(config.params)
 }
 
 /// Run a parsed command line.

@@ -36,7 +36,7 @@ pub struct TrainArgs {
     #[arg(long, value_name = "F/K", value_parser = parse_hold_out)]
     pub hold_out: Option<(usize, usize)>,
     #[command(flatten)]
-    pub learn: super::LearnArgs,
+    pub learn: LearnArgs,
     /// Write the block classifier's training rows (features, labels, block texts) to this directory
     /// instead of training, for study with other tools; the embedded Naive Bayes model supplies its
     /// feature.
@@ -68,10 +68,52 @@ fn write_pretty(path: &Path, value: &impl serde::Serialize) -> Result<(), pith::
         .map_err(|e| std::io::Error::new(e.kind(), format!("cannot write {}: {e}", path.display())).into())
 }
 
+/// Settings of the block classifier's training, shared by `train` and `eval --cv`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct LearnArgs {
+    /// Trees in the block classifier.
+    #[arg(long, default_value_t = pith::learn::gbdt::TrainParams::default().trees)]
+    pub trees: usize,
+    /// Depth of each tree.
+    #[arg(long, default_value_t = pith::learn::gbdt::TrainParams::default().max_depth)]
+    pub depth: usize,
+    /// Shrinkage of each tree's contribution.
+    #[arg(long, default_value_t = pith::learn::gbdt::TrainParams::default().learning_rate)]
+    pub learning_rate: f64,
+    /// L2 penalty on leaf values.
+    #[arg(long, default_value_t = pith::learn::gbdt::TrainParams::default().lambda)]
+    pub lambda: f64,
+    /// Smallest summed hessian of a leaf.
+    #[arg(long, default_value_t = pith::learn::gbdt::TrainParams::default().min_child_weight)]
+    pub min_child_weight: f64,
+    /// Dataset balance: 0 weighs every page the same, 1 every dataset the same.
+    #[arg(long, default_value_t = pith::lab::train::Learn::default().balance)]
+    pub balance: f64,
+    /// Folds for stage 2's out-of-fold inputs (0: no stage 2).
+    #[arg(long, default_value_t = pith::lab::train::Learn::default().stack_folds)]
+    pub stack_folds: usize,
+}
+
+impl LearnArgs {
+    pub fn params(&self) -> pith::lab::train::Learn {
+        pith::lab::train::Learn {
+            gbdt: pith::learn::gbdt::TrainParams {
+                trees: self.trees,
+                max_depth: self.depth,
+                learning_rate: self.learning_rate,
+                lambda: self.lambda,
+                min_child_weight: self.min_child_weight,
+            },
+            balance: self.balance,
+            stack_folds: self.stack_folds,
+        }
+    }
+}
+
 pub fn run(a: TrainArgs) -> Result<ExitCode, pith::Error> {
     let sets = a.datasets.iter().map(|d| pith::lab::dataset::Dataset::open(d)).collect::<Result<Vec<_>, _>>()?;
     if let Some(dir) = &a.export_rows {
-        pith::lab::train::export::rows(&sets, &super::engine_from_env()?, dir)?;
+        pith::lab::train::export::rows(&sets, &super::setup::engine_from_env()?, dir)?;
         eprintln!("pith: training rows written to {}", dir.display());
         return Ok(ExitCode::SUCCESS);
     }
@@ -87,7 +129,7 @@ pub fn run(a: TrainArgs) -> Result<ExitCode, pith::Error> {
     };
     let bar = super::progress::observe_library();
     if a.page_models_only {
-        let mut engine = super::engine_from_env()?;
+        let mut engine = super::setup::engine_from_env()?;
         if let Some(dir) = &a.models {
             engine.models.load_dir(dir)?;
         }
@@ -106,7 +148,7 @@ pub fn run(a: TrainArgs) -> Result<ExitCode, pith::Error> {
         );
         return Ok(ExitCode::SUCCESS);
     }
-    let base = super::untrained_engine_from_env()?;
+    let base = super::setup::untrained_engine_from_env()?;
     let engine = pith::lab::train::train_all(&base, &sets, &keep, &params)?;
     super::progress::clear(bar);
     let models = &engine.models;

@@ -20,20 +20,20 @@ pub mod models;
 mod prepare;
 mod request;
 mod score;
-pub mod site;
 mod warm_up;
 
 use std::time::Instant;
 
 pub use limits::{Limits, check_input};
 pub use prepare::{Page, Preparation, Stripped, StrippedOwned};
-pub use request::{Options, Request};
+pub use request::{Format, Options, Request, UnknownFormat};
 
 use crate::algorithms::template::Templates;
-use crate::algorithms::{Needs, Params};
+use crate::algorithms::{Algorithm, Needs, Params, auto};
 use crate::dom::layout::Layout;
 use crate::error::Error;
 use crate::output::{Extraction, Timings};
+use crate::site::PageSignatures;
 use models::Models;
 
 /// Everything loaded once and shared.
@@ -92,6 +92,30 @@ impl Engine {
         }
         let page = self.prepare(req.bytes, &self.preparation(req, needs, layout))?;
         Ok(self.finish(req, page, layout, t0))
+    }
+
+    /// Extract, and give the page's block signatures too, from the same parse: what a service that
+    /// learns its sites' templates from the pages it extracts calls, so that learning costs a walk
+    /// over the blocks and not a second parse.
+    pub fn extract_and_sign(&self, req: &Request<'_>) -> Result<(Extraction, PageSignatures), Error> {
+        let t0 = Instant::now();
+        let needs = req.options.algorithm.needs();
+        if needs.layout {
+            return Err(Error::NeedsLayout(req.options.algorithm.to_string()));
+        }
+        let page = self.prepare(req.bytes, &self.preparation(req, needs, None))?;
+        let signatures = auto::page_signatures(&page.doc);
+        Ok((self.finish(req, page, None, t0), signatures))
+    }
+
+    /// The page's block signatures (what it teaches its site's template, see `site`), on the page
+    /// prepared as extraction with `auto` prepares it (its declarations aside, which no signature
+    /// reads).
+    pub fn page_signatures(&self, req: &Request<'_>) -> Result<PageSignatures, Error> {
+        let needs = Algorithm::Auto.needs();
+        let preparation = Preparation { metadata: false, ..self.preparation(req, needs, None) };
+        let page = self.prepare(req.bytes, &preparation)?;
+        Ok(auto::page_signatures(&page.doc))
     }
 
     /// How extraction prepares the page `req` names (site rules and metadata included).

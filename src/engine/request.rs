@@ -1,13 +1,20 @@
 //! What a caller asks the engine for: one page ([`Request`]) and how to extract it ([`Options`]).
 //!
 //! [`Options`] is the one options type from the wire to the engine: the service parses a request's
-//! JSON or query into it once, and its jobs, its cache keys and the engine all carry that value.
+//! JSON or query into it once, and its jobs, its cache keys and the engine all carry that value. The
+//! content formats a caller names ([`Format`]) become options here, for the service, `pith batch`,
+//! `pith extract` and the Python package alike.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::Deserialize;
 
 use crate::algorithms::Algorithm;
 use crate::algorithms::auto::NoArticleText;
-use crate::algorithms::contract::site_template::SiteTemplate;
 use crate::output::Explain;
 use crate::output::markdown::MarkdownOptions;
+use crate::site::SiteTemplate;
 
 /// How to extract, whatever the page: everything a caller chooses besides the page itself.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -51,6 +58,77 @@ impl Options {
     pub fn for_algorithm(algorithm: Algorithm) -> Options {
         Options { algorithm, ..Options::default() }
     }
+
+    /// These options with the content `formats` filled, and no other (Markdown with its default
+    /// options, the explanation as its page).
+    pub fn with_formats(self, formats: &[Format]) -> Options {
+        let wants = |f: Format| formats.contains(&f);
+        Options {
+            text: wants(Format::Text),
+            html: wants(Format::Html),
+            markdown: wants(Format::Markdown).then(MarkdownOptions::default),
+            explain: wants(Format::Explain).then_some(Explain::Page),
+            ..self
+        }
+    }
+}
+
+/// A content format a caller can ask for, each filling `content.<name>`: the names the service's
+/// `formats`, `pith batch --format` and the Python package's `formats` take.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Format {
+    Text,
+    /// `content.html`: the kept nodes as HTML (another walk of them).
+    Html,
+    /// `content.markdown`: CommonMark with GitHub tables, links resolved against the page's URL.
+    Markdown,
+    /// `content.explain`: the explanation page (every block shaded by its probability, measures on hover).
+    Explain,
+}
+
+impl Format {
+    pub const ALL: [Format; 4] = [Format::Text, Format::Html, Format::Markdown, Format::Explain];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Text => "text",
+            Format::Html => "html",
+            Format::Markdown => "markdown",
+            Format::Explain => "explain",
+        }
+    }
+
+    /// Names separated by commas, each trimmed; empty names are skipped and a repeated one counts once.
+    pub fn parse_list(list: &str) -> Result<Vec<Format>, UnknownFormat> {
+        let mut out = Vec::new();
+        for name in list.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+            let format = name.parse()?;
+            if !out.contains(&format) {
+                out.push(format);
+            }
+        }
+        Ok(out)
+    }
+}
+
+impl FromStr for Format {
+    type Err = UnknownFormat;
+
+    fn from_str(name: &str) -> Result<Format, UnknownFormat> {
+        Format::ALL.into_iter().find(|f| f.name() == name).ok_or_else(|| UnknownFormat(name.to_string()))
+    }
+}
+
+/// A format name that is none of [`Format`]'s.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownFormat(pub String);
+
+impl fmt::Display for UnknownFormat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let known: Vec<&str> = Format::ALL.iter().map(|f| f.name()).collect();
+        write!(f, "unknown format {:?} ({})", self.0, known.join(", "))
+    }
 }
 
 /// One page to extract, and how.
@@ -76,5 +154,22 @@ impl<'a> Request<'a> {
     /// A request with these options, no address and no charset label.
     pub fn with_options(bytes: &'a [u8], options: Options) -> Self {
         Request { bytes, url: None, charset: None, options, site: None }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn formats_by_name_and_as_options() {
+        assert_eq!(Format::parse_list(" markdown, text,,text "), Ok(vec![Format::Markdown, Format::Text]));
+        assert_eq!(Format::parse_list(""), Ok(vec![]));
+        let unknown = Format::parse_list("text,pdf").unwrap_err();
+        assert_eq!(unknown.to_string(), r#"unknown format "pdf" (text, html, markdown, explain)"#);
+        assert_eq!("explain".parse::<Format>(), Ok(Format::Explain));
+        let o = Options::default().with_formats(&[Format::Markdown, Format::Explain]);
+        assert!(!o.text && !o.html && o.markdown == Some(MarkdownOptions::default()));
+        assert!(o.explain == Some(Explain::Page) && o.blocks);
     }
 }

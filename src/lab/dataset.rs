@@ -8,6 +8,7 @@ use serde::Deserialize;
 
 use crate::algorithms::contract::PageType;
 use crate::error::Error;
+use crate::site::registered_domain;
 
 /// One labelled page.
 #[derive(Debug, Clone, Deserialize)]
@@ -177,8 +178,6 @@ fn attribute<'a>(tag: &'a str, name: &str) -> Option<&'a str> {
     };
     Some(&rest[..end])
 }
-
-pub use crate::engine::site::registered_domain;
 
 #[cfg(test)]
 mod tests {

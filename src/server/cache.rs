@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use moka::future::Cache;
 
-use super::jobs::JobOptions;
+use super::wire::JobOptions;
 use crate::configuration::CacheConfig;
 use crate::fetch::FetchInfo;
 use crate::output::Extraction;

@@ -8,16 +8,14 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use axum::body::Bytes;
-use serde::Serialize;
 use url::Url;
 
 use super::cache::{Cached, Key, Source};
 use super::error::ApiError;
 use super::state::AppState;
-use crate::engine::site::registered_domain;
-use crate::engine::{Options, Request};
-use crate::fetch::FetchInfo;
-use crate::output::Extraction;
+use super::wire::{ExtractResponse, JobOptions};
+use crate::engine::Request;
+use crate::site::registered_domain;
 
 /// A validated request, whatever its shape: where the page comes from, and how to answer.
 #[derive(Debug, Clone)]
@@ -28,36 +26,12 @@ pub struct Job {
     pub options: JobOptions,
 }
 
-/// How to answer a job: the engine's options, and whether a browser lays the page out first. Parsed
-/// once from the wire, carried by the job and its cache key alike.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct JobOptions {
-    pub extract: Options,
-    /// Lay the page out in the browser first (asked for, implied by `javascript` or by the algorithm).
-    pub render: bool,
-    /// Run the page's scripts in the browser first.
-    pub javascript: bool,
-    /// Use and teach the page's site template when the service learns them (`site_context`, default
-    /// true; see `server::site_templates`).
-    pub site_context: bool,
-}
-
 #[derive(Debug, Clone)]
 pub enum Input {
     /// Fetch this URL.
     Fetch(Url),
     /// Extract these bytes; `url` is their address.
     Html { bytes: Bytes, url: Option<String> },
-}
-
-/// The 200 answer: the engine's result, plus where it came from.
-#[derive(Debug, Serialize)]
-pub struct ExtractResponse<'a> {
-    #[serde(flatten)]
-    pub result: &'a Extraction,
-    pub cache: &'static str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub fetch: Option<&'a FetchInfo>,
 }
 
 /// An answered job: the (possibly shared) cached value and whether it was a hit.

@@ -14,6 +14,7 @@
 //! | [`rate_limit`] | the optional per-client-IP token bucket (`governor`) |
 //! | [`telemetry`] | the tracing subscriber and the one-line-per-request log |
 //! | [`state`] | what every handler shares |
+//! | [`wire`] | the wire types: the request as sent, the options it is checked into, the answer |
 
 pub mod cache;
 pub mod error;
@@ -26,6 +27,7 @@ pub mod site_templates;
 pub mod startup;
 pub mod state;
 pub mod telemetry;
+pub mod wire;
 
 pub use startup::{Application, StartupError};
 

@@ -24,7 +24,7 @@ use super::metrics::Metrics;
 use super::pool::Pool;
 use super::rate_limit::{self, RateLimiter};
 use super::routes::{algorithms, batch, extract, front_page, health, metrics, openapi};
-use super::site_templates::SiteTemplates;
+use super::site_templates::SiteTemplateCache;
 use super::state::AppState;
 use super::telemetry;
 use crate::browser::{Availability, Renderer};
@@ -90,7 +90,7 @@ pub fn build_state_with_resolver(config: Config, resolver: Arc<dyn Resolve>) -> 
         engine: Arc::new(engine),
         fetcher: Arc::new(fetcher),
         cache: Arc::new(ResultCache::new(&config.cache)),
-        site_templates: Arc::new(SiteTemplates::new(&config.site_templates)),
+        site_templates: Arc::new(SiteTemplateCache::new(&config.site_templates)),
         pool: Arc::new(pool),
         metrics: Arc::new(Metrics::default()),
         limiter,

@@ -7,7 +7,7 @@ use super::cache::ResultCache;
 use super::metrics::Metrics;
 use super::pool::Pool;
 use super::rate_limit::RateLimiter;
-use super::site_templates::SiteTemplates;
+use super::site_templates::SiteTemplateCache;
 use crate::browser::Renderer;
 use crate::configuration::Config;
 use crate::engine::Engine;
@@ -20,7 +20,7 @@ pub struct AppState {
     pub fetcher: Arc<Fetcher>,
     pub cache: Arc<ResultCache>,
     /// The sites' templates learned from the pages extracted (empty and unused unless enabled).
-    pub site_templates: Arc<SiteTemplates>,
+    pub site_templates: Arc<SiteTemplateCache>,
     pub pool: Arc<Pool>,
     pub metrics: Arc<Metrics>,
     pub limiter: Option<Arc<RateLimiter>>,

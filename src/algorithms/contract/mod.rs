@@ -10,7 +10,6 @@
 pub mod decision;
 mod page_type;
 pub mod params;
-pub mod site_template;
 
 pub use page_type::PageType;
 
@@ -38,7 +37,7 @@ pub struct Context<'a> {
     pub product_description: &'a [String],
     /// The site's template learned from its other pages, when the caller has one (`auto` leaves out
     /// what the site repeats).
-    pub site: Option<&'a site_template::SiteTemplate>,
+    pub site: Option<&'a crate::site::SiteTemplate>,
 }
 
 /// The main content an algorithm chose.

@@ -4,22 +4,9 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use super::{Options, PageResult, Report, run_with};
+use super::{FoldModels, Options, PageResult, Report, run_with};
 use crate::lab::dataset::{Dataset, LabelledPage};
 use crate::{algorithms::Algorithm, engine::Engine, error::Error};
-
-/// Each fold's trained models kept in a directory (`fold-F-of-K/`, with a `cv.json` saying which
-/// datasets, folds and training settings they came from), so that a second cross-validation with other
-/// extraction settings (thresholds, say) skips the half hour of training: a fold's directory is read
-/// when its `cv.json` matches the run, trained and written when absent, and refused when it differs.
-/// They stay valid only while the block features are unchanged; `page_models` retrains each fold's
-/// page models (has-article, page type) over its saved block models, for changes to the page signals,
-/// and writes them back in place of the old ones.
-#[derive(Clone, Copy)]
-pub struct FoldModels<'a> {
-    pub dir: &'a Path,
-    pub page_models: bool,
-}
 
 /// A page's fold from its dataset name and id.
 type FoldOf = dyn Fn(&str, &str) -> usize + Sync;

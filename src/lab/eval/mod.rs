@@ -8,7 +8,9 @@
 //!
 //! | file | what lives there |
 //! |---|---|
-//! | `run.rs` | the runner: [`run`](run()), [`run_opts`], [`run_with`], [`Options`], the [`Report`] it returns |
+//! | `run.rs` | the runner: [`run`](run()), [`run_opts`], [`run_with`], the [`Report`] it returns |
+//! | `options.rs` | how a run goes: [`Options`], [`EngineFor`], [`LayoutFn`], [`FoldModels`] |
+//! | `loaded.rs` | a dataset in memory for a run, with its sites' templates under `--site-context` |
 //! | `page.rs` | one page through one algorithm, scored: [`PageResult`] |
 //! | `summary.rs` | page results folded into figures: [`summarize`], [`by_type`], [`by_lang`], [`macro_average`], [`type_scores`] |
 //! | `cross_validation.rs` | [`cross_validate`] by site or by dataset, with [`FoldModels`] kept on disk |
@@ -27,8 +29,10 @@ mod cross_validation;
 pub mod html;
 pub mod language;
 pub mod lcs;
+mod loaded;
 pub mod metadata;
 pub mod metrics;
+mod options;
 mod page;
 pub mod report;
 mod run;
@@ -36,12 +40,11 @@ pub mod site_context;
 pub mod snippets;
 mod summary;
 
-pub use cross_validation::{FoldModels, Folds, cross_validate};
+pub use cross_validation::{Folds, cross_validate};
+pub use loaded::spread;
+pub use options::{EngineFor, FoldModels, LayoutFn, Options};
 pub use page::PageResult;
-pub use run::{
-    AlgorithmReport, EngineFor, LayoutFn, Options, Report, SITE_MIN_PAGES, all_algorithms, run, run_opts, run_with,
-    spread,
-};
+pub use run::{AlgorithmReport, Report, all_algorithms, run, run_opts, run_with};
 pub use summary::{
     Summary, TypeCalibration, TypeScores, by_lang, by_type, macro_average, summarize, type_judgements, type_scores,
 };

@@ -6,8 +6,8 @@ use std::panic::AssertUnwindSafe;
 
 use serde::Serialize;
 
+use super::loaded::Loaded;
 use super::metrics::TextScores;
-use super::run::Loaded;
 use super::{EngineFor, Options, ablation, language, metadata, metrics, snippets};
 use crate::{algorithms::Algorithm, engine::Request};
 
@@ -84,8 +84,7 @@ pub(super) fn run_page<'e>(
     };
     let options =
         crate::engine::Options { html: false, blocks: false, ..crate::engine::Options::for_algorithm(algorithm) };
-    let site = ds.sites.get(k).copied().flatten().and_then(|s| ds.templates.get(s));
-    let req = Request { url: page.url.as_deref(), site, ..Request::with_options(bytes, options) };
+    let req = Request { url: page.url.as_deref(), site: ds.template(k), ..Request::with_options(bytes, options) };
     let mut site_template = None;
     let mut signals = crate::output::Signals::new();
     let mut predicted_type = None;

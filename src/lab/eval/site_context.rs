@@ -1,5 +1,5 @@
 //! `pith eval --site-context`: the same pages extracted without and with their site's template,
-//! side by side. Only pages that had a template count (a site with at least `SITE_MIN_PAGES` pages in
+//! side by side. Only pages that had a template count (a site with at least `site::MIN_SITE_PAGES` pages in
 //! its set); the table gives, per dataset and over all of them, the mean word-level LCS precision,
 //! recall and F1 of those pages each way, and how many pages lost more than 0.05 F1.
 

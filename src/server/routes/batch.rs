@@ -18,10 +18,11 @@ use futures_util::{StreamExt, stream};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::extract::{ExtractRequest, body_error, bypass_cache, media_type, parse_json};
+use super::extract::{body_error, bypass_cache, media_type, parse_json};
 use crate::server::error::ApiError;
 use crate::server::jobs::run_job;
 use crate::server::state::AppState;
+use crate::server::wire::ExtractRequest;
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -2,7 +2,7 @@
 //!
 //! Requests of both shapes (JSON, or a raw `text/html` body with query parameters; a JSON body may
 //! carry the query parameters too, for what its fields leave out) are parsed into one wire form,
-//! [`ExtractRequest`], which is checked once and becomes a [`Job`]; [`run_job`] does the rest (cache,
+//! [`ExtractRequest`] (`server::wire`), which is checked here once and becomes a [`Job`]; [`run_job`] does the rest (cache,
 //! fetch, pool, engine), as for every item of a batch.
 
 use axum::body::Bytes;
@@ -10,70 +10,16 @@ use axum::extract::rejection::BytesRejection;
 use axum::extract::{RawQuery, State};
 use axum::http::{HeaderMap, header};
 use axum::response::{IntoResponse, Response};
-use serde::Deserialize;
 use url::Url;
 
 use crate::algorithms::Algorithm;
-use crate::algorithms::auto::NoArticleText;
-use crate::engine::Options;
+use crate::engine::{Format, Options};
 use crate::fetch::split_content_type;
-use crate::output::markdown::MarkdownOptions;
 use crate::server::error::ApiError;
-use crate::server::jobs::{Input, Job, JobOptions, run_job};
+use crate::server::jobs::{Answer, Input, Job, run_job};
 use crate::server::state::AppState;
 use crate::server::telemetry::CacheStatus;
-
-/// Output formats a caller can ask for; text is the default, HTML and Markdown each cost another walk
-/// of the kept nodes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Format {
-    Text,
-    Html,
-    /// `content.markdown`: CommonMark with GitHub tables, links resolved against the page's URL.
-    Markdown,
-    /// `content.explain`: the explanation page (every block shaded by its probability, measures on hover).
-    Explain,
-}
-
-/// The request in its wire form: the JSON body (also one item of a batch), or the query parameters of
-/// either shape (`formats` then comma-separated; `html` and `charset` are not query parameters). Every
-/// field is optional, and `null` means the same as leaving it out: JSON clients in every language write
-/// `null` (`None`, `nil`, an undefined value) for a value they do not have, and the API description
-/// says so (`type: [string, "null"]`). [`ExtractRequest::into_job`] is the one place it becomes a [`Job`].
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ExtractRequest {
-    #[serde(default)]
-    pub url: Option<String>,
-    #[serde(default)]
-    pub html: Option<String>,
-    #[serde(default)]
-    pub algorithm: Option<String>,
-    #[serde(default)]
-    pub formats: Option<Vec<Format>>,
-    #[serde(default)]
-    pub blocks: Option<bool>,
-    #[serde(default)]
-    pub charset: Option<String>,
-    /// Keep reader comments in the content (default: the configured `params.auto.include_comments`).
-    #[serde(default)]
-    pub include_comments: Option<bool>,
-    /// What `auto` returns for a page without an article: `full` or `lead` (default: the configured
-    /// `params.auto.no_article_text`).
-    #[serde(default)]
-    pub no_article_text: Option<NoArticleText>,
-    /// Lay the page out in a headless browser before extraction (implied by `vips`, `cehtd-ds`).
-    #[serde(default)]
-    pub render: Option<bool>,
-    /// Run the page's scripts in the browser first (implies `render`).
-    #[serde(default)]
-    pub javascript: Option<bool>,
-    /// `false`: extract the page on its own, without its site's template, and teach the template
-    /// nothing (default true; matters only when the service learns templates, `[site_templates]`).
-    #[serde(default)]
-    pub site_context: Option<bool>,
-}
+use crate::server::wire::{ExtractRequest, JobOptions};
 
 fn bad(code: &'static str, detail: impl Into<String>) -> ApiError {
     ApiError::BadRequest(code, detail.into())
@@ -141,57 +87,17 @@ impl ExtractRequest {
         Ok(JobOptions {
             extract: Options {
                 algorithm,
-                text: formats.contains(&Format::Text),
-                html: formats.contains(&Format::Html),
-                markdown: formats.contains(&Format::Markdown).then(MarkdownOptions::default),
-                explain: formats.contains(&Format::Explain).then_some(crate::output::Explain::Page),
                 blocks: self.blocks.unwrap_or(true),
                 include_comments: self.include_comments,
                 no_article_text: self.no_article_text,
-            },
+                ..Options::default()
+            }
+            .with_formats(&formats),
             render: javascript || self.render.unwrap_or(false) || algorithm.needs().layout,
             javascript,
             site_context: self.site_context.unwrap_or(true),
         })
     }
-
-    /// Fill the fields the JSON left out from the query's.
-    fn or(self, q: ExtractRequest) -> ExtractRequest {
-        ExtractRequest {
-            url: self.url.or(q.url),
-            html: self.html.or(q.html),
-            algorithm: self.algorithm.or(q.algorithm),
-            formats: self.formats.or(q.formats),
-            blocks: self.blocks.or(q.blocks),
-            charset: self.charset.or(q.charset),
-            include_comments: self.include_comments.or(q.include_comments),
-            no_article_text: self.no_article_text.or(q.no_article_text),
-            render: self.render.or(q.render),
-            javascript: self.javascript.or(q.javascript),
-            site_context: self.site_context.or(q.site_context),
-        }
-    }
-}
-
-/// `formats=text,html,markdown,explain` (any subset, at least one).
-fn parse_formats(f: &str) -> Result<Vec<Format>, ApiError> {
-    let mut out = Vec::new();
-    for part in f.split(',').map(str::trim) {
-        let format = match part {
-            "text" => Format::Text,
-            "html" => Format::Html,
-            "markdown" => Format::Markdown,
-            "explain" => Format::Explain,
-            other => return Err(bad("bad-formats", format!("unknown format {other:?}"))),
-        };
-        if !out.contains(&format) {
-            out.push(format);
-        }
-    }
-    if out.is_empty() {
-        return Err(bad("bad-formats", "`formats` must name at least one of text, html, markdown, explain"));
-    }
-    Ok(out)
 }
 
 /// Does the request ask to skip the cache (`Cache-Control: no-cache` or `no-store`)?
@@ -238,10 +144,12 @@ pub async fn extract(
     let job = match mime.as_str() {
         "application/json" => {
             // The query's options apply where the JSON is silent (the JSON's own fields win).
-            let query = query_request(params)?;
+            let query = ExtractRequest::from_query(params)?;
             parse_json::<ExtractRequest>(&body)?.or(query).into_job(&state)?
         }
-        "text/html" | "application/xhtml+xml" => query_request(params)?.into_html_job(body, charset, &state)?,
+        "text/html" | "application/xhtml+xml" => {
+            ExtractRequest::from_query(params)?.into_html_job(body, charset, &state)?
+        }
         "" => return Err(ApiError::UnsupportedMediaType("send Content-Type: application/json or text/html".into())),
         other => {
             return Err(ApiError::UnsupportedMediaType(format!(
@@ -258,7 +166,7 @@ pub async fn extract(
 /// The 200 answer as JSON, written into one buffer sized for it from the start: axum's `Json` starts
 /// at 128 bytes and doubles, which for a page's text, HTML and block list (often 100 KB and more)
 /// copied the answer over again a dozen times.
-fn json_response(answer: &crate::server::jobs::Answer) -> Result<Response, ApiError> {
+fn json_response(answer: &Answer) -> Result<Response, ApiError> {
     let r = &answer.value.result;
     let c = &r.content;
     let text = c.text.len()
@@ -271,38 +179,4 @@ fn json_response(answer: &crate::server::jobs::Answer) -> Result<Response, ApiEr
     serde_json::to_writer(&mut buf, &answer.body())
         .map_err(|e| ApiError::Internal(format!("serialising the answer: {e}")))?;
     Ok(([(header::CONTENT_TYPE, "application/json")], buf).into_response())
-}
-
-/// Query pairs into the wire form, refusing unknown names and repeated ones.
-fn query_request(pairs: Vec<(String, String)>) -> Result<ExtractRequest, ApiError> {
-    let mut p = ExtractRequest::default();
-    for (k, v) in pairs {
-        let slot_taken = match k.as_str() {
-            "url" => p.url.replace(v).is_some(),
-            "algorithm" => p.algorithm.replace(v).is_some(),
-            "formats" => p.formats.replace(parse_formats(&v)?).is_some(),
-            "blocks" => p.blocks.replace(query_bool(&k, &v)?).is_some(),
-            "include_comments" => p.include_comments.replace(query_bool(&k, &v)?).is_some(),
-            "no_article_text" => {
-                let v = v.parse().map_err(|e: String| bad("bad-query", format!("no_article_text: {e}")))?;
-                p.no_article_text.replace(v).is_some()
-            }
-            "render" => p.render.replace(query_bool(&k, &v)?).is_some(),
-            "javascript" => p.javascript.replace(query_bool(&k, &v)?).is_some(),
-            "site_context" => p.site_context.replace(query_bool(&k, &v)?).is_some(),
-            other => return Err(bad("bad-query", format!("unknown query parameter {other:?}"))),
-        };
-        if slot_taken {
-            return Err(bad("bad-query", format!("query parameter {k:?} given twice")));
-        }
-    }
-    Ok(p)
-}
-
-fn query_bool(name: &str, v: &str) -> Result<bool, ApiError> {
-    match v {
-        "true" | "1" => Ok(true),
-        "false" | "0" => Ok(false),
-        _ => Err(bad("bad-query", format!("{name}={v:?}: use true or false"))),
-    }
 }

@@ -25,12 +25,14 @@ use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
+use crate::engine::Format;
 use crate::output::explain_page::escape;
 use crate::server::error::{ApiError, Problem};
 use crate::server::jobs::{Answer, run_job};
-use crate::server::routes::extract::{ExtractRequest, Format, body_error, bypass_cache, media_type};
+use crate::server::routes::extract::{body_error, bypass_cache, media_type};
 use crate::server::state::AppState;
 use crate::server::telemetry::CacheStatus;
+use crate::server::wire::ExtractRequest;
 
 /// The page's frame: the form and a slot for the outcome (see [`fill`] for the `{{slot}}` syntax).
 const TEMPLATE: &str = include_str!("front_page.html");
@@ -44,7 +46,7 @@ pub const CONTENT_SECURITY_POLICY: &str =
     "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 
 /// The outputs a person can ask to see, in the order they are shown; the explanation always comes.
-const SHOWN: [(Format, &str); 3] = [(Format::Text, "text"), (Format::Markdown, "markdown"), (Format::Html, "html")];
+const SHOWN: [Format; 3] = [Format::Text, Format::Markdown, Format::Html];
 
 /// What the person submitted, kept to fill the form again, so a refused request can be corrected
 /// rather than typed anew.
@@ -74,7 +76,7 @@ impl Form {
                 "html" => form.html = v.into_owned(),
                 "algorithm" => form.algorithm = Some(v.into_owned()).filter(|a| !a.is_empty()),
                 "formats" => {
-                    let f = SHOWN.iter().find(|(_, name)| *name == v).map(|(f, _)| *f).ok_or_else(|| {
+                    let f = SHOWN.into_iter().find(|f| f.name() == v).ok_or_else(|| {
                         ApiError::BadRequest("bad-formats", format!("unknown format {v:?}; use text, markdown or html"))
                     })?;
                     if !form.formats.contains(&f) {

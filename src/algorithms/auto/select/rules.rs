@@ -21,9 +21,9 @@ use crate::algorithms::auto::choice::{Choice, Stamp};
 use crate::algorithms::auto::lexicon;
 use crate::algorithms::auto::segment::Blocks;
 use crate::algorithms::contract::params::AutoParams;
-use crate::algorithms::contract::site_template::SiteTemplate;
 use crate::algorithms::contract::{PageType, SiteTemplateUse};
 use crate::dom::{Document, NodeId};
+use crate::site::SiteTemplate;
 
 /// One rule of the table.
 pub struct Rule {

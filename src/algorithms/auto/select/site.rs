@@ -1,5 +1,5 @@
 //! Blocks the site repeats on its other pages (rule `site-template`): with a site's template learned
-//! from its pages (`contract::site_template`), a chosen block that recurs on most of the site's other
+//! from its pages (`crate::site`), a chosen block that recurs on most of the site's other
 //! pages is the site's chrome (its menu, hot lists, notices, footer) and is left out. Its own file for
 //! the block signatures, which the learning side computes the same way.
 //!
@@ -9,9 +9,9 @@
 
 use crate::algorithms::auto::segment::{Blocks, block_owners, segment};
 use crate::algorithms::contract::SiteTemplateUse;
-use crate::algorithms::contract::site_template::{MIN_OTHER_PAGES, PageSignatures, SiteContext, SiteTemplate};
 use crate::dom::{Document, NONE, NodeData, NodeId};
 use crate::hash::Fnv1a;
+use crate::site::{MIN_OTHER_PAGES, PageSignatures, SiteContext, SiteTemplate};
 
 /// A block is chrome when it appears on at least this share of the site's other pages: all of them.
 /// Measured with site-grouped 3-fold cross-validation over the ten developer sets (605 pages of sites
@@ -114,7 +114,7 @@ pub(super) fn drop_recurring(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::algorithms::contract::site_template::SiteTemplate;
+    use crate::site::SiteTemplate;
 
     fn page(article: &str) -> String {
         format!(

@@ -7,10 +7,38 @@ use std::path::PathBuf;
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::time::Instant;
 
-use pith::algorithms::contract::site_template::{MIN_OTHER_PAGES, PageSignatures};
-use pith::engine::site::{SiteTemplates, registered_domain};
+use super::item::Item;
+use super::read::{Feed, read_files};
+use super::run::each;
+use crate::engine::{Engine, Request};
+use crate::error::Error;
+use crate::site::{MIN_SITE_PAGES, PageSignatures, SiteStore, registered_domain};
 
-use super::{BatchArgs, Item, read_inputs};
+/// How much the first pass learns.
+#[derive(Debug, Clone, Copy)]
+pub struct SiteLimits {
+    /// Pages learned per site at most (`--site-pages`).
+    pub site_pages: usize,
+    /// Memory for the templates, in MiB (`--site-templates-mib`); a quarter of it more holds pages
+    /// waiting for their site's next ones, and the sites counted are bounded by it too.
+    pub mib: usize,
+}
+
+/// What the first pass learned, for its summary line.
+#[derive(Debug, Clone, Copy)]
+pub struct Learned {
+    /// Sites with a template.
+    pub sites: usize,
+    /// Pages learned, of `pages` parsed.
+    pub learned: u64,
+    pub pages: u64,
+    /// Bytes the templates hold.
+    pub bytes: usize,
+    /// Pages held so long for their site's next pages that they were dropped unlearned, of sites that
+    /// later had enough pages to be learned.
+    pub lost: u64,
+    pub seconds: f64,
+}
 
 /// A page to learn from: its site, bytes, address and declared charset.
 struct ToLearn {
@@ -21,56 +49,46 @@ struct ToLearn {
 }
 
 /// The first pass of `--site-templates`: every page of the files and archives read again in order,
-/// the first `--site-pages` pages of each site learned. Memory is the templates' (bounded by
-/// `--site-templates-mib`) and the gate's (see [`gate`]) whatever the archive's size.
-pub(super) fn learn(
-    engine: &pith::Engine,
+/// the first `site_pages` pages of each site learned with `jobs` workers. Memory is the templates'
+/// (bounded by `limits.mib`) and the gate's (see [`gate`]) whatever the archive's size.
+pub fn learn_sites(
+    engine: &Engine,
     files: &[PathBuf],
-    a: &BatchArgs,
+    max_record_bytes: u64,
     jobs: usize,
-) -> Result<SiteTemplates, pith::Error> {
+    limits: SiteLimits,
+) -> Result<(SiteStore, Learned), Error> {
     let t0 = Instant::now();
+    let jobs = jobs.max(1);
     let (page_tx, page_rx) = sync_channel::<Item>(jobs * 2);
     let (learn_tx, learn_rx) = sync_channel::<ToLearn>(jobs * 2);
     let (sig_tx, sig_rx) = sync_channel::<(String, PageSignatures)>(jobs * 4);
-    let reader = {
-        let (files, max) = (files.to_vec(), a.max_record_bytes);
-        std::thread::spawn(move || read_inputs(&files, Vec::new(), max, 0.0, &HashSet::new(), page_tx))
-    };
-    let gate = {
-        let limits = GateLimits {
-            site_pages: a.site_pages,
-            max_sites: (a.site_templates_mib << 20) / 256,
-            held_bytes: (a.site_templates_mib << 20) / 4,
-        };
-        std::thread::spawn(move || gate(page_rx, learn_tx, limits))
+    let gate_limits = GateLimits {
+        site_pages: limits.site_pages,
+        max_sites: (limits.mib << 20) / 256,
+        held_bytes: (limits.mib << 20) / 4,
     };
     let learn_rx = std::sync::Mutex::new(learn_rx);
-    let mut templates = SiteTemplates::new(usize::MAX, a.site_templates_mib << 20);
+    let mut templates = SiteStore::new(usize::MAX, limits.mib << 20);
     let (mut learned, mut pages) = (0u64, 0u64);
-    std::thread::scope(|s| {
+    let lost = std::thread::scope(|s| {
+        let reader = s.spawn(move || {
+            let none = HashSet::new();
+            let mut send = |item: Item| page_tx.send(item).is_ok();
+            read_files(files, max_record_bytes, &mut Feed::new(&none, &mut send));
+        });
+        let gate = s.spawn(move || gate(page_rx, learn_tx, gate_limits));
         for _ in 0..jobs {
             let (rx, tx) = (&learn_rx, sig_tx.clone());
             s.spawn(move || {
-                loop {
-                    let page = match rx.lock() {
-                        Ok(r) => r.recv(),
-                        Err(_) => return,
-                    };
-                    let Ok(page) = page else { return };
-                    let req = pith::Request {
-                        url: Some(&page.url),
-                        charset: page.charset.as_deref(),
-                        ..pith::Request::new(&page.bytes)
-                    };
-                    let signatures =
-                        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| engine.page_signatures(&req)));
-                    if let Ok(Ok(sig)) = signatures
-                        && tx.send((page.site, sig)).is_err()
-                    {
-                        return;
+                each(rx, |page: ToLearn| {
+                    let req =
+                        Request { url: Some(&page.url), charset: page.charset.as_deref(), ..Request::new(&page.bytes) };
+                    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| engine.page_signatures(&req))) {
+                        Ok(Ok(sig)) => tx.send((page.site, sig)).is_ok(),
+                        _ => true,
                     }
-                }
+                })
             });
         }
         drop(sig_tx);
@@ -78,18 +96,19 @@ pub(super) fn learn(
             pages += 1;
             learned += u64::from(templates.learn(&site, &sig));
         }
-    });
-    reader.join().map_err(|_| pith::Error::Config("the input reader panicked".into()))??;
-    let lost = gate.join().map_err(|_| pith::Error::Config("the site-template gate panicked".into()))?;
+        reader.join().map_err(|_| Error::Config("the input reader panicked".into()))?;
+        gate.join().map_err(|_| Error::Config("the site-template gate panicked".into()))
+    })?;
     templates.compact();
-    eprintln!(
-        "pith batch: site templates of {} sites learned from {learned} of {pages} pages read ({} KiB) in {:.1} s{}",
-        templates.len(),
-        templates.memory_bytes() / 1024,
-        t0.elapsed().as_secs_f64(),
-        if lost > 0 { format!("; {lost} pages of them were held too long to be learned") } else { String::new() }
-    );
-    Ok(templates)
+    let summary = Learned {
+        sites: templates.len(),
+        learned,
+        pages,
+        bytes: templates.memory_bytes(),
+        lost,
+        seconds: t0.elapsed().as_secs_f64(),
+    };
+    Ok((templates, summary))
 }
 
 struct GateLimits {
@@ -102,7 +121,7 @@ struct GateLimits {
 }
 
 /// Between the reader and the workers: which pages are parsed to learn from. A site needs
-/// `MIN_OTHER_PAGES + 1` pages before its template can change any answer, so a site's first pages
+/// `MIN_SITE_PAGES` pages before its template can change any answer, so a site's first pages
 /// are held (not parsed) until it has that many, then all go to the workers; a site that never gets
 /// there (most sites of a broad crawl have one or two pages) costs no parse at all. Held pages are
 /// bounded in bytes: when the bound is reached the oldest are dropped unlearned (their site is still
@@ -110,7 +129,7 @@ struct GateLimits {
 /// Sites are counted by a hash of their name, at most `max_sites` of them. Returns the pages dropped
 /// whose site later had enough pages to be learned.
 fn gate(pages: Receiver<Item>, learn: SyncSender<ToLearn>, limits: GateLimits) -> u64 {
-    let needed = MIN_OTHER_PAGES as usize + 1;
+    let needed = MIN_SITE_PAGES;
     let mut seen: HashMap<u64, usize> = HashMap::new();
     let mut held: HashMap<u64, Vec<(u64, ToLearn)>> = HashMap::new();
     let mut order: VecDeque<(u64, u64)> = VecDeque::new();

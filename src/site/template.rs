@@ -8,9 +8,9 @@
 //! appears. It keeps hashes and counts, never page text, and is bounded: at most [`MAX_PAGES`] pages
 //! and [`MAX_SIGNATURES`] signatures, so a template's memory is a few dozen kilobytes at most.
 //!
-//! It lives in the contract because it is given to an algorithm like the layout is: learned outside
-//! (by `pith batch --site-templates`, the service, `pith eval --site-context`) and read by `auto`'s
-//! rule `site-template`.
+//! It is learned outside the algorithms (by `pith batch --site-templates`, the service, `pith eval
+//! --site-context`, `pith extract --site-pages`) and given to them like the layout is: `auto`'s rule
+//! `site-template` reads it.
 
 use crate::hash::{Fnv1a, IdMap};
 
@@ -20,10 +20,12 @@ use crate::hash::{Fnv1a, IdMap};
 pub const MAX_PAGES: usize = 50;
 
 /// Other pages of its site a block must recur on before it counts as the site's: one other page
-/// repeating a block is a coincidence or a duplicate, not a template. So a site needs at least
-/// `MIN_OTHER_PAGES + 1` pages before a template can change any of its answers, and whoever learns
-/// templates can skip smaller sites.
+/// repeating a block is a coincidence or a duplicate, not a template.
 pub const MIN_OTHER_PAGES: u32 = 2;
+
+/// Pages a site needs before its template can change any of them: a page and [`MIN_OTHER_PAGES`]
+/// others. Whoever learns templates skips sites with fewer.
+pub const MIN_SITE_PAGES: usize = MIN_OTHER_PAGES as usize + 1;
 
 /// Signatures a template keeps. A page has some hundred blocks, most of them its own content; when
 /// the table is full, signatures seen on one page only are forgotten first (see [`SiteTemplate::learn`]).
@@ -76,6 +78,12 @@ impl SiteTemplate {
     /// Pages learned.
     pub fn pages(&self) -> usize {
         self.pages.len()
+    }
+
+    /// Whether the template has learned enough pages to change the answer for a page it has not
+    /// learned (one with [`MIN_OTHER_PAGES`] other pages behind it).
+    pub fn can_change_answers(&self) -> bool {
+        self.pages.len() >= MIN_OTHER_PAGES as usize
     }
 
     /// Whether the page with this digest is one of those learned.
