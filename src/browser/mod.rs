@@ -31,6 +31,7 @@
 pub mod config;
 
 mod cdp;
+mod error;
 mod page;
 mod pool;
 mod prepare;
@@ -41,6 +42,7 @@ mod snapshot;
 use std::time::Instant;
 
 pub use config::{Availability, RenderConfig};
+pub use error::RenderError;
 pub use page::PLACEHOLDER_URL;
 pub use pool::PoolStats;
 pub use prepare::{Prepared, prepare, prepare_request};
@@ -54,42 +56,6 @@ use crate::error::Error;
 use crate::output::Extraction;
 use page::Mode;
 use pool::Pool;
-
-/// Why a page could not be rendered.
-#[derive(Debug, thiserror::Error)]
-pub enum RenderError {
-    /// Rendering is switched off or no browser is installed.
-    #[error("rendering is unavailable: {0}")]
-    Unavailable(String),
-    /// Every page slot stayed taken for `render.queue_timeout_ms`.
-    #[error("every browser page is busy; try again shortly")]
-    Busy,
-    #[error("rendering took longer than {0} ms")]
-    Timeout(u64),
-    /// The browser failed (did not start, crashed, broke its protocol).
-    #[error("the browser failed: {0}")]
-    Browser(String),
-    /// The page failed in the browser (navigation error, renderer crash).
-    #[error("the page failed to render: {0}")]
-    Page(String),
-    /// The input itself was refused before any browser was involved.
-    #[error(transparent)]
-    Input(#[from] Error),
-}
-
-impl RenderError {
-    /// A short, stable machine-readable code for problem documents.
-    pub fn code(&self) -> &'static str {
-        match self {
-            RenderError::Unavailable(_) => "render-unavailable",
-            RenderError::Busy => "render-busy",
-            RenderError::Timeout(_) => "render-timeout",
-            RenderError::Browser(_) => "render-failed",
-            RenderError::Page(_) => "render-page-failed",
-            RenderError::Input(e) => e.code(),
-        }
-    }
-}
 
 /// A page after its scripts ran.
 #[derive(Debug, Clone)]

@@ -126,6 +126,14 @@ impl Dataset {
     }
 }
 
+/// Which pages of a dataset a run may read (cross-validation leaves a fold out of training).
+pub type PageFilter<'a> = &'a (dyn Fn(&Dataset, &LabelledPage) -> bool + Sync);
+
+/// Every page.
+pub fn all_pages(_: &Dataset, _: &LabelledPage) -> bool {
+    true
+}
+
 /// The site a page belongs to, for grouping cross-validation folds so that no site is both trained on
 /// and scored: the registered domain (by the public suffix list) of the page's URL; failing that, of the
 /// address the page declares for itself (`<link rel=canonical>`, `og:url`, `<base href>`); failing that,

@@ -3,7 +3,8 @@
 //! person's name, with the publisher's own name set aside while a source names anyone else.
 
 use super::jsonld::{self, Entity};
-use super::{Declarations, byline, clean, dates};
+use super::{Declarations, byline, dates};
+use crate::dom::fold_ws as clean;
 // `key`: normalised for containment tests, lower case, letters and digits only.
 use crate::text::words::alnum_key as key;
 

@@ -5,7 +5,28 @@
 //! day-first with dots (`17.05.2021`), slashed when one number cannot be a month (`2/24/2026`; the
 //! ambiguous `05/03/2024` is not read), and the compact `20240305` of URLs. A value is kept only when
 //! it is a real calendar date in a plausible range, so version numbers and prices are not taken for
-//! dates.
+//! dates. A date found is [`Dated`]: its value, and where it was found.
+
+use serde::{Deserialize, Serialize};
+
+/// Where a date was found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum DateSource {
+    JsonLd,
+    Opengraph,
+    Meta,
+    Time,
+    Byline,
+    Url,
+}
+
+/// A date in ISO 8601 (`2024-03-05`, or with a time and offset when the page gives them).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Dated {
+    pub value: String,
+    pub source: DateSource,
+}
 
 /// Years accepted as publication dates.
 const YEARS: std::ops::RangeInclusive<u32> = 1991..=2100;

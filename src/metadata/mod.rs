@@ -42,32 +42,14 @@ mod title;
 
 use serde::{Deserialize, Serialize};
 
-use crate::dom::Document;
+use crate::dom::{Document, fold_ws};
+pub use dates::{DateSource, Dated};
 pub use declarations::Declarations;
 pub use gather::{Gathered, Gathering, Wanted};
 use jsonld::Entity;
 pub use product::product_description;
 #[cfg(test)]
 pub(crate) use scan::{handlers, scan};
-
-/// Where a date was found.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum DateSource {
-    JsonLd,
-    Opengraph,
-    Meta,
-    Time,
-    Byline,
-    Url,
-}
-
-/// A date in ISO 8601 (`2024-03-05`, or with a time and offset when the page gives them).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Dated {
-    pub value: String,
-    pub source: DateSource,
-}
 
 /// Types the page declares.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -128,11 +110,11 @@ pub fn extract(scanned: &Declarations, doc: &Document, url: Option<&str>, articl
         published,
         modified,
         description: main.and_then(|e| e.str("description")).or_else(|| {
-            scanned.meta(&["og:description", "description", "twitter:description", "dc.description"]).map(clean)
+            scanned.meta(&["og:description", "description", "twitter:description", "dc.description"]).map(fold_ws)
         }),
         site_name: scanned
             .meta(&["og:site_name", "application-name", "twitter:site"])
-            .map(clean)
+            .map(fold_ws)
             .filter(|s| !s.starts_with('@'))
             .or_else(|| main.and_then(|e| e.value.get("publisher")).and_then(jsonld::text_of))
             .or_else(|| ents.iter().find(|e| e.is(&["WebSite"])).and_then(|e| e.str("name"))),
@@ -155,10 +137,6 @@ pub fn extract(scanned: &Declarations, doc: &Document, url: Option<&str>, articl
         categories: taxonomy::categories(scanned, main),
         types,
     }
-}
-
-fn clean(s: &str) -> String {
-    crate::dom::fold_ws(s)
 }
 
 /// The entity that describes the page's content: the first of a main-content type (the article

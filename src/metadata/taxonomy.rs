@@ -1,8 +1,9 @@
 //! The page's tags and categories: `article:tag` and `article:section` properties, the JSON-LD
 //! `keywords` and `articleSection`, and the `keywords` `<meta>` names, without repeats.
 
+use super::Declarations;
 use super::jsonld::{self, Entity};
-use super::{Declarations, clean};
+use crate::dom::fold_ws as clean;
 
 pub(super) fn tags(s: &Declarations, main: Option<&Entity>) -> Vec<String> {
     let mut out: Vec<String> = s.meta_all("article:tag").map(clean).collect();

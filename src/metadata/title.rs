@@ -3,8 +3,9 @@
 //! `<h1>`, append their name to `<title>` and rewrite it for search engines, so which source names the
 //! page is decided here by comparing them.
 
+use super::Declarations;
 use super::jsonld::Entity;
-use super::{Declarations, clean};
+use crate::dom::fold_ws as clean;
 use crate::dom::{Document, Tag};
 // `key`: normalised for containment tests, lower case, letters and digits only.
 use crate::text::words::{TITLE_SEPARATORS, alnum_key as key, split_title};

@@ -7,6 +7,9 @@
 //! `text` and `close_element`, so both give the same arena; here too are the limits, the XPath
 //! namesake counts, `<pre>` text and the finish.
 //!
+//! The `Document` constructors live here too (`Document::parse` and its variants), since building is
+//! what they do.
+//!
 //! Elements that never hold page text (see `text::hidden`, and `visibility` for what the copy decides
 //! with the whole page in view) are skipped here, subtree and all. Pre-strip removes the bulkiest of
 //! them by name before the parse; attributes are checked here, where the parser has already split them
@@ -17,12 +20,14 @@ mod visibility;
 mod working_tree;
 
 use html5ever::LocalName;
+use html5ever::tendril::StrTendril;
+use scraper::Html;
 
 use super::text::{Folded, fold_into};
 use super::tree;
 use super::{Document, DomLimits, Element, NONE, Node, NodeData, NodeId, Refs, Stats, Tag, fold_ws};
 use crate::text::hidden::{is_ignored, is_streamed_segment, style_hides};
-use visibility::{Action, Hiding, is_form_control};
+use visibility::{Action, Hiding, hid_the_page, is_form_control};
 
 /// The document title is cut to this many bytes of source text.
 const MAX_TITLE_BYTES: usize = 1024;
@@ -84,9 +89,9 @@ pub(super) struct Builder {
     /// Whitespace met inside `<pre>` before the next text node (whitespace-only text makes no node).
     pre_pending: String,
     /// Whether an inline `display:none` / `visibility:hidden` hides an element (see
-    /// [`Builder::hid_the_page`] for when it does not).
+    /// `visibility::hid_the_page` for when it does not).
     honour_style: bool,
-    /// The `id`s that a disclosure control names in its `aria-controls` ([`Builder::note_controls`]).
+    /// The `id`s that a disclosure control names in its `aria-controls` (`visibility::note_controls`).
     disclosed: std::collections::HashSet<Box<str>>,
     /// The working-tree elements skipped for their inline style.
     style_hidden: Vec<tree::Id>,
@@ -407,6 +412,78 @@ impl Builder {
             form_controls: self.form_controls,
             preformatted: self.preformatted,
         }
+    }
+}
+
+impl Document {
+    /// Parse HTML (already pre-stripped) and compute every node's statistics.
+    pub fn parse(html: &str) -> Document {
+        let tree = tree::parse(StrTendril::from_slice(html), usize::MAX).unwrap_or_else(|_| unreachable!());
+        Self::build(tree, DomLimits::UNBOUNDED)
+    }
+
+    /// Parse HTML handed over as a tendril (no copy), within the limits: past the work budget
+    /// ([`DomLimits::max_nodes`]) the parse stops with [`crate::error::Error::TooComplex`].
+    pub fn parse_tendril(html: StrTendril, limits: DomLimits) -> Result<Document, crate::error::Error> {
+        let (tree, limits) = Self::parse_tree(html, limits)?;
+        Ok(Self::build(tree, limits))
+    }
+
+    /// [`Document::parse_tendril`], with `observe` shown the parser's whole tree before the arena copy
+    /// (which keeps neither `<head>` nor scripts): how `metadata` reads a page's declarations from the
+    /// parse itself, for a few instructions per node instead of a pass over the text of its own.
+    pub(crate) fn parse_observed<R>(
+        html: StrTendril,
+        limits: DomLimits,
+        observe: impl FnOnce(&tree::Tree) -> R,
+    ) -> Result<(Document, R), crate::error::Error> {
+        let (tree, limits) = Self::parse_tree(html, limits)?;
+        let seen = observe(&tree);
+        Ok((Self::build(tree, limits), seen))
+    }
+
+    /// The parser's tree within the work budget, and the limits its arena copy is cut at: shared by
+    /// [`Document::parse_tendril`] and the stamped parses of `serialize`, so that all give one arena.
+    pub(in crate::dom) fn parse_tree(
+        html: StrTendril,
+        limits: DomLimits,
+    ) -> Result<(tree::Tree, DomLimits), crate::error::Error> {
+        let limits = limits.for_page(html.len());
+        let tree = tree::parse(html, limits.max_nodes).map_err(|nodes| {
+            crate::error::Error::TooComplex(format!(
+                "its parse passed {nodes} nodes, over its budget of {} (limits.dom.max_nodes + one per \
+                 limits.dom.bytes_per_node bytes)",
+                limits.max_nodes
+            ))
+        })?;
+        Ok((tree, limits))
+    }
+
+    /// Copy the parser's tree into the arena, freeing it before the arena is finished.
+    fn build(tree: tree::Tree, limits: DomLimits) -> Document {
+        let mut b = Builder::new(limits);
+        b.build_tree(&tree);
+        if hid_the_page(b.text_buf.len(), &b.style_hidden, &tree) {
+            // Read again without style hiding: the page's text is what its hiding styles hid.
+            b = Builder { honour_style: false, ..Builder::new(limits) };
+            b.build_tree(&tree);
+        }
+        drop(tree);
+        b.finish()
+    }
+
+    /// Copy a scraper tree into the arena (the site-template path, whose CSS selectors need scraper's
+    /// tree). `drop` is asked about every element; the arena ids of the elements listed in `watch` are
+    /// returned.
+    pub fn from_html(
+        parsed: &Html,
+        limits: DomLimits,
+        drop: &dyn Fn(ego_tree::NodeId) -> bool,
+        watch: &[ego_tree::NodeId],
+    ) -> (Document, Vec<NodeId>) {
+        let mut b = Builder::new(limits);
+        let watched = b.build_scraper(parsed, drop, watch);
+        (b.finish(), watched)
     }
 }
 

@@ -6,7 +6,7 @@
 use scraper::Html;
 
 use super::Builder;
-use super::visibility::{Action, climb_wrappers};
+use super::visibility::{Action, climb_wrappers, note_controls};
 use crate::dom::NodeId;
 
 impl Builder {
@@ -52,7 +52,7 @@ impl Builder {
         let mut watched = Vec::new();
         for node in parsed.tree.nodes() {
             if let scraper::Node::Element(el) = node.value() {
-                self.note_controls(el.attrs());
+                note_controls(&mut self.disclosed, el.attrs());
             }
         }
         let wrappers = self.disclosed_wrappers_scraper(parsed);

@@ -2,17 +2,18 @@
 //! of hiding. The per-element tests (non-content names, `hidden` values, hiding styles, tab panels,
 //! streamed segments) live in [`crate::text::hidden`], shared with pre-strip; what needs the whole page
 //! or the copy's state lives here: the verdict that combines an element's tests ([`Hiding`]), content
-//! a control discloses and the wrappers that hide it ([`climb_wrappers`]), pages hidden whole by an
-//! anti-flicker style ([`Builder::hid_the_page`]), and the form controls counted though skipped.
+//! a control discloses ([`note_controls`]) and the wrappers that hide it ([`climb_wrappers`]), pages
+//! hidden whole by an anti-flicker style ([`hid_the_page`]), and the form controls counted though
+//! skipped.
+
+use std::collections::HashSet;
 
 use html5ever::LocalName;
 
-use super::Builder;
-use crate::dom::DomLimits;
-use crate::dom::tree::Tree;
+use crate::dom::tree::{self, Tree};
 
 /// The most visible text (bytes) a page may keep and still count as hidden by its inline styles
-/// ([`Builder::hid_the_page`]).
+/// ([`hid_the_page`]).
 const SHOWN_MAX: usize = 512;
 /// The least text (bytes) inline styles must hide for the page to count as hidden.
 const HIDDEN_MIN: usize = 1000;
@@ -25,7 +26,7 @@ pub(super) enum Action {
     /// Not copied, nor anything inside it.
     Skipped,
     /// Skipped for its inline style. The parser-tree walk records these, to read the page again
-    /// without style hiding when they hid nearly all of it ([`Builder::hid_the_page`]); the scraper
+    /// without style hiding when they hid nearly all of it ([`hid_the_page`]); the scraper
     /// walk (site rules) has no second reading and skips them like any other.
     StyleHidden,
     /// Past a limit: the tag is dropped, its content goes to the nearest kept ancestor.
@@ -78,7 +79,8 @@ pub(super) fn is_form_control<'a>(name: &LocalName, mut attrs: impl Iterator<Ite
     }
 }
 
-/// What an element's attributes say about hiding it, gathered in [`Builder::open`]'s one pass over them.
+/// What an element's attributes say about hiding it, gathered in the builder's one pass over them
+/// (`Builder::open`).
 #[derive(Default)]
 pub(super) struct Hiding {
     /// A `hidden` attribute that hides ([`crate::text::hidden::hidden_attribute_hides`]).
@@ -91,7 +93,7 @@ pub(super) struct Hiding {
     pub(super) tab_panel: bool,
     /// The element has an `open` attribute (a `<dialog>` shows only with one).
     pub(super) dialog_open: bool,
-    /// A control names the element in its `aria-controls` ([`Builder::note_controls`]).
+    /// A control names the element in its `aria-controls` ([`note_controls`]).
     pub(super) disclosed: bool,
 }
 
@@ -99,7 +101,7 @@ impl Hiding {
     /// How the element called `name` is left out, or `None` when it is read.
     pub(super) fn verdict(mut self, name: &LocalName) -> Option<Action> {
         // A tab panel ([`crate::text::hidden::is_tab_panel`]) or an element a control discloses
-        // ([`Builder::note_controls`]) is kept even while hidden.
+        // ([`note_controls`]) is kept even while hidden.
         // A `<dialog>` shows only while `open` (a script opens it: a sign-up form, a share sheet).
         self.hidden_attr |= !self.dialog_open && &**name == "dialog";
         if !self.tab_panel && !self.disclosed {
@@ -114,36 +116,29 @@ impl Hiding {
     }
 }
 
-impl Builder {
-    /// The same builder, but blind to inline hiding styles (for a page that [`Builder::hid_the_page`]).
-    pub(in crate::dom) fn without_style_hiding(limits: DomLimits) -> Self {
-        Builder { honour_style: false, ..Builder::new(limits) }
+/// True when inline styles hid nearly all of the page's text: some pages wrap the whole body in a
+/// `visibility:hidden` element that a script reveals once its styles load (an anti-flicker wrapper).
+/// A reader sees that text, so the page should be read without style hiding. "Nearly all": at most
+/// [`SHOWN_MAX`] bytes of text stayed visible (`shown`), and the text of the elements skipped for
+/// their style (`style_hidden`) is at least [`HIDDEN_MIN`] bytes and twenty times what stayed. Hidden
+/// menus and dialogs beside a page's visible content never come near that, so ordinary pages keep
+/// their hiding.
+pub(super) fn hid_the_page(shown: usize, style_hidden: &[tree::Id], t: &Tree) -> bool {
+    if style_hidden.is_empty() || shown > SHOWN_MAX {
+        return false;
     }
+    let hidden: usize = style_hidden.iter().map(|&root| t.text_len(root)).sum();
+    hidden >= HIDDEN_MIN && hidden >= 20 * shown
+}
 
-    /// True when inline styles hid nearly all of the page's text: some pages wrap the whole body in a
-    /// `visibility:hidden` element that a script reveals once its styles load (an anti-flicker
-    /// wrapper). A reader sees that text, so the page should be read without style hiding. "Nearly
-    /// all": at most [`SHOWN_MAX`] bytes of text stayed visible, and the hidden text is at least
-    /// [`HIDDEN_MIN`] bytes and twenty times what stayed. Hidden menus and dialogs beside a page's
-    /// visible content never come near that, so ordinary pages keep their hiding.
-    pub(in crate::dom) fn hid_the_page(&self, t: &Tree) -> bool {
-        let shown = self.text_buf.len();
-        if self.style_hidden.is_empty() || shown > SHOWN_MAX {
-            return false;
-        }
-        let hidden: usize = self.style_hidden.iter().map(|&root| t.text_len(root)).sum();
-        hidden >= HIDDEN_MIN && hidden >= 20 * shown
-    }
-
-    /// Remember the `id`s an element's `aria-controls` names. A button or link that names the element
-    /// it shows and hides (an accordion's answer, a "read more" section, a tab's panel) discloses
-    /// content of the page a click away, and [`Builder::open`] keeps that element though hidden;
-    /// menus disclosed the same way are left to the block model like visible menus.
-    pub(super) fn note_controls<'a>(&mut self, attrs: impl Iterator<Item = (&'a str, &'a str)>) {
-        for (k, v) in attrs {
-            if k == "aria-controls" && self.disclosed.len() < MAX_DISCLOSED {
-                self.disclosed.extend(v.split_ascii_whitespace().take(MAX_DISCLOSED).map(Box::from));
-            }
+/// Remember the `id`s an element's `aria-controls` names. A button or link that names the element it
+/// shows and hides (an accordion's answer, a "read more" section, a tab's panel) discloses content of
+/// the page a click away, and the builder keeps that element though hidden; menus disclosed the same
+/// way are left to the block model like visible menus.
+pub(super) fn note_controls<'a>(disclosed: &mut HashSet<Box<str>>, attrs: impl Iterator<Item = (&'a str, &'a str)>) {
+    for (k, v) in attrs {
+        if k == "aria-controls" && disclosed.len() < MAX_DISCLOSED {
+            disclosed.extend(v.split_ascii_whitespace().take(MAX_DISCLOSED).map(Box::from));
         }
     }
 }

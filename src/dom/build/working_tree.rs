@@ -4,7 +4,7 @@
 //! scraper walk's (`scraper_tree`).
 
 use super::Builder;
-use super::visibility::{Action, climb_wrappers};
+use super::visibility::{Action, climb_wrappers, note_controls};
 use crate::dom::NodeId;
 use crate::dom::tree::{self, Data, Tree};
 
@@ -50,7 +50,7 @@ impl Builder {
         self.text_buf.reserve(text);
         for n in &t.nodes {
             if let Data::Element { attrs, .. } = &n.data {
-                self.note_controls(attrs.iter().map(|a| (&*a.name.local, &*a.value)));
+                note_controls(&mut self.disclosed, attrs.iter().map(|a| (&*a.name.local, &*a.value)));
             }
         }
         let wrappers = self.disclosed_wrappers(t);

@@ -22,15 +22,8 @@ use crate::hash::Fnv1a;
 use crate::lab::dataset::Dataset;
 use crate::{engine::Engine, error::Error};
 
+pub use crate::lab::dataset::{PageFilter, all_pages};
 pub use blocks::{GoldGrams, Labels, Learn, PageRows, page_rows};
-
-/// Which pages of a dataset a training run may read (cross-validation leaves a fold out).
-pub type PageFilter<'a> = &'a (dyn Fn(&Dataset, &crate::lab::dataset::LabelledPage) -> bool + Sync);
-
-/// Every page.
-pub fn all_pages(_: &Dataset, _: &crate::lab::dataset::LabelledPage) -> bool {
-    true
-}
 
 /// Train all four models in order — Naive Bayes, the block classifier (which reads the Naive Bayes
 /// posterior), then the page-level models (which read `auto`'s output) — each with the ones before

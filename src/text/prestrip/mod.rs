@@ -30,12 +30,12 @@ mod scan;
 use std::borrow::Cow;
 
 use html5ever::tendril::StrTendril;
-use lol_html::{ElementContentHandlers, Selector};
 
 use scan::{Cut, EndTags, scan_with};
 
+pub use pass::{MAX_NESTING, Observers, Prestripped};
 pub use repair::repair_title;
-pub use scan::{Prescan, nesting_estimate, prescan};
+pub use scan::{MAX_ATTRIBUTES, Prescan, nesting_estimate, prescan};
 
 /// The pass runs only when at least this share (in percent) of the page's bytes lies inside the
 /// elements it removes (script and style contents, which the scan cuts anyway, aside). Below it,
@@ -43,29 +43,6 @@ pub use scan::{Prescan, nesting_estimate, prescan};
 /// over 1,000 news pages with and without the pass broke even at a share of 30–40% (see
 /// docs/PERFORMANCE.md). The DOM stage skips the same elements either way.
 pub const MIN_NOISE_PERCENT: usize = 35;
-
-/// Elements nested deeper than this are flattened (tags removed, text kept). html5ever checks the
-/// stack of open elements on every block start tag, so 100,000 nested `<div>`s cost it O(n²) — about
-/// 20 s. No real page nests anywhere near this deep.
-pub const MAX_NESTING: usize = 1024;
-
-/// Attributes kept per start tag; the rest are cut before any parser sees them. html5ever checks each
-/// new attribute against the tag's earlier ones, so one element with 400,000 attributes cost it 47 s.
-/// Real elements carry a few dozen at most.
-pub const MAX_ATTRIBUTES: usize = 256;
-
-/// Result of the pass.
-pub struct Prestripped {
-    /// The remaining HTML, in the tendril the parser takes without a copy.
-    pub html: StrTendril,
-    /// False when the text is passed through unchanged: no script or style content to leave out, and
-    /// too little else to strip for the pass to pay for itself (or lol_html rejected the page).
-    pub applied: bool,
-    /// Start tags in the page (outside scripts, styles and attribute values), counted before the pass:
-    /// about the elements a parser would build (each start tag makes one, repeated `<html>`, `<head>`
-    /// and `<body>` aside), so that the work budget can refuse a page before parsing it.
-    pub elements: usize,
-}
 
 /// The work budget as this stage is given it: the most elements a page of `n` bytes may build. The
 /// DOM stage owns the budget ([`crate::dom::DomLimits::node_budget`]); the pipeline passes it down.
@@ -127,11 +104,6 @@ fn scan_raw_text(html: &str, raw_text: &mut Vec<(usize, usize)>) -> Prescan {
         }
     })
 }
-
-/// lol_html element handlers (each with its selector) of another reader of the page, run in this
-/// stage's pass so that the page is tokenized once (the pipeline passes the metadata scan's). They see
-/// every element and text of the page as admitted, whatever the pass removes.
-pub type Observers = Vec<(Cow<'static, Selector>, ElementContentHandlers<'static>)>;
 
 impl Admitted<'_> {
     /// Start tags in the page (see [`Prestripped::elements`]).

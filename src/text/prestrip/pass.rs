@@ -1,7 +1,7 @@
 //! The streaming lol_html pass: whole non-content elements (scripts, styles, SVG art and the like)
 //! removed, and nesting past [`MAX_NESTING`] flattened, on the pages where that pays for itself
 //! ([`super::Admitted::runs_pass`]). The metadata scan's observers ride along in the same pass
-//! ([`super::Observers`]), so the page is tokenized once.
+//! ([`Observers`]), so the page is tokenized once.
 
 use std::borrow::Cow;
 use std::cell::Cell;
@@ -12,7 +12,28 @@ use html5ever::tendril::{ByteTendril, StrTendril};
 use lol_html::html_content::Element;
 use lol_html::{ElementContentHandlers, HandlerResult, HtmlRewriter, RewriteStrSettings, Selector, Settings};
 
-use super::{MAX_NESTING, Observers, Prestripped};
+/// Elements nested deeper than this are flattened (tags removed, text kept). html5ever checks the
+/// stack of open elements on every block start tag, so 100,000 nested `<div>`s cost it O(n²) — about
+/// 20 s. No real page nests anywhere near this deep.
+pub const MAX_NESTING: usize = 1024;
+
+/// Result of the pass.
+pub struct Prestripped {
+    /// The remaining HTML, in the tendril the parser takes without a copy.
+    pub html: StrTendril,
+    /// False when the text is passed through unchanged: no script or style content to leave out, and
+    /// too little else to strip for the pass to pay for itself (or lol_html rejected the page).
+    pub applied: bool,
+    /// Start tags in the page (outside scripts, styles and attribute values), counted before the pass:
+    /// about the elements a parser would build (each start tag makes one, repeated `<html>`, `<head>`
+    /// and `<body>` aside), so that the work budget can refuse a page before parsing it.
+    pub elements: usize,
+}
+
+/// lol_html element handlers (each with its selector) of another reader of the page, run in this
+/// stage's pass so that the page is tokenized once (the pipeline passes the metadata scan's). They see
+/// every element and text of the page as admitted, whatever the pass removes.
+pub type Observers = Vec<(Cow<'static, Selector>, ElementContentHandlers<'static>)>;
 
 /// Elements removed with everything inside them: the ones whose content is bulky and never text (a
 /// subset of [`crate::text::hidden::is_ignored`], which the DOM stage applies to whatever is left).

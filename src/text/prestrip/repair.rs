@@ -3,8 +3,7 @@
 //! cheap to parse) and leave every other page as it is, so the admission scan counts the page the
 //! parser will read.
 
-use super::MAX_ATTRIBUTES;
-use super::scan::{Cut, EndTags, Prescan, prescan, scan_with};
+use super::scan::{Cut, EndTags, MAX_ATTRIBUTES, Prescan, prescan, scan_with};
 use crate::text::words::find_ascii_ci;
 
 /// When a start tag has more than [`MAX_ATTRIBUTES`] attributes (`scan`, the page's [`prescan`], says

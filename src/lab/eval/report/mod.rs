@@ -4,10 +4,12 @@
 use std::fmt::Write;
 
 mod page_types;
+mod table;
 
 use super::{AlgorithmReport, Report, Summary};
 use crate::error::Error;
 use page_types::{calibration_tables, confusion_tables, type_tables};
+use table::{Table, f1d, f2d, f3, strings};
 
 /// Output formats of `pith eval`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -15,29 +17,6 @@ pub enum Format {
     Table,
     Markdown,
     Json,
-}
-
-/// A table: a title, a header row and body rows of preformatted cells.
-struct Table {
-    title: String,
-    header: Vec<String>,
-    rows: Vec<Vec<String>>,
-}
-
-fn f3(v: Option<f64>) -> String {
-    v.map_or_else(|| "–".to_string(), |v| format!("{v:.3}"))
-}
-
-fn f1d(v: Option<f64>) -> String {
-    v.map_or_else(|| "–".to_string(), |v| format!("{v:.1}"))
-}
-
-fn f2d(v: Option<f64>) -> String {
-    v.map_or_else(|| "–".to_string(), |v| format!("{v:.2}"))
-}
-
-fn strings(cells: &[&str]) -> Vec<String> {
-    cells.iter().map(|s| s.to_string()).collect()
 }
 
 /// The rows of one algorithm's report: each dataset, then macro and micro.

@@ -1,7 +1,7 @@
 //! The page-type tables of a report: bag-of-words F1 by labelled type, the confusion matrix with each
 //! type's precision and recall, and the calibration of each type's probability.
 
-use super::{Table, f2d, f3, strings};
+use super::table::{Table, f2d, f3, strings};
 use crate::lab::eval::{AlgorithmReport, Report};
 
 /// For each dataset that labels page types: the bag-of-words F1 of every algorithm by type, with the
