@@ -35,7 +35,7 @@ fn pages() -> Vec<Page> {
             flate2::read::MultiGzDecoder::new(std::fs::File::open(&p).expect("page"))
                 .read_to_end(&mut bytes)
                 .expect("gunzip");
-            let text = pith::text::decode::decode(&bytes, None).expect("decode").text.into_owned();
+            let text = pith::internals::decode(&bytes, None).expect("decode").text.into_owned();
             let name = p.file_name().unwrap().to_string_lossy().trim_end_matches(".html.gz").to_string();
             Page { name, bytes, text }
         })

@@ -1,6 +1,6 @@
 //! pith's tokenizer against html5ever's own on the inputs of the html5lib test suite: every `#data`
 //! of its tree-construction `.dat` files and every `input` of its tokenizer `.test` files, parsed as a
-//! whole document by both, the two trees compared node for node (`pith::dom::tokenizers_agree`). The
+//! whole document by both, the two trees compared node for node (`pith::internals::tokenizers_agree`). The
 //! suite is not shipped with pith; point this at a checkout's files:
 //!
 //! ```sh
@@ -61,7 +61,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             };
             for (k, input) in inputs.iter().enumerate() {
                 compared += 1;
-                if let Err(e) = pith::dom::tokenizers_agree(input) {
+                if let Err(e) = pith::internals::tokenizers_agree(input) {
                     differ += 1;
                     println!("{} #{k}: {input:?}\n{e}\n", file.display());
                 }

@@ -20,7 +20,7 @@ use figment::providers::{Env, Format};
 use serde::Deserialize;
 
 /// The embedded defaults; also the documentation of every setting.
-pub const DEFAULT_TOML: &str = include_str!("../config/default.toml");
+pub use crate::algorithms::contract::params::DEFAULT_TOML;
 
 /// Prefix of the environment variables that override settings.
 pub const ENV_PREFIX: &str = "PITH_";
@@ -207,6 +207,16 @@ const SECTIONS: &[&str] =
 // figment's `Jail` closures must return its (large) `figment::Error`.
 #[allow(clippy::result_large_err)]
 mod tests {
+
+    #[test]
+    fn the_engine_reads_the_params_table_as_the_configuration_does() {
+        use crate::algorithms::Params;
+        let configured = serde_json::to_value(Params::configured().unwrap()).unwrap();
+        assert_eq!(configured, serde_json::to_value(Config::default().params).unwrap());
+        let file = "[server]\nlisten = \"0.0.0.0:1\"\n[params.auto]\nlead_chars = 7\n";
+        assert_eq!(Params::from_settings(file).unwrap().auto.lead_chars, 7);
+        assert!(Params::from_settings("[params.auto]\nno_such_key = 1\n").is_err());
+    }
 
     #[test]
     fn algorithm_params_come_from_the_params_table_and_the_environment() {

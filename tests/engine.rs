@@ -33,7 +33,7 @@ fn every_charset_decodes_to_the_right_text() {
     // Decoding is under test, not the has-article judgement of these three-sentence pages: keep the
     // text of pages judged non-articles whole.
     let mut e = engine();
-    e.params.auto.no_article_text = pith::algorithms::auto::NoArticleText::Full;
+    e.params.auto.no_article_text = pith::NoArticleText::Full;
     for (stem, charset) in stems {
         let expected = std::fs::read_to_string(dir.join(format!("{stem}.expected.txt"))).unwrap();
         for variant in ["html", "nometa.html"] {
@@ -119,7 +119,7 @@ fn auto_returns_a_listing_pages_items_and_only_a_lead_on_request() {
     let lead = engine()
         .extract(&Request::with_options(
             LISTING,
-            Options { no_article_text: Some(pith::algorithms::auto::NoArticleText::Lead), ..Options::default() },
+            Options { no_article_text: Some(pith::NoArticleText::Lead), ..Options::default() },
         ))
         .unwrap();
     assert!(lead.content.text.len() < 100, "{:?}", lead.content.text);
@@ -191,7 +191,7 @@ fn hundred_thousand_nested_divs() {
     let t = Instant::now();
     // Two words are no article; with non-articles' text kept whole, `auto` must still find them.
     let mut e = engine();
-    e.params.auto.no_article_text = pith::algorithms::auto::NoArticleText::Full;
+    e.params.auto.no_article_text = pith::NoArticleText::Full;
     // The visual methods get a layout made up here: every element a full-width box.
     let layout = synthetic_layout(&e, page.as_bytes());
     for name in pith::algorithms::names().into_iter().filter(|&n| n != "template") {
@@ -275,7 +275,7 @@ fn comment_threads_are_left_out_unless_asked_for() {
     let mut e = engine();
     // Keep every block the classifier scores, so only the comment rule decides what goes.
     e.params.auto.block_threshold = 0.0;
-    e.params.auto.no_article_text = pith::algorithms::auto::NoArticleText::Full;
+    e.params.auto.no_article_text = pith::NoArticleText::Full;
     let text = |e: &Engine, include_comments| {
         e.extract(&Request::with_options(page, Options { include_comments, ..Options::default() }))
             .expect("extracts")
@@ -294,8 +294,8 @@ fn comment_threads_are_left_out_unless_asked_for() {
 
 /// A layout of the arena the engine builds from `bytes`, without a browser: every element a box of
 /// the viewport's width, stacked by document order.
-fn synthetic_layout(e: &Engine, bytes: &[u8]) -> pith::dom::layout::Layout {
-    use pith::dom::layout::{Display, ElementBox, Layout, Rect};
+fn synthetic_layout(e: &Engine, bytes: &[u8]) -> pith::layout::Layout {
+    use pith::layout::{Display, ElementBox, Layout, Rect};
     let prepared = pith::browser::prepare(e, bytes, None, &[]).unwrap();
     let doc = &prepared.doc;
     let boxes = (0..doc.len())
@@ -315,7 +315,7 @@ fn synthetic_layout(e: &Engine, bytes: &[u8]) -> pith::dom::layout::Layout {
         boxes,
         viewport: (1280.0, 800.0),
         page: (1280.0, doc.len() as f32 + 20.0),
-        fingerprint: pith::dom::layout::fingerprint(doc),
+        fingerprint: pith::layout::fingerprint(doc),
         render_ms: 0.0,
     }
 }
@@ -364,7 +364,7 @@ fn pages_found_by_the_fuzzer_extract() {
         for algorithm in [Algorithm::Auto, Algorithm::CetdDs, Algorithm::Bayes, Algorithm::Vips, Algorithm::CehtdDs] {
             let options = Options {
                 markdown: Some(Default::default()),
-                explain: Some(pith::output::Explain::Page),
+                explain: Some(pith::Explain::Page),
                 ..Options::for_algorithm(algorithm)
             };
             let req = Request::with_options(&bytes, options);

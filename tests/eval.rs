@@ -42,7 +42,7 @@ fn run_scores_a_small_dataset() {
     // The scoring is under test, not whether a two-paragraph page counts as an article: keep the text of
     // pages judged non-articles whole.
     let mut engine = pith::Engine::with_defaults().unwrap();
-    engine.params.auto.no_article_text = pith::algorithms::auto::NoArticleText::Full;
+    engine.params.auto.no_article_text = pith::NoArticleText::Full;
     let mut seen = Vec::new();
     let report = pith::lab::eval::run(
         &engine,

@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use pith::output::markdown::MarkdownOptions;
+use pith::MarkdownOptions;
 use pith::{Engine, Request};
 use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
 use rayon::prelude::*;

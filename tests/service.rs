@@ -66,7 +66,7 @@ async fn include_comments_per_request_json_and_query() {
     // Every block kept, so only the comment rule decides (see tests/engine.rs).
     let app = TestApp::spawn(|c| {
         c.params.auto.block_threshold = 0.0;
-        c.params.auto.no_article_text = pith::algorithms::auto::NoArticleText::Full;
+        c.params.auto.no_article_text = pith::NoArticleText::Full;
     })
     .await;
     let page = include_str!("fixtures/pages/comments.html");

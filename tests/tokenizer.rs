@@ -11,15 +11,15 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 
 fn agree(label: &str, html: &str) -> Option<String> {
-    pith::dom::tokenizers_agree(html).err().map(|e| format!("{label}: {e}"))
+    pith::internals::tokenizers_agree(html).err().map(|e| format!("{label}: {e}"))
 }
 
 /// Where the two tokenizers' trees differ for a page: as decoded and as pre-strip hands it to the
 /// parser (a page that does not decode or pre-strip: its bytes read as UTF-8, replacement characters
 /// and all).
 fn differences(label: &str, bytes: &[u8]) -> Vec<String> {
-    let texts = pith::text::decode::decode(bytes, None).ok().and_then(|decoded| {
-        let stripped = pith::text::prestrip::prestrip(&decoded.text, pith::text::prestrip::UNBOUNDED).ok()?;
+    let texts = pith::internals::decode(bytes, None).ok().and_then(|decoded| {
+        let stripped = pith::internals::prestrip(&decoded.text, pith::internals::UNBOUNDED).ok()?;
         Some((decoded.text, stripped.html.to_string()))
     });
     match texts {

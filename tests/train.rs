@@ -140,7 +140,7 @@ fn write_dataset(dir: &Path, g: &mut Gen, pages: usize) -> Vec<(String, String)>
 /// Settings for a quick training run on the small generated datasets.
 fn small_learn(trees: usize) -> pith::lab::train::Learn {
     pith::lab::train::Learn {
-        gbdt: pith::learn::gbdt::TrainParams {
+        gbdt: pith::lab::train::TrainParams {
             trees,
             max_depth: 4,
             learning_rate: 0.3,
@@ -221,7 +221,7 @@ fn cv_datasets(name: &str, seed: u64, pages: usize) -> (PathBuf, Vec<PathBuf>, E
         write_dataset(d, &mut g, pages);
     }
     let mut base = Engine::untrained().unwrap();
-    base.params.auto.no_article_text = pith::algorithms::auto::NoArticleText::Full;
+    base.params.auto.no_article_text = pith::NoArticleText::Full;
     (root, dirs, base)
 }
 

@@ -71,7 +71,7 @@ fn build_unguarded(recipe: &Recipe<'_>) -> Result<pith::Engine, Failure> {
 /// `pith extract` starts from), with `overrides` merged over them key by key as figment merges the
 /// configuration's layers. A misspelt key or a wrong type is an error naming the key.
 pub fn params(overrides: Option<serde_json::Value>) -> Result<Params, Failure> {
-    let defaults = pith::configuration::Config::default().params;
+    let defaults = Params::configured()?;
     let mut layers = Figment::from(Serialized::defaults(defaults));
     if let Some(overrides) = overrides {
         if !overrides.is_object() {

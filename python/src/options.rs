@@ -5,7 +5,7 @@
 //! one error per page.
 
 use pith::Format;
-use pith::algorithms::auto::NoArticleText;
+use pith::NoArticleText;
 use pyo3::prelude::*;
 use pyo3::types::PyString;
 
@@ -39,7 +39,7 @@ impl Keywords<'_, '_> {
             .transpose()
             .map_err(|e| raise(py, INVALID_ARGUMENT, format!("no_article_text: {e}")))?;
         if let Some(label) = self.charset {
-            pith::text::decode::lookup(label).map_err(|e| pith_error(py, &e))?;
+            pith::lookup_charset(label).map_err(|e| pith_error(py, &e))?;
         }
         Ok(Choice {
             options: pith::Options {

@@ -46,7 +46,7 @@ pub struct ExtractArgs {
     /// What `auto` returns for a page it judges to have no article: `full` (the main content, as for
     /// an article) or `lead` (only a short first paragraph). Default: `params.auto.no_article_text`.
     #[arg(long, value_name = "full|lead")]
-    pub no_article_text: Option<pith::algorithms::auto::NoArticleText>,
+    pub no_article_text: Option<pith::NoArticleText>,
     /// Markdown: write links as their text only.
     #[arg(long)]
     pub no_links: bool,
@@ -106,10 +106,10 @@ pub fn run(a: ExtractArgs) -> Result<ExitCode, pith::Error> {
     }
     .with_formats(content);
     if options.markdown.is_some() {
-        options.markdown = Some(pith::output::markdown::MarkdownOptions { links: !a.no_links, images: !a.no_images });
+        options.markdown = Some(pith::MarkdownOptions { links: !a.no_links, images: !a.no_images });
     }
     if matches!(a.format, Format::Explain) {
-        options.explain = Some(pith::output::Explain::Lines);
+        options.explain = Some(pith::Explain::Lines);
     }
     let template = a.site_pages.as_deref().map(|dir| learn_site(&engine, dir)).transpose()?;
     let req = pith::Request {

@@ -72,19 +72,19 @@ fn write_pretty(path: &Path, value: &impl serde::Serialize) -> Result<(), pith::
 #[derive(Debug, Clone, clap::Args)]
 pub struct LearnArgs {
     /// Trees in the block classifier.
-    #[arg(long, default_value_t = pith::learn::gbdt::TrainParams::default().trees)]
+    #[arg(long, default_value_t = pith::lab::train::TrainParams::default().trees)]
     pub trees: usize,
     /// Depth of each tree.
-    #[arg(long, default_value_t = pith::learn::gbdt::TrainParams::default().max_depth)]
+    #[arg(long, default_value_t = pith::lab::train::TrainParams::default().max_depth)]
     pub depth: usize,
     /// Shrinkage of each tree's contribution.
-    #[arg(long, default_value_t = pith::learn::gbdt::TrainParams::default().learning_rate)]
+    #[arg(long, default_value_t = pith::lab::train::TrainParams::default().learning_rate)]
     pub learning_rate: f64,
     /// L2 penalty on leaf values.
-    #[arg(long, default_value_t = pith::learn::gbdt::TrainParams::default().lambda)]
+    #[arg(long, default_value_t = pith::lab::train::TrainParams::default().lambda)]
     pub lambda: f64,
     /// Smallest summed hessian of a leaf.
-    #[arg(long, default_value_t = pith::learn::gbdt::TrainParams::default().min_child_weight)]
+    #[arg(long, default_value_t = pith::lab::train::TrainParams::default().min_child_weight)]
     pub min_child_weight: f64,
     /// Dataset balance: 0 weighs every page the same, 1 every dataset the same.
     #[arg(long, default_value_t = pith::lab::train::Learn::default().balance)]
@@ -97,7 +97,7 @@ pub struct LearnArgs {
 impl LearnArgs {
     pub fn params(&self) -> pith::lab::train::Learn {
         pith::lab::train::Learn {
-            gbdt: pith::learn::gbdt::TrainParams {
+            gbdt: pith::lab::train::TrainParams {
                 trees: self.trees,
                 max_depth: self.depth,
                 learning_rate: self.learning_rate,

@@ -19,10 +19,10 @@ use html5ever::tendril::StrTendril;
 
 pub use charref::decode_char_refs;
 pub(crate) use document::Refs;
-pub use document::{Document, DomLimits, Element, NONE, Node, NodeData, NodeId, Stats, Walk};
+pub use document::{Document, DomLimits, Element, NONE, Node, NodeData, NodeId, Stats};
 pub use serialize::{STAMP, fingerprint, parse_stamped, parse_without};
 pub use tag::Tag;
-pub use text::{fold_ws, is_punct};
+pub use text::fold_ws;
 pub use tree::parse_options;
 
 /// Parse into scraper's tree (for CSS selectors: site rules) with the same settings as every other

@@ -25,6 +25,31 @@ pub struct Params {
     pub auto: AutoParams,
 }
 
+/// The settings pith ships with (`config/default.toml`), embedded: its `[params]` table is where the
+/// command line, the service and the Python package start from; the service reads the rest.
+pub const DEFAULT_TOML: &str = include_str!("../../../config/default.toml");
+
+impl Params {
+    /// The parameters of the embedded `config/default.toml`'s `[params]` table (keys it leaves out
+    /// keep the papers' values): what `pith extract` runs with when no `PITH_PARAMS__*` variable is
+    /// set, without the service's settings around them.
+    pub fn configured() -> Result<Params, crate::error::Error> {
+        Params::from_settings(DEFAULT_TOML)
+            .map_err(|e| crate::error::Error::Config(format!("config/default.toml: {e}")))
+    }
+
+    /// The `[params]` table of a settings file in `config/default.toml`'s format (the other tables
+    /// are not read); a key no parameter has is an error.
+    pub fn from_settings(toml: &str) -> Result<Params, toml::de::Error> {
+        #[derive(Deserialize)]
+        struct Settings {
+            #[serde(default)]
+            params: Params,
+        }
+        toml::from_str::<Settings>(toml).map(|s| s.params)
+    }
+}
+
 /// Parameters of the CETD family: `cetd-ds`, `cectd-ds`, `cectd-s` (Sun, Song & Liao).
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]

@@ -23,6 +23,7 @@ use crate::lab::dataset::Dataset;
 use crate::{engine::Engine, error::Error};
 
 pub use crate::lab::dataset::{PageFilter, all_pages};
+pub use crate::learn::gbdt::TrainParams;
 pub use blocks::{GoldGrams, Labels, Learn, PageRows, page_rows};
 
 /// Train all four models in order — Naive Bayes, the block classifier (which reads the Naive Bayes

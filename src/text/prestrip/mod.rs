@@ -1,6 +1,6 @@
 //! Stage 2: remove what can never be main content before the DOM parse.
 //!
-//! Two tools, cheapest first. The byte scan that admits the page (see [`prescan`]) already finds
+//! Two tools, cheapest first. The byte scan that admits the page (see [`prescan`](scan::prescan)) already finds
 //! every script and style; their contents are left out of the copy handed to the parser
 //! (`Cut::RawText`), on every page, at the cost of that copy. A streaming lol_html pass then
 //! removes whole elements (scripts, styles, SVG art and the like), only where what is left of them is
@@ -18,7 +18,7 @@
 //! |------|-----|
 //! | `mod.rs` | the stage's API: [`admit`] a page under the work budget, then [`Admitted::prestrip`] it |
 //! | `scan.rs` | the byte scan before any parser: start tags, nesting, noise, the ranges left out |
-//! | `repair.rs` | an unclosed `<title>` closed and attributes past [`MAX_ATTRIBUTES`] cut, before admission |
+//! | `repair.rs` | an unclosed `<title>` closed and attributes past [`MAX_ATTRIBUTES`](scan::MAX_ATTRIBUTES) cut, before admission |
 //! | `pass.rs` | the lol_html pass: non-content elements removed, deep nesting flattened |
 //!
 //! The start-tag lexer the scan reads tags with is shared with line-density: `src/text/lexer.rs`.
@@ -35,7 +35,7 @@ use scan::{Cut, EndTags, scan_with};
 
 pub use pass::{MAX_NESTING, Observers, Prestripped};
 pub use repair::repair_title;
-pub use scan::{MAX_ATTRIBUTES, Prescan, nesting_estimate, prescan};
+pub use scan::Prescan;
 
 /// The pass runs only when at least this share (in percent) of the page's bytes lies inside the
 /// elements it removes (script and style contents, which the scan cuts anyway, aside). Below it,
@@ -59,7 +59,7 @@ pub struct OverBudget {
 }
 
 /// A page scanned and admitted under the work budget, ready for the pass: the title repaired and
-/// the attributes capped when needed (see [`repair_title`], [`MAX_ATTRIBUTES`]), and its scan.
+/// the attributes capped when needed (see [`repair_title`], [`MAX_ATTRIBUTES`](scan::MAX_ATTRIBUTES)), and its scan.
 pub struct Admitted<'a> {
     html: Cow<'a, str>,
     scan: Prescan,
@@ -96,7 +96,7 @@ pub fn admit<'a>(html: &'a str, budget: ElementBudget<'_>) -> Result<Admitted<'a
     Ok(Admitted { html, scan, raw_text })
 }
 
-/// [`prescan`], also collecting the ranges the parser need not read ([`Cut::RawText`], [`Cut::Tag`]).
+/// [`prescan`](scan::prescan), also collecting the ranges the parser need not read ([`Cut::RawText`], [`Cut::Tag`]).
 fn scan_raw_text(html: &str, raw_text: &mut Vec<(usize, usize)>) -> Prescan {
     scan_with(html, &mut EndTags::default(), &mut |cut| {
         if let Cut::RawText(from, to) | Cut::Tag(from, to) = cut {
@@ -107,6 +107,7 @@ fn scan_raw_text(html: &str, raw_text: &mut Vec<(usize, usize)>) -> Prescan {
 
 impl Admitted<'_> {
     /// Start tags in the page (see [`Prestripped::elements`]).
+    #[cfg(test)]
     pub fn elements(&self) -> usize {
         self.scan.elements
     }

@@ -106,7 +106,12 @@ pub(super) fn run(html: &str, max_depth: usize, observers: Observers) -> Prestri
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::text::prestrip::{nesting_estimate, strip};
+    use crate::text::prestrip::scan::prescan;
+    use crate::text::prestrip::strip;
+
+    fn nesting_estimate(html: &str) -> usize {
+        prescan(html).max_depth
+    }
 
     #[test]
     fn dropped_names_are_non_content_names() {

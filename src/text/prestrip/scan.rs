@@ -160,11 +160,6 @@ pub(super) trait FindEnd {
     fn find(&mut self, b: &[u8], from: usize, name: &[u8]) -> Option<usize>;
 }
 
-/// Upper estimate of the page's element nesting; see [`Prescan::max_depth`].
-pub fn nesting_estimate(html: &str) -> usize {
-    prescan(html).max_depth
-}
-
 /// For the elements the pass removes: whether their content is raw text (no tags inside).
 fn noise_kind(name: &[u8]) -> Option<bool> {
     let is = |n: &str| name.eq_ignore_ascii_case(n.as_bytes());
