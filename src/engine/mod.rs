@@ -9,8 +9,8 @@
 //!
 //! Beside them: what a caller asks for (`request.rs`), the guards on input size and complexity
 //! (`limits.rs`), the trained models (`models.rs`) and the page `pith serve` extracts before it
-//! listens (`warm_up.rs`). An [`Engine`] is built once (it holds the models and the site rules) and
-//! shared by every request; `extract` takes `&self` and is safe to call from many threads at once.
+//! listens (`warm_up.rs`). An [`Engine`] (`shared.rs`) is built once (it holds the models and the site
+//! rules) and shared by every request; `extract` takes `&self` and is safe to call from many threads at once.
 //! What a stage prepares depends only on what the chosen algorithm says it [`Needs`]: no stage asks
 //! for an algorithm by name.
 
@@ -20,6 +20,7 @@ pub mod models;
 mod prepare;
 mod request;
 mod score;
+mod shared;
 mod warm_up;
 
 use std::time::Instant;
@@ -27,50 +28,19 @@ use std::time::Instant;
 pub use limits::{Limits, check_input};
 pub use prepare::{Page, Preparation, Stripped, StrippedOwned};
 pub use request::{Format, Options, Request, UnknownFormat};
+pub use shared::Engine;
 
-use crate::algorithms::template::Templates;
-use crate::algorithms::{Algorithm, Needs, Params, auto};
+use crate::algorithms::{Algorithm, Needs, auto};
 use crate::dom::layout::Layout;
 use crate::error::Error;
 use crate::output::{Extraction, Timings};
 use crate::site::PageSignatures;
-use models::Models;
-
-/// Everything loaded once and shared.
-#[derive(Debug, Clone)]
-pub struct Engine {
-    pub params: Params,
-    pub models: Models,
-    pub templates: Templates,
-    pub limits: Limits,
-}
 
 fn ms(a: Instant, b: Instant) -> f64 {
     (b - a).as_secs_f64() * 1000.0
 }
 
 impl Engine {
-    /// An engine with the embedded models, the embedded site rules and the papers' parameters.
-    pub fn with_defaults() -> Result<Engine, Error> {
-        Ok(Engine {
-            params: Params::default(),
-            models: Models::embedded()?,
-            templates: Templates::embedded()?,
-            limits: Limits::default(),
-        })
-    }
-
-    /// An engine with no trained models (the papers' parameters and the embedded site rules): the
-    /// starting point for training, which must not depend on the models it is about to replace.
-    pub fn untrained() -> Result<Engine, Error> {
-        Ok(Engine {
-            params: Params::default(),
-            models: Models::untrained(),
-            templates: Templates::embedded()?,
-            limits: Limits::default(),
-        })
-    }
-
     /// Extract main content from a page: the five stages in order.
     pub fn extract(&self, req: &Request<'_>) -> Result<Extraction, Error> {
         self.run(req, None)

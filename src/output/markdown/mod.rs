@@ -14,14 +14,14 @@
 //! round trip (the crates escape for looks, and their output parsed back did not always give the text).
 //!
 //! The walk is iterative (an explicit stack), and container nesting (quotes, list items) stops adding
-//! prefixes past [`MAX_NESTING`], so hostile nesting costs time in proportion to the input only.
+//! prefixes past [`MAX_NESTING`](writer::MAX_NESTING), so hostile nesting costs time in proportion to the input only.
 //!
 //! The renderer's files, one job each:
 //!
 //! | file | what lives there |
 //! |---|---|
-//! | `mod.rs` | the options, the entry points ([`render`], [`paragraphs`]) and the tests of the whole renderer |
-//! | `writer.rs` | the writer's state, and blocks written line by line behind the open containers' prefixes |
+//! | `mod.rs` | the entry points ([`render`], [`paragraphs`]) and the tests of the whole renderer |
+//! | `writer.rs` | the options, the writer's state, and blocks written line by line behind the open containers' prefixes |
 //! | `walk.rs` | the walk over the kept nodes: what each element opens, and what leaving it closes |
 //! | `inline.rs` | a paragraph's content: text and its spaces, images, code spans, when emphasis may open |
 //! | `code.rs` | code blocks: the text of `<pre>` as written, the fence, the language |
@@ -36,29 +36,12 @@ mod walk;
 mod writer;
 
 pub use escape::escape_text;
+pub use writer::MarkdownOptions;
 
 use crate::dom::{Document, NodeId, Tag};
 use code::{code_of, pre_ancestor};
 use walk::block_ancestor;
 use writer::Writer;
-
-/// What to include besides the text.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct MarkdownOptions {
-    /// Links as `[text](url)` (otherwise their text only).
-    pub links: bool,
-    /// Images as `![alt](src)` (otherwise left out).
-    pub images: bool,
-}
-
-impl Default for MarkdownOptions {
-    fn default() -> Self {
-        MarkdownOptions { links: true, images: true }
-    }
-}
-
-/// Quotes and list items nested deeper than this add no further prefix (their text is still written).
-pub const MAX_NESTING: usize = 16;
 
 /// Markdown of the chosen subtrees (`roots`, in document order, as an algorithm returns them). Links
 /// and images are resolved against `base_url`.
@@ -118,6 +101,7 @@ pub fn paragraphs(paras: &[String]) -> String {
 
 #[cfg(test)]
 mod tests {
+    use super::writer::MAX_NESTING;
     use super::*;
 
     fn md(html: &str) -> String {

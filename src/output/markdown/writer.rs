@@ -1,10 +1,27 @@
-//! The Markdown writer's state, and the one place where output is written: a finished block goes out
-//! line by line behind the prefixes of the containers (list items, quotes) it sits in, with a blank
-//! line between blocks. The other files add to the paragraph being built (`inline`) and hand it here
+//! The Markdown options, the writer's state, and the one place where output is written: a finished
+//! block goes out line by line behind the prefixes of the containers (list items, quotes) it sits in,
+//! with a blank line between blocks. The other files add to the paragraph being built (`inline`) and hand it here
 //! when a block ends.
 
-use super::{MAX_NESTING, MarkdownOptions};
 use crate::dom::Document;
+
+/// What to include besides the text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct MarkdownOptions {
+    /// Links as `[text](url)` (otherwise their text only).
+    pub links: bool,
+    /// Images as `![alt](src)` (otherwise left out).
+    pub images: bool,
+}
+
+impl Default for MarkdownOptions {
+    fn default() -> Self {
+        MarkdownOptions { links: true, images: true }
+    }
+}
+
+/// Quotes and list items nested deeper than this add no further prefix (their text is still written).
+pub const MAX_NESTING: usize = 16;
 
 #[derive(Debug)]
 pub(super) struct Container {
