@@ -21,8 +21,10 @@
 //!    classifier's confidence, the page P value, link density, repeated "cards", what the page
 //!    declares about itself, the shape of its URL; `page_type`: code, posts, carts, calls to action,
 //!    pagination, forms and tables) go to a small tree model for P(article) (`article_model`) and to
-//!    six one-vs-rest forests for the other types (`page_type`). Every page returns its main content;
-//!    `params.auto.no_article_text = "lead"` keeps only a short lead of pages that are not articles.
+//!    six one-vs-rest forests for the other types (`page_type_model`); every name a model reads is
+//!    checked on loading against what the producers write (`page_signals`). Every page returns its
+//!    main content; `params.auto.no_article_text = "lead"` keeps only a short lead of pages that are
+//!    not articles.
 //! 5. **Rules.** A page whose type asks for another threshold is chosen again; then the rules in
 //!    `select/rules.rs`, one table in the order they run, refine the choice by what the page is (a
 //!    product's customer reviews, a service page's calls to action, an article's comment thread) and
@@ -40,6 +42,7 @@ mod has_article;
 mod lexicon;
 mod page_signals;
 mod page_type;
+mod page_type_model;
 mod prose;
 mod region;
 mod segment;
@@ -52,7 +55,7 @@ pub use classify::{BlockModel, stage2_names, stage2_rows};
 pub use context::{CONTEXT, Neighbourhood, context_features};
 pub use features::{feature_index, feature_names};
 pub use page_signals::page_signal_names;
-pub use page_type::PageTypeModel;
+pub use page_type_model::PageTypeModel;
 pub use segment::{Blocks, TextBlock, segment};
 pub use select::rules::{Family, RULES, Rule, When, rule_named};
 pub use select::{page_signatures, roots_of};

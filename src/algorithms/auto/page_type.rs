@@ -1,27 +1,19 @@
-//! What kind of page this is: article, forum thread, product, collection, listing, documentation or
-//! service page.
+//! What kind of page this is: the page signals that tell article, forum thread, product,
+//! collection, listing, documentation and service pages apart (the model that reads them is
+//! `page_type_model.rs`).
 //!
 //! Why a type at all: an indexer treats a product page or a forum thread differently from an article,
 //! and every type has main content of its own. The has-article model already answers "article or
-//! not"; this model answers "which of the six other types" over the same page signals plus the ones
-//! below, each explainable on its own: declared JSON-LD types, code blocks, post and reply
+//! not"; the page-type model answers "which of the six other types" over the same page signals plus
+//! the ones here, each explainable on its own: declared JSON-LD types, code blocks, post and reply
 //! structures, cart and contact calls to action, pagination, forms and tables, and the address's
 //! vocabulary (a weak signal: many sites use none of these words).
-//!
-//! The answer is one distribution: P(article) is the has-article probability, and the six others
-//! share the rest in proportion to their one-vs-rest forests' scores. The label is `article` exactly
-//! when P(article) reaches the article threshold, else the likeliest other type, so the label and
-//! `has_article.is_article` always agree.
-
-use serde::{Deserialize, Serialize};
 
 use super::lexicon::{
     self, ALL_NAME_GROUPS, CART_TEXTS, CONTACT_TEXTS, NAME_GROUPS, PAGE_NAME_GROUPS, PAGINATION_TEXTS, POST_NAMES,
     TYPE_CUE_CHARS, TYPE_CUES, TYPE_PATH_WORDS,
 };
-use crate::algorithms::contract::{NonArticleOdds, PageType};
 use crate::dom::{Document, Tag};
-use crate::error::Error;
 use crate::metadata::page_meta::PageMeta;
 
 /// The longest text compared against the call-to-action lists (characters of UTF-8).
@@ -281,73 +273,6 @@ pub(super) fn url_words(url: Option<&str>) -> Vec<(&'static str, f64)> {
         .collect()
 }
 
-/// Six one-vs-rest forests, one per non-article type, over the page signals (the has-article
-/// signals, `dom_signals` and `url_words`), fitted by [`crate::lab::train::page_type`] on pages
-/// labelled with a type.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
-pub struct PageTypeModel {
-    pub format: String,
-    /// Signal names, in the order the forests read them.
-    pub signals: Vec<String>,
-    /// One forest per type of [`PageType::NON_ARTICLE`], in that order.
-    pub types: Vec<crate::learn::gbdt::Forest>,
-    pub trained_on: Vec<String>,
-    /// Where each signal sits in the pipeline's list, learned on the first page.
-    #[serde(skip)]
-    slots: super::article_model::SignalSlots,
-}
-
-impl Default for PageTypeModel {
-    fn default() -> Self {
-        PageTypeModel {
-            format: "pith-page-type-1".into(),
-            signals: Vec::new(),
-            types: Vec::new(),
-            trained_on: Vec::new(),
-            slots: Default::default(),
-        }
-    }
-}
-
-impl PageTypeModel {
-    /// Check shapes after loading.
-    pub fn validate(&self) -> Result<(), Error> {
-        if !self.types.is_empty() && self.types.len() != PageType::NON_ARTICLE.len() {
-            return Err(Error::Config(format!(
-                "page-type model: {} forests for {} types",
-                self.types.len(),
-                PageType::NON_ARTICLE.len()
-            )));
-        }
-        super::page_signals::check("page-type model", &self.signals)?;
-        let names: Vec<&str> = self.signals.iter().map(String::as_str).collect();
-        for f in &self.types {
-            f.validate(&names).map_err(|e| Error::Config(format!("page-type model: {e}")))?;
-        }
-        Ok(())
-    }
-
-    /// True when the model has been trained.
-    pub fn is_trained(&self) -> bool {
-        self.types.iter().any(|f| f.is_trained())
-    }
-
-    /// The odds of each non-article type given that the page is not an article; signals the model
-    /// does not know are ignored, missing ones count as 0.
-    pub fn odds(&self, signals: &[(&str, f64)]) -> Option<NonArticleOdds> {
-        if !self.is_trained() {
-            return None;
-        }
-        let x: Vec<f32> = self.slots.values(&self.signals, signals).map(|v| v.unwrap_or(0.0) as f32).collect();
-        let mut odds = [0.0f64; 6];
-        for (o, f) in odds.iter_mut().zip(&self.types) {
-            *o = f.predict(&x).max(1e-6);
-        }
-        let sum: f64 = odds.iter().sum();
-        Some(NonArticleOdds(odds.map(|o| o / sum)))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -434,37 +359,5 @@ mod tests {
         for t in ["v2.0.1", "Call 555-1234", "1,999 members", "ago", "Marching 2024 band", "In 1850-1860"] {
             assert!(!looks_dated(t), "{t}");
         }
-    }
-
-    #[test]
-    fn untrained_model_gives_no_odds_and_trained_odds_sum_to_one() {
-        let m = PageTypeModel::default();
-        assert!(m.odds(&[]).is_none());
-        m.validate().unwrap();
-        let names = vec!["cards".to_string()];
-        let rows: Vec<f32> = (0..60).map(|i| (i % 6) as f32).collect();
-        let types: Vec<crate::learn::gbdt::Forest> = (0..6)
-            .map(|k| {
-                let y: Vec<f32> = rows.iter().map(|&v| f32::from(u8::from(v as usize == k))).collect();
-                let w = vec![1.0f32; y.len()];
-                let p = crate::learn::gbdt::TrainParams {
-                    trees: 20,
-                    max_depth: 2,
-                    learning_rate: 0.3,
-                    lambda: 1.0,
-                    min_child_weight: 1.0,
-                };
-                crate::learn::gbdt::train(
-                    &crate::learn::gbdt::Data { x: &rows, y: &y, w: &w, features: 1 },
-                    &["cards"],
-                    &p,
-                )
-            })
-            .collect();
-        let m = PageTypeModel { signals: names, types, ..PageTypeModel::default() };
-        m.validate().unwrap();
-        let odds = m.odds(&[("cards", 2.0)]).unwrap();
-        assert!((odds.0.iter().sum::<f64>() - 1.0).abs() < 1e-9);
-        assert_eq!(odds.likeliest(), PageType::Collection, "{odds:?}");
     }
 }
