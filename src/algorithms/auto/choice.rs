@@ -3,16 +3,17 @@
 //! the end, [`Choice::record`] reads the answer's roots and those stamps into one
 //! [`Decision`] per block, which every view renders (see `contract::decision`).
 //!
-//! The stamps are a byte per node: the steps before the rules first, then the rules by their place
-//! in the table, so that stamping costs no more than the choice itself.
+//! The stamps are a byte per node: the steps before the rules first, then the rules in the order they
+//! first stamped, so that stamping costs no more than the choice itself. The choice knows the rules
+//! by the names they stamp with, not by their table (`select/rules.rs`), which makes its changes on a
+//! [`Choice`] and so sits above it.
 
 use super::segment::Blocks;
-use super::select::rules::RULES;
 use crate::algorithms::contract::decision::{DecidedBy, Decision};
 use crate::dom::{Document, NodeId};
 
-/// A step, as stamped on a node: [`Stamp::THRESHOLD`] and its neighbours, then the rules from
-/// [`Stamp::RULES_FROM`] on, in the table's order.
+/// A step, as stamped on a node: [`Stamp::THRESHOLD`] and its neighbours, then from
+/// [`Stamp::RULES_FROM`] on the rules, by their place in the choice's list of rule names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) struct Stamp(u8);
 
@@ -20,22 +21,20 @@ impl Stamp {
     pub(super) const THRESHOLD: Stamp = Stamp(0);
     pub(super) const TYPE_THRESHOLD: Stamp = Stamp(1);
     pub(super) const COMMENT_THREAD: Stamp = Stamp(2);
-    /// The stamp of the table's first rule.
+    /// The stamp of the first rule that stamps.
     const RULES_FROM: u8 = 8;
+    /// Rules a choice can tell apart: the stamps after [`Stamp::RULES_FROM`].
+    const MAX_RULES: usize = (u8::MAX - Self::RULES_FROM) as usize;
 
-    /// The stamp of the rule at `index` in [`RULES`].
-    pub(super) fn rule(index: usize) -> Stamp {
-        Stamp(Self::RULES_FROM + index as u8)
-    }
-
-    fn decided_by(self) -> DecidedBy {
+    /// The step; `rules` names the rules by their place.
+    fn decided_by(self, rules: &[&'static str]) -> DecidedBy {
         match self.0 {
             0 => DecidedBy::Threshold,
             1 => DecidedBy::TypeThreshold,
             2 => DecidedBy::CommentThread,
-            k => RULES
+            k => rules
                 .get(usize::from(k.saturating_sub(Self::RULES_FROM)))
-                .map_or(DecidedBy::Threshold, |r| DecidedBy::Rule(r.name)),
+                .map_or(DecidedBy::Threshold, |&name| DecidedBy::Rule(name)),
         }
     }
 }
@@ -49,6 +48,8 @@ pub(super) struct Choice {
     by: Vec<Stamp>,
     /// The answer's source when `chosen` is empty: no content, the small page, or the region.
     fallback: Option<DecidedBy>,
+    /// The rules that stamped, by their names, in the order they first did ([`Choice::rule_stamp`]).
+    rules: Vec<&'static str>,
 }
 
 impl Choice {
@@ -70,19 +71,34 @@ impl Choice {
                 }
             }
         }
-        let mut choice = Choice { chosen, by: vec![stamp; doc.len()], fallback: None };
+        let mut choice = Choice { chosen, by: vec![stamp; doc.len()], fallback: None, rules: Vec::new() };
         choice.step(Stamp::COMMENT_THREAD, drop_comments);
         choice
     }
 
     /// No choice: the answer is `fallback`'s.
     pub(super) fn fallback(fallback: DecidedBy) -> Choice {
-        Choice { chosen: Vec::new(), by: Vec::new(), fallback: Some(fallback) }
+        Choice { chosen: Vec::new(), by: Vec::new(), fallback: Some(fallback), rules: Vec::new() }
     }
 
     /// Whether a choice was made (no fallback).
     pub(super) fn is_made(&self) -> bool {
         !self.chosen.is_empty()
+    }
+
+    /// The stamp of the rule called `name`: its place among the rules that stamped this choice.
+    /// Past [`Stamp::MAX_RULES`] names (more than the table holds) a rule's changes read as the
+    /// threshold's.
+    pub(super) fn rule_stamp(&mut self, name: &'static str) -> Stamp {
+        let k = match self.rules.iter().position(|&r| r == name) {
+            Some(k) => k,
+            None if self.rules.len() < Stamp::MAX_RULES => {
+                self.rules.push(name);
+                self.rules.len() - 1
+            }
+            None => return Stamp::THRESHOLD,
+        };
+        Stamp(Stamp::RULES_FROM + k as u8)
     }
 
     /// Run `f` on the choice and stamp what it changed with `stamp`.
@@ -159,7 +175,7 @@ impl Choice {
                     // A block partly left out was decided by the step that left that part out.
                     let dropped = texts.iter().find(|&&t| !answer[t as usize] && has_text(t));
                     let at = if kept { dropped.or(texts.first()) } else { texts.first() };
-                    at.map_or(DecidedBy::Threshold, |&t| self.by[t as usize].decided_by())
+                    at.map_or(DecidedBy::Threshold, |&t| self.by[t as usize].decided_by(&self.rules))
                 };
                 Decision {
                     owner: b.owner,
@@ -181,9 +197,14 @@ mod tests {
 
     #[test]
     fn every_rule_has_a_stamp_of_its_own() {
-        assert!(usize::from(Stamp::RULES_FROM) + RULES.len() <= usize::from(u8::MAX));
-        for (k, rule) in RULES.iter().enumerate() {
-            assert_eq!(Stamp::rule(k).decided_by(), DecidedBy::Rule(rule.name));
+        use crate::algorithms::auto::select::rules::RULES;
+        assert!(RULES.len() <= Stamp::MAX_RULES);
+        let mut choice = Choice::fallback(DecidedBy::NoContent);
+        // In reverse: a rule's stamp is its place among those that stamped, not in the table.
+        let stamps: Vec<Stamp> = RULES.iter().rev().map(|r| choice.rule_stamp(r.name)).collect();
+        for (rule, stamp) in RULES.iter().rev().zip(&stamps) {
+            assert_eq!(choice.rule_stamp(rule.name), *stamp, "a second stamp of {} is its first", rule.name);
+            assert_eq!(stamp.decided_by(&choice.rules), DecidedBy::Rule(rule.name));
         }
         let names: Vec<&str> = DecidedBy::STEPS.iter().map(|s| s.name()).collect();
         for rule in RULES {

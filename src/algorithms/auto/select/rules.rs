@@ -17,7 +17,7 @@ use std::fmt;
 
 use super::furniture::{self, Furniture};
 use super::{code, notices, rails, repeats, sectioning, site, surest_owner, threads};
-use crate::algorithms::auto::choice::{Choice, Stamp};
+use crate::algorithms::auto::choice::Choice;
 use crate::algorithms::auto::lexicon;
 use crate::algorithms::auto::segment::Blocks;
 use crate::algorithms::contract::params::AutoParams;
@@ -443,12 +443,13 @@ pub(crate) fn run(page: &RuleInput<'_>, choice: &mut Choice, pick: impl Fn(&Rule
     let mut furniture_done = false;
     // The choice as the last rule that changed it left it: what the next one's changes are read against.
     let mut before = choice.chosen.clone();
-    for (index, rule) in RULES.iter().enumerate() {
+    for rule in RULES {
         match rule.step {
             Step::Drop(step) | Step::Keep(step) => {
                 if on(rule) && step(page, &mut choice.chosen) {
                     changed = true;
-                    choice.stamp_changes(&before, Stamp::rule(index));
+                    let stamp = choice.rule_stamp(rule.name);
+                    choice.stamp_changes(&before, stamp);
                     before.copy_from_slice(&choice.chosen);
                 }
             }
@@ -457,7 +458,8 @@ pub(crate) fn run(page: &RuleInput<'_>, choice: &mut Choice, pick: impl Fn(&Rule
                 let (rules, kinds): (Vec<usize>, Vec<Furniture>) = furniture_kinds(on).into_iter().unzip();
                 let dropped = furniture::drop_short_furniture(page.doc, page.blocks, &mut choice.chosen, &kinds);
                 for &(kind, block) in &dropped {
-                    choice.stamp_nodes(page.blocks.texts_of(&page.blocks.list[block]), Stamp::rule(rules[kind]));
+                    let stamp = choice.rule_stamp(RULES[rules[kind]].name);
+                    choice.stamp_nodes(page.blocks.texts_of(&page.blocks.list[block]), stamp);
                 }
                 if !dropped.is_empty() {
                     changed = true;
