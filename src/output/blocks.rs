@@ -1,12 +1,37 @@
 //! `blocks`: the block report, which of the scored blocks the answer lists (the top ones by rank and
 //! the content blocks, bounded) and each one's measures. It reports on the scoring rather than
-//! rendering the content, hence a file apart from the renderers.
+//! rendering the content, hence a file apart from the renderers. Its row type ([`BlockOut`]) lives
+//! here, with the named measures ([`Signals`]) it shares with the has-article judgement, so that the
+//! answer's type in `mod.rs` uses this file and this file nothing of `mod.rs`.
 
 use std::borrow::Cow;
+use std::collections::BTreeMap;
 
-use super::BlockOut;
+use serde::{Deserialize, Serialize};
+
 use crate::algorithms::contract::Block;
 use crate::dom::Document;
+
+/// Named measures: has-article signals, block scores (names are static in the library; owned when read
+/// back from JSON).
+pub type Signals = BTreeMap<Cow<'static, str>, f64>;
+
+/// One scored block as reported.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct BlockOut {
+    pub id: u32,
+    pub path: String,
+    pub tag: String,
+    pub text_chars: u32,
+    pub link_chars: u32,
+    pub tags: u32,
+    pub scores: Signals,
+    pub content: bool,
+    /// The step that decided the block (`threshold`, a rule's name, ...), for the blocks the algorithm
+    /// judged one by one (`auto`'s text blocks, by their owner element); absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub decided_by: Option<Cow<'static, str>>,
+}
 
 /// The reported blocks: the top `max` by rank, plus content blocks, at most `4·max` in all, in
 /// document order.

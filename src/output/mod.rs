@@ -8,10 +8,10 @@
 //! | `markdown/` | `content.markdown`: CommonMark with GitHub tables ([`markdown::render`]) |
 //! | `explain_page.rs` | `content.explain` as a page ([`Explain::Page`]): one HTML page of every block shaded by its probability |
 //! | `explain_lines.rs` | `content.explain` as lines ([`Explain::Lines`], `pith extract --format explain`): one line per judged block |
+//! | `blocks.rs` | `blocks`: the block report, the top-ranked blocks and their scores ([`report_blocks`], [`BlockOut`]) |
 //!
 //! Both explanations, and the block report's `decided_by`, render the one decision record the
 //! algorithm left (`algorithms::contract::decision`).
-//! | `blocks.rs` | `blocks`: the block report, the top-ranked blocks and their scores ([`report_blocks`]) |
 
 mod blocks;
 pub mod explain_lines;
@@ -20,11 +20,10 @@ mod html;
 pub mod markdown;
 mod text;
 
-pub use blocks::report_blocks;
+pub use blocks::{BlockOut, Signals, report_blocks};
 pub use html::{paragraphs_html, render_html};
 pub use text::render_text;
 
-use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
@@ -69,10 +68,6 @@ pub struct ContentOut {
 }
 
 /// The has-article judgement.
-/// Named measures: has-article signals, block scores (names are static in the library; owned when read
-/// back from JSON).
-pub type Signals = BTreeMap<Cow<'static, str>, f64>;
-
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct HasArticle {
     pub probability: f64,
@@ -102,23 +97,6 @@ impl PageTypeOut {
         let label = if article_p >= threshold { PageType::Article } else { odds.likeliest() };
         PageTypeOut { label, probabilities }
     }
-}
-
-/// One scored block as reported.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
-pub struct BlockOut {
-    pub id: u32,
-    pub path: String,
-    pub tag: String,
-    pub text_chars: u32,
-    pub link_chars: u32,
-    pub tags: u32,
-    pub scores: Signals,
-    pub content: bool,
-    /// The step that decided the block (`threshold`, a rule's name, ...), for the blocks the algorithm
-    /// judged one by one (`auto`'s text blocks, by their owner element); absent otherwise.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub decided_by: Option<Cow<'static, str>>,
 }
 
 /// Which explanation of the algorithm's decisions fills `content.explain`.
