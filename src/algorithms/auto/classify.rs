@@ -6,8 +6,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::Measured;
 use super::context::{CONTEXT, Neighbourhood, context_features};
+use super::measure::{Measured, transpose_into};
 use crate::dom::Document;
 use crate::learn::gbdt::Forest;
 
@@ -110,34 +110,5 @@ impl BlockModel {
             p[k] = q;
         }
         p
-    }
-}
-
-/// Row-major `n` rows to feature-major, appended to `out`.
-pub(super) fn transpose_into(rows: &[f32], n: usize, out: &mut Vec<f32>) {
-    let w = rows.len() / n.max(1);
-    // Column by column, appended in order: a strided read and no index to check per value.
-    for f in 0..w {
-        out.extend(rows[f..].iter().step_by(w).take(n));
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::transpose_into;
-
-    fn transpose(rows: &[f32], n: usize) -> Vec<f32> {
-        let mut out = Vec::new();
-        transpose_into(rows, n, &mut out);
-        out
-    }
-
-    #[test]
-    fn transpose_turns_rows_into_columns() {
-        // Three rows of two features.
-        let rows = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0];
-        assert_eq!(transpose(&rows, 3), [1.0, 3.0, 5.0, 2.0, 4.0, 6.0]);
-        assert_eq!(transpose(&rows, 1), rows);
-        assert!(transpose(&[], 0).is_empty());
     }
 }

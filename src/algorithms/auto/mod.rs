@@ -10,7 +10,8 @@
 //! 2. **Blocks.** The page is cut into text blocks (`segment`), and each gets those measures plus its
 //!    own text statistics, its ancestors' tags and class/id words, its container and its neighbours,
 //!    and the kind of page around it (code, posts, carts, tables, declared types; never the URL)
-//!    (`features`; every word list and naming rule is in `lexicon`).
+//!    (`features`; every word list and naming rule is in `lexicon`). Both steps' results are one
+//!    [`Measured`] (`measure`), which classification, the choice and training read alike.
 //! 3. **Decision.** Two stages of gradient-boosted trees (`classify`, learned by `pith train` from the
 //!    developers' labelled pages) give each block a probability of being main content; the second
 //!    stage also sees the first stage's probabilities around the block (`context`). Blocks at or above
@@ -30,6 +31,9 @@
 //!    product's customer reviews, a service page's calls to action, an article's comment thread) and
 //!    by what every page carries (repeats, menus, notices, furniture).
 //!
+//! Every step that keeps or drops text writes on one choice (`choice`), which leaves the decision
+//! record every view of the answer renders.
+//!
 //! Without trained models (a fresh checkout whose `config/` models were emptied) `auto` falls back to
 //! the heuristic region and a P value / text-amount probability.
 
@@ -40,6 +44,7 @@ mod context;
 mod features;
 mod has_article;
 mod lexicon;
+mod measure;
 mod page_signals;
 mod page_type;
 mod page_type_model;
@@ -54,16 +59,14 @@ pub use article_model::ArticleModel;
 pub use classify::{BlockModel, stage2_names, stage2_rows};
 pub use context::{CONTEXT, Neighbourhood, context_features};
 pub use features::{feature_index, feature_names};
+pub use measure::{Measured, measure};
 pub use page_signals::page_signal_names;
 pub use page_type_model::PageTypeModel;
 pub use segment::{Blocks, TextBlock, segment};
 pub use select::rules::{Family, RULES, Rule, When, rule_named};
 pub use select::{page_signatures, roots_of};
 
-use super::anchor_ratio;
-use super::bayes::{self, BayesModel};
-use super::cetd::{self, Density};
-use super::pvalue;
+use super::bayes::BayesModel;
 use crate::algorithms::contract::decision::{DecidedBy, Decision};
 use crate::algorithms::contract::{Content, Context, Outcome, PageType, score_elements};
 use crate::dom::NodeId;
@@ -79,71 +82,6 @@ pub struct ModelRefs<'a> {
     pub blocks: &'a BlockModel,
     pub article: &'a ArticleModel,
     pub page_type: &'a PageTypeModel,
-}
-
-/// Everything `auto` measures on a page before deciding: the blocks, their feature rows and the
-/// heuristic region. Training reads the same struct, so what is learned is what runs.
-pub struct Measured {
-    pub blocks: Blocks,
-    /// Feature-major: feature `f` of block `k` at `f·n + k` for `n` blocks (`feature_names().len()`
-    /// features), with room for the classifier's context columns after ([`Measured::feature_rows`]
-    /// gives the rows).
-    pub features: Vec<f32>,
-    /// The heuristic region after pruning (the decision when no block model is loaded).
-    pub keep: Vec<NodeId>,
-    pub density: Vec<f64>,
-    pub density_sum: Vec<f64>,
-    pub p: pvalue::PValues,
-    /// The page signals read from the page alone (`page_type::dom_signals`): block features, and
-    /// part of the page-type model's input.
-    pub page_signals: Vec<(&'static str, f64)>,
-}
-
-impl Measured {
-    /// The features row-major (`feature_names().len()` per block), as training reads them.
-    pub fn feature_rows(&self) -> Vec<f32> {
-        // The columns are `feature_names().len()` rows of the transposed matrix.
-        let mut rows = Vec::with_capacity(self.features.len());
-        classify::transpose_into(&self.features, feature_names().len(), &mut rows);
-        rows
-    }
-}
-
-/// Run the seed methods and compute every block's features. The Naive Bayes posterior is one of the
-/// measures, so its model is needed here.
-pub fn measure(ctx: &Context<'_>, bayes_model: &BayesModel) -> Measured {
-    let doc = ctx.doc;
-    let ds = cetd::density_sum_select(doc, Density::Composite);
-    let p = pvalue::measure(doc);
-    let nb = bayes::measure(doc, &ctx.params.bayes, bayes_model);
-    let ars = anchor_ratio::measure(doc, &ctx.params.anchor_ratio);
-    let title_words =
-        crate::text::words::WordSet::new(doc.title.as_deref().map(region::title_words).unwrap_or_default());
-    let core = region::core_node(doc, &ds.marked, ds.max_node, &title_words);
-    let reg = region::region(doc, &ds.density, core, ds.threshold);
-    let keep = region::prune(doc, &ars, &reg);
-    let owners = segment::block_owners(doc);
-    let blocks = segment(doc, &owners);
-    let names = features::name_flags(doc);
-    let page_signals = page_type::dom_signals(doc, ctx.meta, &names.counts);
-    let page_kind = features::page_kind(&page_signals, ctx.meta);
-    let inputs = features::Inputs {
-        density: &ds.density,
-        density_sum: &ds.density_sum,
-        marked: &ds.marked,
-        max_ds: ds.max_node,
-        core,
-        region: &reg,
-        keep: &keep,
-        p: &p,
-        bayes: &nb,
-        anchor_ratios: &ars,
-        title_words: &title_words,
-        page_kind: &page_kind,
-        flags: &names.inherited,
-    };
-    let features = features::features(doc, &blocks, &inputs, CONTEXT.len());
-    Measured { blocks, features, keep, density: ds.density, density_sum: ds.density_sum, p, page_signals }
 }
 
 /// The highest has-article probability of a page whose kept text has no paragraph.

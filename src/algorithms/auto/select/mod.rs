@@ -15,8 +15,8 @@ mod site;
 mod threads;
 mod unchoose;
 
-use super::Measured;
 use super::choice::{Choice, Stamp};
+use super::measure::Measured;
 use super::segment::{Blocks, block_owners};
 use crate::algorithms::contract::Context;
 use crate::dom::{Document, NONE, NodeId};
