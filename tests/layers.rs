@@ -7,6 +7,11 @@
 //! a path to the defining module says where a thing lives.
 //!
 //! The binary's `cli/` and `main.rs` are the top of the stack and may use anything.
+//!
+//! And no import circle between files, anywhere in `src/` (`cli/` included): the files form a graph,
+//! an edge for every module a file names (through `crate::`, `super::`, `self::` or a child module's
+//! name), and it has no cycle. A `mod.rs` that defines what its children use while calling them is
+//! such a circle; a name it only re-exports is the defining file's, so a folder's face is not one.
 
 use std::path::{Path, PathBuf};
 
@@ -142,9 +147,29 @@ fn without_tests(code: &str) -> String {
     out
 }
 
-/// Every path a file names from `crate::` or `super::`, made absolute (segments from the crate
-/// root), `use` groups expanded.
+/// The child modules a file declares (`mod x;`, `pub mod x;`): their names start paths of their own.
+fn child_modules(code: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut rest = code;
+    while let Some(at) = rest.find("mod ") {
+        let before = rest[..at].chars().next_back();
+        let after = &rest[at + 4..];
+        let name: String = after.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+        if before.is_none_or(|c| c.is_whitespace() || c == ';' || c == '}' || c == ')')
+            && !name.is_empty()
+            && after[name.len()..].trim_start().starts_with(';')
+        {
+            out.push(name);
+        }
+        rest = after;
+    }
+    out
+}
+
+/// Every path a file names from `crate::`, `super::`, `self::` or one of its child modules (`x::`
+/// after `mod x;`), made absolute (segments from the crate root), `use` groups expanded.
 fn imported_paths(module: &[String], code: &str) -> Vec<Vec<String>> {
+    let children = child_modules(code);
     let mut paths = Vec::new();
     let bytes = code.as_bytes();
     let mut i = 0;
@@ -152,8 +177,19 @@ fn imported_paths(module: &[String], code: &str) -> Vec<Vec<String>> {
         let starts_word =
             i == 0 || !(bytes[i - 1].is_ascii_alphanumeric() || bytes[i - 1] == b'_' || bytes[i - 1] == b':');
         let rest = &code[i..];
-        let base: Option<(Vec<String>, usize)> = if starts_word && rest.starts_with("crate::") {
+        let child = children.iter().find(|c| {
+            rest.starts_with(c.as_str()) && rest[c.len()..].starts_with("::") && !rest[c.len()..].starts_with(":::")
+        });
+        // `pub(in crate::x)` names a module to say who may see an item, not to use anything of it.
+        let visibility = code[..i].trim_end().ends_with("pub(in");
+        let base: Option<(Vec<String>, usize)> = if visibility {
+            None
+        } else if starts_word && rest.starts_with("crate::") {
             Some((Vec::new(), "crate::".len()))
+        } else if starts_word && rest.starts_with("self::") {
+            Some((module.to_vec(), "self::".len()))
+        } else if child.is_some() && starts_word {
+            Some((module.to_vec(), 0))
         } else if starts_word && rest.starts_with("super::") {
             let mut up = 0;
             let mut len = 0;
@@ -224,9 +260,7 @@ fn violation(module: &[String], target: &[String]) -> Option<String> {
         return None;
     }
     if layer(to_top).is_none() {
-        let starts_upper = to_top.chars().next().is_some_and(char::is_uppercase);
-        return (starts_upper || to_top == "check_input")
-            .then(|| format!("imports `crate::{to_top}` through the crate root; name its defining module"));
+        return Some(format!("imports `crate::{to_top}` through the crate root; name its defining module"));
     }
     let (from, to) = (layer(from_top)?, layer(to_top)?);
     if to > from {
@@ -277,6 +311,218 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
 fn violations_in(module: &[String], source: &str) -> Vec<String> {
     let code = without_tests(&code_only(source));
     imported_paths(module, &code).iter().filter_map(|t| violation(module, t)).collect()
+}
+
+/// The trees of a file's `use` declarations (`a::{b, c}` of `pub use a::{b, c};`): what names it
+/// brings into its module, which its child modules may name through `super::`.
+fn use_trees(code: &str) -> Vec<&str> {
+    let bytes = code.as_bytes();
+    let mut out = Vec::new();
+    let mut from = 0;
+    while let Some(at) = code[from..].find("use ").map(|k| from + k) {
+        from = at + 4;
+        if at > 0 && (bytes[at - 1].is_ascii_alphanumeric() || bytes[at - 1] == b'_') {
+            continue;
+        }
+        let before = code[..at].trim_end();
+        let before = before.strip_suffix("pub").unwrap_or(before).trim_end();
+        let before = match before.strip_suffix(')') {
+            Some(b) if b.trim_end().ends_with("pub(crate") || b.trim_end().ends_with("pub(super") => {
+                b.trim_end().trim_end_matches("pub(crate").trim_end_matches("pub(super").trim_end()
+            }
+            _ => before,
+        };
+        if before.is_empty() || before.ends_with([';', '{', '}', ']']) {
+            let end = code[from..].find(';').map_or(code.len(), |e| from + e);
+            out.push(&code[from..end]);
+        }
+    }
+    out
+}
+
+/// The files of `src/` as a graph: an edge from a file to every file whose module it names. A path
+/// to an item a module only imports (`pub use run::Report;` in a `mod.rs`, or a private `use` its
+/// children reach through `super::`) leads to the file that defines it, so naming a module's face is
+/// not an import of all it re-exports.
+struct Graph {
+    files: Vec<PathBuf>,
+    edges: Vec<Vec<usize>>,
+    /// For every edge, one path that makes it (`crate::a::B`), for the message.
+    why: std::collections::HashMap<(usize, usize), String>,
+}
+
+fn import_graph(src: &Path, files: &[PathBuf]) -> Graph {
+    let sources: Vec<(Vec<String>, String)> =
+        files.iter().map(|f| (module_of(src, f), std::fs::read_to_string(f).unwrap())).collect();
+    Graph { files: files.to_vec(), ..graph_of(&sources) }
+}
+
+/// [`import_graph`] of sources given as (module path, text).
+fn graph_of(sources: &[(Vec<String>, String)]) -> Graph {
+    use std::collections::HashMap;
+    let modules: Vec<Vec<String>> = sources.iter().map(|(m, _)| m.clone()).collect();
+    let codes: Vec<String> = sources.iter().map(|(_, text)| without_tests(&code_only(text))).collect();
+    let index: HashMap<&[String], usize> = modules.iter().enumerate().map(|(k, m)| (m.as_slice(), k)).collect();
+    // name → the path it re-exports, per file
+    let reexports: Vec<HashMap<String, Vec<String>>> = modules
+        .iter()
+        .zip(&codes)
+        .map(|(module, code)| {
+            let mut names = HashMap::new();
+            let children = child_modules(code).into_iter().map(|c| format!("mod {c};")).collect::<String>();
+            for tree in use_trees(code) {
+                for path in imported_paths(module, &format!("{children}{tree}")) {
+                    if let Some(name) = path.last() {
+                        names.insert(name.clone(), path.clone());
+                    }
+                }
+            }
+            names
+        })
+        .collect();
+    let resolve = |path: &[String]| -> Option<usize> {
+        let mut path = path.to_vec();
+        for _ in 0..8 {
+            let (depth, file) = (1..=path.len()).rev().find_map(|d| index.get(&path[..d]).map(|&f| (d, f)))?;
+            match path.get(depth).and_then(|item| reexports[file].get(item)) {
+                Some(target) if target != &path => path = target.clone(),
+                _ => return Some(file),
+            }
+        }
+        None
+    };
+    let mut why = HashMap::new();
+    let edges = modules
+        .iter()
+        .zip(&codes)
+        .enumerate()
+        .map(|(k, (module, code))| {
+            let mut to = Vec::new();
+            for path in imported_paths(module, code) {
+                if let Some(t) = resolve(&path).filter(|&t| t != k) {
+                    why.entry((k, t)).or_insert_with(|| format!("crate::{}", path.join("::")));
+                    to.push(t);
+                }
+            }
+            to.sort_unstable();
+            to.dedup();
+            to
+        })
+        .collect();
+    Graph { files: modules.iter().map(|m| PathBuf::from(m.join("/"))).collect(), edges, why }
+}
+
+/// The graph's circles: its strongly connected components of more than one file (Tarjan), each
+/// with one cycle through it (a component can hold many).
+fn cycles(g: &Graph) -> Vec<(Vec<usize>, Vec<usize>)> {
+    struct State<'a> {
+        g: &'a Graph,
+        index: Vec<Option<usize>>,
+        low: Vec<usize>,
+        on_stack: Vec<bool>,
+        stack: Vec<usize>,
+        next: usize,
+        components: Vec<Vec<usize>>,
+    }
+    fn visit(s: &mut State<'_>, v: usize) {
+        s.index[v] = Some(s.next);
+        s.low[v] = s.next;
+        s.next += 1;
+        s.stack.push(v);
+        s.on_stack[v] = true;
+        for &w in &s.g.edges[v] {
+            match s.index[w] {
+                None => {
+                    visit(s, w);
+                    s.low[v] = s.low[v].min(s.low[w]);
+                }
+                Some(i) if s.on_stack[w] => s.low[v] = s.low[v].min(i),
+                Some(_) => {}
+            }
+        }
+        if Some(s.low[v]) == s.index[v] {
+            let mut component = Vec::new();
+            while let Some(w) = s.stack.pop() {
+                s.on_stack[w] = false;
+                component.push(w);
+                if w == v {
+                    break;
+                }
+            }
+            if component.len() > 1 {
+                s.components.push(component);
+            }
+        }
+    }
+    let n = g.files.len();
+    let mut s = State {
+        g,
+        index: vec![None; n],
+        low: vec![0; n],
+        on_stack: vec![false; n],
+        stack: Vec::new(),
+        next: 0,
+        components: Vec::new(),
+    };
+    for v in 0..n {
+        if s.index[v].is_none() {
+            visit(&mut s, v);
+        }
+    }
+    // One cycle per component: the shortest way back to its first file, by breadth-first search.
+    s.components
+        .iter()
+        .map(|component| {
+            let start = *component.iter().min().unwrap();
+            let mut came_from = vec![usize::MAX; n];
+            let mut queue = std::collections::VecDeque::from([start]);
+            while let Some(v) = queue.pop_front() {
+                for &w in &g.edges[v] {
+                    if component.contains(&w) && came_from[w] == usize::MAX {
+                        came_from[w] = v;
+                        queue.push_back(w);
+                    }
+                }
+            }
+            let mut cycle = vec![start];
+            let mut v = came_from[start];
+            while v != start && v != usize::MAX {
+                cycle.push(v);
+                v = came_from[v];
+            }
+            cycle.reverse();
+            let mut files = component.clone();
+            files.sort_unstable();
+            (files, cycle)
+        })
+        .collect()
+}
+
+#[test]
+fn no_import_circle_between_files() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let g = import_graph(&src, &files);
+    assert!(g.edges.iter().map(Vec::len).sum::<usize>() > 300, "too few imports read from {}", src.display());
+    let name = |f: usize| g.files[f].strip_prefix(&src).unwrap().display().to_string();
+    let found: Vec<String> = cycles(&g)
+        .iter()
+        .map(|(files, c)| {
+            let mut line = format!(
+                "{} files: {}\n  one cycle: {}",
+                files.len(),
+                files.iter().map(|&f| name(f)).collect::<Vec<_>>().join(", "),
+                name(c[0])
+            );
+            for (k, &f) in c.iter().enumerate() {
+                let next = c[(k + 1) % c.len()];
+                line += &format!(" -({})-> {}", g.why[&(f, next)], name(next));
+            }
+            line
+        })
+        .collect();
+    assert!(found.is_empty(), "import circles between files:\n{}", found.join("\n"));
 }
 
 #[test]
@@ -336,4 +582,32 @@ fn the_checker_sees_upward_imports_and_skips_comments_strings_and_tests() {
     assert!(
         violations_in(&m("algorithms/auto/features"), "use crate::algorithms::{cetd, contract::Block};").is_empty()
     );
+}
+
+/// The circle finder sees a child naming what its parent defines while the parent uses the child, and
+/// follows a name the parent only re-exports to the file that defines it.
+#[test]
+fn the_circle_finder_sees_parent_and_child_circles_and_follows_re_exports() {
+    let m = |s: &str| s.split('/').filter(|p| !p.is_empty()).map(String::from).collect::<Vec<_>>();
+    let circle = [
+        (m("a"), "mod b;\nmod c;\npub struct Y;\nfn f() { b::run(); }".to_string()),
+        (m("a/b"), "use super::Y;\npub fn run() {}".to_string()),
+        (m("a/c"), "pub struct Z;".to_string()),
+    ];
+    let g = graph_of(&circle);
+    assert_eq!(cycles(&g).len(), 1, "a -> a/b -> a (super::Y)");
+    let re_exported = [
+        (m("a"), "mod b;\nmod c;\npub use c::Z;\nfn f() { b::run(); }".to_string()),
+        (m("a/b"), "use super::Z;\npub fn run() {}".to_string()),
+        (m("a/c"), "pub struct Z;".to_string()),
+    ];
+    let g = graph_of(&re_exported);
+    assert!(cycles(&g).is_empty(), "super::Z is a/c's, which imports nothing");
+    assert_eq!(g.edges[1], vec![2]);
+    // A visibility path names no import; a comment or a string names nothing.
+    let seen = [
+        (m("a"), "mod b;\nfn f() { b::run(); }\npub(in crate::a) struct Y; // super::Y".to_string()),
+        (m("a/b"), "pub(in crate::a) fn run() { let _ = \"crate::a::Y\"; }".to_string()),
+    ];
+    assert!(cycles(&graph_of(&seen)).is_empty());
 }
