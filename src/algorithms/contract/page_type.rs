@@ -19,17 +19,6 @@ pub enum PageType {
 }
 
 impl PageType {
-    /// Every type, in the order reports list them.
-    pub const ALL: [PageType; 7] = [
-        PageType::Article,
-        PageType::Forum,
-        PageType::Product,
-        PageType::Collection,
-        PageType::Listing,
-        PageType::Documentation,
-        PageType::Service,
-    ];
-
     /// The types besides `article`, in the order of [`super::NonArticleOdds`] and of the page-type
     /// model's forests.
     pub const NON_ARTICLE: [PageType; 6] = [
@@ -40,6 +29,17 @@ impl PageType {
         PageType::Documentation,
         PageType::Service,
     ];
+
+    /// Every type, in the order reports list them: `article`, then [`PageType::NON_ARTICLE`].
+    pub const ALL: [PageType; 7] = {
+        let mut all = [PageType::Article; 7];
+        let mut k = 0;
+        while k < PageType::NON_ARTICLE.len() {
+            all[k + 1] = PageType::NON_ARTICLE[k];
+            k += 1;
+        }
+        all
+    };
 
     /// The type's name on the wire.
     pub const fn name(self) -> &'static str {
