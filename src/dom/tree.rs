@@ -167,35 +167,35 @@ impl Tree {
         if parent == NIL {
             return;
         }
-        if prev == NIL {
-            self.nodes[parent as usize].first_child = next;
-        } else {
-            self.nodes[prev as usize].next_sibling = next;
-        }
-        if next == NIL {
-            self.nodes[parent as usize].last_child = prev;
-        } else {
-            self.nodes[next as usize].prev_sibling = prev;
-        }
-        let n = &mut self.nodes[id as usize];
-        n.parent = NIL;
-        n.prev_sibling = NIL;
-        n.next_sibling = NIL;
+        self.join(parent, prev, next, next, prev);
+        self.place(id, NIL, NIL, NIL);
     }
 
     /// Put the detached node `id` under `parent` between `prev` and `next` (`NIL` for an end of the
     /// child list).
     fn link(&mut self, id: Id, parent: Id, prev: Id, next: Id) {
+        self.join(parent, prev, next, id, id);
+        self.place(id, parent, prev, next);
+    }
+
+    /// In `parent`'s child list, make `after_prev` follow `prev` and `before_next` precede `next`
+    /// (`NIL` for an end of the list, where the parent's first or last child changes instead): what
+    /// taking a node out from between them (`next`, `prev`) and putting one in (`id`, `id`) both do.
+    fn join(&mut self, parent: Id, prev: Id, next: Id, after_prev: Id, before_next: Id) {
         if prev == NIL {
-            self.nodes[parent as usize].first_child = id;
+            self.nodes[parent as usize].first_child = after_prev;
         } else {
-            self.nodes[prev as usize].next_sibling = id;
+            self.nodes[prev as usize].next_sibling = after_prev;
         }
         if next == NIL {
-            self.nodes[parent as usize].last_child = id;
+            self.nodes[parent as usize].last_child = before_next;
         } else {
-            self.nodes[next as usize].prev_sibling = id;
+            self.nodes[next as usize].prev_sibling = before_next;
         }
+    }
+
+    /// Node `id`'s own links.
+    fn place(&mut self, id: Id, parent: Id, prev: Id, next: Id) {
         let n = &mut self.nodes[id as usize];
         n.parent = parent;
         n.prev_sibling = prev;
