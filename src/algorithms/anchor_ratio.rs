@@ -152,17 +152,7 @@ mod tests {
              <div><span>Powered by Nothing</span><span>x</span></div></body>",
         );
         let params = crate::algorithms::contract::params::Params::default();
-        let ctx = Context {
-            doc: &doc,
-            source: "",
-            params: &params,
-            meta: &Default::default(),
-            url: None,
-            want_blocks: true,
-            layout: None,
-            product_description: &[],
-            site: None,
-        };
+        let ctx = Context::of_page(&doc, &params);
         let Content::Nodes(nodes) = run(&ctx).content else { panic!("nodes expected") };
         let texts: Vec<&str> = nodes.iter().map(|&n| doc.text(n)).collect();
         assert!(texts.contains(&"A paragraph of the article."));

@@ -662,17 +662,7 @@ mod tests {
             render_ms: 0.0,
         };
         let params = crate::algorithms::contract::params::Params::default();
-        let ctx = Context {
-            doc: &doc,
-            source: "",
-            params: &params,
-            meta: &Default::default(),
-            url: None,
-            want_blocks: true,
-            layout: Some(&layout),
-            product_description: &[],
-            site: None,
-        };
+        let ctx = Context { layout: Some(&layout), ..Context::of_page(&doc, &params) };
         let out = run(&ctx);
         let Content::Nodes(nodes) = &out.content else { panic!("nodes expected") };
         let text: String = nodes.iter().map(|&n| doc.subtree_text(n)).collect::<Vec<_>>().join(" ");

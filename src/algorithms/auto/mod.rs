@@ -367,17 +367,7 @@ mod tests {
         assert!(meta.ld_product);
         let params = Params::default();
         let row = |url| {
-            let ctx = Context {
-                doc: &doc,
-                source: "",
-                params: &params,
-                meta: &meta,
-                url,
-                want_blocks: false,
-                layout: None,
-                product_description: &[],
-                site: None,
-            };
+            let ctx = Context { meta: &meta, url, want_blocks: false, ..Context::of_page(&doc, &params) };
             measure(&ctx, &Default::default())
         };
         let m = row(None);

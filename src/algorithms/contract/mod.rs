@@ -40,6 +40,26 @@ pub struct Context<'a> {
     pub site: Option<&'a crate::site::SiteTemplate>,
 }
 
+#[cfg(test)]
+impl<'a> Context<'a> {
+    /// The parsed page alone, block scores wanted: no source, declarations, address, layout or site.
+    /// What the algorithms' tests start from, adding what the method under test reads.
+    pub(crate) fn of_page(doc: &'a Document, params: &'a Params) -> Context<'a> {
+        static NO_DECLARATIONS: std::sync::LazyLock<PageMeta> = std::sync::LazyLock::new(PageMeta::default);
+        Context {
+            doc,
+            source: "",
+            params,
+            meta: &NO_DECLARATIONS,
+            url: None,
+            want_blocks: true,
+            layout: None,
+            product_description: &[],
+            site: None,
+        }
+    }
+}
+
 /// The main content an algorithm chose.
 #[derive(Debug, Clone)]
 pub enum Content {
