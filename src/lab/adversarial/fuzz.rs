@@ -68,18 +68,20 @@ const SNIPPETS: &[&str] = &[
     " hidden",
 ];
 
-/// xorshift64*: small, fast and reproducible; the fuzzer needs no better.
-struct Rng(u64);
+/// xorshift64*: small, fast and reproducible; the fuzzer, and the tests that draw random inputs
+/// (`eval::lcs`'s), need no better. The seed must not be 0 (the sequence would stay at 0).
+pub(crate) struct Rng(pub(crate) u64);
 
 impl Rng {
-    fn next(&mut self) -> u64 {
+    pub(crate) fn next(&mut self) -> u64 {
         self.0 ^= self.0 >> 12;
         self.0 ^= self.0 << 25;
         self.0 ^= self.0 >> 27;
         self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
     }
 
-    fn below(&mut self, n: usize) -> usize {
+    /// A number in `0..n` (0 when `n` is 0).
+    pub(crate) fn below(&mut self, n: usize) -> usize {
         if n == 0 { 0 } else { (self.next() % n as u64) as usize }
     }
 }

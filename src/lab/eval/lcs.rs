@@ -174,6 +174,7 @@ pub fn alignment(a: &[Sym], b: &[Sym]) -> Vec<(usize, usize)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::lab::adversarial::fuzz::Rng;
 
     /// The plain dynamic-programming table, as the reference.
     fn dp(a: &[Sym], b: &[Sym]) -> usize {
@@ -186,20 +187,6 @@ mod tests {
             prev = cur;
         }
         prev[b.len()]
-    }
-
-    /// xorshift64*: deterministic, no crate needed.
-    struct Rng(u64);
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 >> 12;
-            self.0 ^= self.0 << 25;
-            self.0 ^= self.0 >> 27;
-            self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-        }
-        fn below(&mut self, n: u64) -> u64 {
-            self.next() % n
-        }
     }
 
     fn check_alignment(a: &[Sym], b: &[Sym], pairs: &[(usize, usize)]) {
@@ -232,8 +219,8 @@ mod tests {
         let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
         for round in 0..400 {
             // Lengths across the 64-bit word boundaries; small alphabets give long LCSs, large short.
-            let n = rng.below(200) as usize;
-            let m = rng.below(if round % 4 == 0 { 300 } else { 130 }) as usize;
+            let n = rng.below(200);
+            let m = rng.below(if round % 4 == 0 { 300 } else { 130 });
             let alphabet = 1 + rng.below(if round % 2 == 0 { 4 } else { 50 });
             let a: Vec<Sym> = (0..n).map(|_| rng.below(alphabet) as Sym).collect();
             let b: Vec<Sym> = (0..m).map(|_| rng.below(alphabet) as Sym).collect();

@@ -69,6 +69,39 @@ pub struct PageResult {
     pub site_template: Option<crate::algorithms::contract::SiteTemplateUse>,
 }
 
+#[cfg(test)]
+impl PageResult {
+    /// Page `id` of `dataset` through `algorithm`, extracted in a millisecond with nothing measured:
+    /// what the reports' tests build their pages from, setting what they look at.
+    pub(crate) fn blank(dataset: &str, id: &str, algorithm: &str) -> PageResult {
+        PageResult {
+            dataset: dataset.into(),
+            id: id.into(),
+            algorithm: algorithm.into(),
+            bytes: 0,
+            ms: Some(1.0),
+            error: None,
+            has_article: None,
+            page_type: None,
+            predicted_type: None,
+            lang: "en".into(),
+            snippets: None,
+            type_probabilities: None,
+            with_rate: None,
+            without_rate: None,
+            probability: 0.0,
+            is_article: false,
+            scores: None,
+            signals: Default::default(),
+            metadata: None,
+            render_ms: None,
+            url_ablation: None,
+            fold: None,
+            site_template: None,
+        }
+    }
+}
+
 pub(super) fn run_page<'e>(
     engine_for: EngineFor<'_, 'e>,
     algorithm: Algorithm,

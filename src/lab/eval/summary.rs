@@ -376,32 +376,17 @@ mod tests {
 
     fn page(gold: Option<(&str, &str)>, label: Option<bool>, p: f64, ms: Option<f64>) -> PageResult {
         PageResult {
-            dataset: "d".into(),
-            id: "x".into(),
-            algorithm: "a".into(),
             bytes: 1000,
             ms,
             error: ms.is_none().then(|| "boom".to_string()),
             has_article: label,
-            page_type: None,
-            predicted_type: None,
-            lang: "en".into(),
-            snippets: None,
-            type_probabilities: None,
-            with_rate: None,
-            without_rate: None,
             probability: p,
             is_article: p >= 0.5,
             scores: gold.map(|(pred, g)| {
                 let g = Gold::new(g);
                 metrics::score(&g.predicted(pred), &g.words)
             }),
-            signals: Default::default(),
-            metadata: None,
-            render_ms: None,
-            url_ablation: None,
-            fold: None,
-            site_template: None,
+            ..PageResult::blank("d", "x", "a")
         }
     }
 

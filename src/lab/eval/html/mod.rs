@@ -44,29 +44,13 @@ mod tests {
     ) -> PageResult {
         let g = metrics::Gold::new(gold);
         PageResult {
-            dataset: ds.into(),
-            id: id.into(),
-            algorithm: "auto".into(),
             bytes: 100,
-            ms: Some(1.0),
-            error: None,
             has_article: label,
             page_type: t.map(str::to_string),
-            predicted_type: None,
-            lang: "en".into(),
-            snippets: None,
-            type_probabilities: None,
-            with_rate: None,
-            without_rate: None,
             probability: p,
             is_article: p >= 0.5,
             scores: Some(metrics::score(&g.predicted(pred), &g.words)),
-            signals: Default::default(),
-            metadata: None,
-            render_ms: None,
-            url_ablation: None,
-            fold: None,
-            site_template: None,
+            ..PageResult::blank(ds, id, "auto")
         }
     }
 

@@ -454,29 +454,16 @@ mod tests {
     fn report() -> Report {
         let g = metrics::Gold::new("one two three four five");
         let page = PageResult {
-            dataset: "set".into(),
-            id: "1".into(),
-            algorithm: "auto".into(),
             bytes: 10,
             ms: Some(1.5),
-            error: None,
             has_article: Some(true),
             page_type: Some("article".into()),
             predicted_type: Some("article".into()),
-            lang: "en".into(),
-            snippets: None,
-            type_probabilities: None,
             with_rate: Some(0.5),
-            without_rate: None,
             probability: 0.9,
             is_article: true,
             scores: Some(metrics::score(&g.predicted("one two three four"), &g.words)),
-            signals: Default::default(),
-            render_ms: None,
-            metadata: None,
-            url_ablation: None,
-            fold: None,
-            site_template: None,
+            ..PageResult::blank("set", "1", "auto")
         };
         let s = summarize("set", "auto", std::slice::from_ref(&page), 0.1);
         let forum = PageResult {
