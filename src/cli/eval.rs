@@ -105,15 +105,12 @@ fn rule_name(name: &str) -> Result<&'static str, String> {
 fn list_rules() -> Result<ExitCode, pith::Error> {
     let mut out = String::new();
     for (k, rule) in pith::algorithms::auto::RULES.iter().enumerate() {
-        let when = match rule.part_of() {
-            Some(whole) => format!("part of {whole}"),
-            None => rule.when.to_string(),
-        };
         out.push_str(&format!(
-            "{:>2} {:<24} {:<11} {when}; reads {}\n",
+            "{:>2} {:<24} {:<11} {}; reads {}\n",
             k + 1,
             rule.name,
             rule.family.name(),
+            rule.when,
             rule.reads
         ));
     }

@@ -246,8 +246,8 @@ pub struct AutoParams {
     /// content in a template that misuses the name, and stays, unless it is a `<nav>` whose kept
     /// text is nearly all links and there is kept text outside it: a menu, however large.
     pub drop_sectioning_chrome: bool,
-    /// With `drop_sectioning_chrome`, treat an element whose id or class has the word "footer"
-    /// (`<div class="site-footer">`) as a `<footer>`: most templates still write their footer so.
+    /// Accepted and ignored: its rule (`named-footers`) measured nothing the block model did not
+    /// already do and left the table. Kept so that settings written for it still load.
     pub drop_named_footers: bool,
     /// Leave out kept tables of contents: elements whose text is nearly all links to places in the
     /// page itself (`href="#..."`, three or more, not footnote marks), when they hold less than half
@@ -274,8 +274,8 @@ pub struct AutoParams {
     /// with "声明：", or speaks of reprinting and rights together, with the section it opens when that
     /// holds less than half of the kept text. Chinese news sites print them under every article.
     pub drop_reprint_notices: bool,
-    /// Leave out share prompts: a kept block of at most 40 characters that is one ("Share this with
-    /// friends", "Share on X", "分享到：", "微信扫一扫").
+    /// Accepted and ignored: its rule (`share-prompts`) changed no answer's score on any developer
+    /// set and left the table. Kept so that settings written for it still load.
     pub drop_share_prompts: bool,
     /// Leave out breadcrumb trails: a kept block of at most 200 characters that opens by saying where
     /// the reader is ("您现在的位置：", "当前位置", "You are here:") and separates steps with ">", "»", "/"….
@@ -285,12 +285,11 @@ pub struct AutoParams {
     /// view", "Add to cart", "Compare"; "Sort by:", "Filters", "Apply now", "Advertisement"; a vote
     /// count, "12 likes").
     pub drop_interface_labels: bool,
-    /// Leave out links to the previous and next article: a kept block of at most 100 characters that
-    /// opens with "上一篇", "下一篇", "Previous post", "Next article" and the like, and a colon.
+    /// Accepted and ignored: its rule (`prev-next-links`) changed no answer's score on any developer
+    /// set and left the table. Kept so that settings written for it still load.
     pub drop_prev_next_links: bool,
-    /// Leave out a site's registration record: a kept block of at most 300 characters holding
-    /// "ICP备", "ICP证" or "公网安备" followed by its number (the footer every site in China shows,
-    /// with its sponsor, address and telephone).
+    /// Accepted and ignored: its rule (`site-records`) changed no answer's score on any developer set
+    /// and left the table. Kept so that settings written for it still load.
     pub drop_site_records: bool,
     /// Leave out a bare address: a kept block of at most 300 characters whose whole text is one web
     /// address or image path, written out as text rather than as a link's label (a shop's attribute

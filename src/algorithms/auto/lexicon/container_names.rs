@@ -77,10 +77,6 @@ pub static COMMENT_THREADS: [Names; 2] = [
     Names::words(&["respond", "replies"]),
 ];
 
-/// Footers written as plain elements named for one ("footer", "site-footer", "page_footer",
-/// "footer-links"): the word itself, as `<footer>` would be. "footnotes" is another word.
-pub static FOOTERS: [Names; 1] = [Names::words(&["footer"])];
-
 /// Customer-review sections of a product page ("reviews", "product-reviews", "review-list"): a
 /// product's comment thread. Review widgets' vendor names and "rating" / "testimonial" added nothing
 /// on product pages and cost elsewhere (docs/EVALUATION.md), so the one stem stays.

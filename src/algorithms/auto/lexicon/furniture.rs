@@ -1,10 +1,9 @@
 //! What page furniture says, read from a short text alone: controls' labels, a forum's poster details,
-//! breadcrumb trails, links to the previous or next article, site registration records, bare web
-//! addresses, share prompts, reprint notices and a product page's recommendation-rail headings. Each
+//! breadcrumb trails, bare web addresses, reprint notices and a product page's recommendation-rail headings. Each
 //! predicate is one rule of `select`'s that leaves such a text out of the answer; the whole-text lists
 //! are compared by [`super::phrase_matcher`].
 
-use super::phrase_matcher::{Phrases, opens_with, same_words};
+use super::phrase_matcher::{Phrases, opens_with};
 
 /// Names of a reprint or copyright notice, matched anywhere in a short text: "版权与免责声明：",
 /// "反侵权公告" (simplified and traditional script).
@@ -163,39 +162,6 @@ pub fn is_breadcrumb(text: &str) -> bool {
     BREADCRUMB_OPENINGS.iter().any(|o| opens_with(t, o)) && t.contains(BREADCRUMB_SEPARATORS)
 }
 
-/// What a link to the previous or next article opens with, before a colon.
-const PREV_NEXT_OPENINGS: &[&str] = &[
-    "上一篇",
-    "下一篇",
-    "上一条",
-    "下一条",
-    "前一篇",
-    "后一篇",
-    "上篇",
-    "下篇",
-    "上一篇文章",
-    "下一篇文章",
-    "上一則",
-    "下一則",
-    "previous article",
-    "next article",
-    "previous post",
-    "next post",
-    "previous story",
-    "next story",
-];
-
-/// Is `text` a link to the previous or next article: it opens with one of [`PREV_NEXT_OPENINGS`]
-/// and a colon ("上一篇：关于…的通知", "Next post: Seed fair")? "上篇文章讲到…" has no colon.
-pub fn is_prev_next_link(text: &str) -> bool {
-    let t = text.trim_start();
-    PREV_NEXT_OPENINGS.iter().any(|o| opens_with(t, o) && t[o.len()..].trim_start().starts_with([':', '：']))
-}
-
-/// The marks of a site's registration record in China: "京ICP备12345678号", "京ICP证030173号",
-/// "京公网安备 11000002000001号".
-const SITE_RECORD_MARKS: &[&str] = &["ICP备", "ICP证", "公网安备"];
-
 /// Is `text` one web address and nothing else: a single word (no whitespace once trimmed) that opens
 /// with `http://`, `https://` or `//` and has a dot after the scheme? A label before it ("Website:")
 /// or a sentence around it makes it no bare address.
@@ -206,37 +172,6 @@ pub fn is_bare_address(text: &str) -> bool {
         .find_map(|s| t.get(..s.len()).filter(|p| p.eq_ignore_ascii_case(s)).map(|_| &t[s.len()..]));
     rest.is_some_and(|r| r.len() >= 4 && r.contains('.') && !r.contains(char::is_whitespace))
 }
-
-/// Does `text` hold a site's registration record: one of [`SITE_RECORD_MARKS`] with a digit within
-/// the next four characters? An article about filing ("网站要办理ICP备案") names the mark without a
-/// number.
-pub fn is_site_record(text: &str) -> bool {
-    static MARKS: std::sync::LazyLock<Vec<memchr::memmem::Finder<'static>>> =
-        std::sync::LazyLock::new(|| SITE_RECORD_MARKS.iter().map(memchr::memmem::Finder::new).collect());
-    !text.is_ascii()
-        && MARKS.iter().any(|m| {
-            let len = m.needle().len();
-            m.find_iter(text.as_bytes()).any(|i| text[i + len..].chars().take(4).any(|c| c.is_ascii_digit()))
-        })
-}
-
-/// Is `text` a share prompt: "Share", "Share this with friends", "Share on X" (the word "share" and
-/// at most four more), "Show more sharing options", "分享到：", or a prompt to scan a QR code
-/// ("微信扫一扫", "扫码阅读全文", "关注该公众号")? "Shareholders" and "Shared storage" are not.
-pub fn is_share_prompt(text: &str) -> bool {
-    let t = text.trim_end_matches(|c: char| c.is_whitespace() || matches!(c, ':' | '：')).trim_start();
-    (t.split_whitespace().next().is_some_and(|w| w.eq_ignore_ascii_case("share")) && t.split_whitespace().count() <= 5)
-        || same_words(t, "show more sharing options")
-        || (!t.is_ascii()
-            && (t == "分享"
-                || ["分享到", "分享至", "分享：", "分享:"].iter().any(|p| t.starts_with(p))
-                || QR_PROMPTS.iter().any(|f| f.find(t.as_bytes()).is_some())))
-}
-
-/// Prompts to scan a QR code, in searchers built once: asked of every short block, and a `str`
-/// search prepares its searcher anew on each call.
-static QR_PROMPTS: std::sync::LazyLock<[memchr::memmem::Finder<'static>; 4]> =
-    std::sync::LazyLock::new(|| ["扫一扫", "二维码", "扫码", "关注该公众号"].map(memchr::memmem::Finder::new));
 
 /// Headings of a product page's recommendation rails, lower-case, matched anywhere in a short heading
 /// ("People who viewed this item also viewed", "Others like you also bought:").
@@ -301,25 +236,9 @@ mod tests {
     }
 
     #[test]
-    fn share_prompts_in_either_language() {
-        assert!(is_share_prompt("Share this with friends") && is_share_prompt("SHARE:") && is_share_prompt("分享到："));
-        assert!(is_share_prompt("用微信扫码二维码") && is_share_prompt("Show more sharing options"));
-        assert!(!is_share_prompt("Shared Security Podcast") && !is_share_prompt("Shareholders Agreement"));
-        assert!(!is_share_prompt("Share your thoughts on what the council should fund next year please"));
-    }
-
-    #[test]
     fn breadcrumbs_open_with_where_the_reader_is() {
         assert!(is_breadcrumb("您的位置：主页>艺术教育>院校招生资讯") && is_breadcrumb("You are here: Home / News"));
         assert!(is_breadcrumb("當前位置：首頁 » 新聞"));
         assert!(!is_breadcrumb("当前位置很好") && !is_breadcrumb("Home > News"));
-    }
-
-    #[test]
-    fn links_to_the_next_article_and_site_records() {
-        assert!(is_prev_next_link("上一篇：关于春季农机安全检查的通知") && is_prev_next_link("Previous post: Notes"));
-        assert!(!is_prev_next_link("上篇文章讲到了育苗") && !is_prev_next_link("Next, post the form"));
-        assert!(is_site_record("备案号：京ICP备12345678号") && is_site_record("京公网安备 11000002000001号"));
-        assert!(!is_site_record("网站要办理ICP备案，流程如下") && !is_site_record("ICP 12345"));
     }
 }

@@ -147,7 +147,7 @@ pub fn words(id_class: &str) -> impl Iterator<Item = &str> {
 mod tests {
     use super::*;
     use crate::algorithms::auto::lexicon::{
-        COMMENT_CONTAINERS, COMMENT_THREADS, CONSENT_NOTICES, FILTER_PANELS, FOOTERS, NAME_GROUPS, NOISE_CONTAINERS,
+        COMMENT_CONTAINERS, COMMENT_THREADS, CONSENT_NOTICES, FILTER_PANELS, NAME_GROUPS, NOISE_CONTAINERS,
         PAGE_NAME_GROUPS, POST_NAMES, REVIEW_THREADS, name_group_bits,
     };
 
@@ -176,7 +176,7 @@ mod tests {
             "",
         ];
         let mut rules: Vec<&Names> = vec![&NOISE_CONTAINERS, &COMMENT_CONTAINERS, &CONSENT_NOTICES, &POST_NAMES];
-        rules.extend(COMMENT_THREADS.iter().chain(&FOOTERS).chain(&REVIEW_THREADS).chain(&FILTER_PANELS));
+        rules.extend(COMMENT_THREADS.iter().chain(&REVIEW_THREADS).chain(&FILTER_PANELS));
         rules.extend(NAME_GROUPS.iter().map(|(_, n)| n));
         rules.extend(PAGE_NAME_GROUPS.iter().map(|(_, n)| n));
         for name in names {

@@ -1,6 +1,5 @@
-//! Short blocks that are page furniture wherever they stand: share prompts, interface labels,
-//! breadcrumb trails, links to the previous and next article, a site's registration record, a forum
-//! poster's details, bare addresses (one rule each, run together in one pass over the blocks), lines
+//! Short blocks that are page furniture wherever they stand: interface labels, breadcrumb trails, a
+//! forum poster's details, bare addresses (one rule each, run together in one pass over the blocks), lines
 //! that point at another page (rule `cross-references`), headings that close an article's text
 //! (`trailing-headings`), and the headline when it opens the text (rule `leading-headline`). One family because each is read from one short block's own text.
 //!
@@ -20,16 +19,10 @@ use crate::algorithms::auto::lexicon;
 use crate::algorithms::auto::segment::Blocks;
 use crate::dom::Document;
 
-/// The longest share prompt, in characters.
-const SHARE_PROMPT_MAX_CHARS: u32 = 40;
 /// The longest interface label, in characters.
 const INTERFACE_LABEL_MAX_CHARS: u32 = 30;
 /// The longest breadcrumb trail, in characters.
 const BREADCRUMB_MAX_CHARS: u32 = 200;
-/// The longest link to the previous or next article, in characters.
-const PREV_NEXT_MAX_CHARS: u32 = 100;
-/// The longest site footer read for a registration record, in characters.
-const SITE_RECORD_MAX_CHARS: u32 = 300;
 /// The longest line about a forum poster, in characters.
 const POSTER_DETAIL_MAX_CHARS: u32 = 40;
 /// The longest bare address, in characters.
@@ -43,19 +36,11 @@ pub(crate) struct Furniture {
     pub(super) is: fn(&str) -> bool,
 }
 
-/// Rule `share-prompts`.
-pub(super) const SHARE_PROMPTS: Furniture =
-    Furniture { max_chars: SHARE_PROMPT_MAX_CHARS, is: lexicon::is_share_prompt };
 /// Rule `interface-labels`.
 pub(super) const INTERFACE_LABELS: Furniture =
     Furniture { max_chars: INTERFACE_LABEL_MAX_CHARS, is: lexicon::is_interface_label };
 /// Rule `breadcrumbs`.
 pub(super) const BREADCRUMBS: Furniture = Furniture { max_chars: BREADCRUMB_MAX_CHARS, is: lexicon::is_breadcrumb };
-/// Rule `prev-next-links`.
-pub(super) const PREV_NEXT_LINKS: Furniture =
-    Furniture { max_chars: PREV_NEXT_MAX_CHARS, is: lexicon::is_prev_next_link };
-/// Rule `site-records`.
-pub(super) const SITE_RECORDS: Furniture = Furniture { max_chars: SITE_RECORD_MAX_CHARS, is: lexicon::is_site_record };
 /// Rule `poster-details`.
 pub(super) const POSTER_DETAILS: Furniture =
     Furniture { max_chars: POSTER_DETAIL_MAX_CHARS, is: lexicon::is_poster_detail };
@@ -66,23 +51,13 @@ pub(super) const BARE_ADDRESSES: Furniture =
 /// Unchoose the short blocks that are page furniture whatever their place, of the `kinds` given (the
 /// furniture rules switched on), in one pass over the blocks (their text nodes joined by spaces):
 ///
-/// - share prompts (rule `share-prompts`, at most [`SHARE_PROMPT_MAX_CHARS`]
-///   characters, [`lexicon::is_share_prompt`]: "Share this with friends", "分享到：", "微信扫一扫"):
-///   share bars sit between the headline and the body or right after it, in the article's own
-///   container, and their labels survive when their icons are links to other sites;
-/// - interface labels (`interface-labels`, at most
+/// - interface labels (rule `interface-labels`, at most
 ///   [`INTERFACE_LABEL_MAX_CHARS`], [`lexicon::is_interface_label`]: "Click to expand...",
 ///   "Loading...", "Read more", "加载更多"): they sit inside the content (a forum quote's expander, a
 ///   card's link, a lazy list's placeholder) and say nothing of it;
 /// - breadcrumb trails (`breadcrumbs`, at most [`BREADCRUMB_MAX_CHARS`],
 ///   [`lexicon::is_breadcrumb`]: "您现在的位置：首页 > 新闻 > 正文", "You are here: Home » News"):
 ///   portals print the trail in the article's own cell, just above the headline;
-/// - links to the previous and next article (`prev-next-links`, at most
-///   [`PREV_NEXT_MAX_CHARS`], [`lexicon::is_prev_next_link`]: "上一篇：…", "Next post: …"), printed
-///   right under the body;
-/// - a site's registration record (`site-records`, at most
-///   [`SITE_RECORD_MAX_CHARS`], [`lexicon::is_site_record`]: "京ICP备12345678号", "公网安备 …号"),
-///   which every site in China shows in its footer, with its sponsor, address and telephone;
 /// - what a forum prints about each post's poster (`poster-details`, at most
 ///   [`POSTER_DETAIL_MAX_CHARS`], [`lexicon::is_poster_detail`]: "Posts: 1,077", "Joined: Mar 2019",
 ///   "Senior Member"), the user panel beside every reply;
@@ -295,7 +270,7 @@ mod tests {
             "<body><div>您现在的位置：<a href=/>首页</a> &gt; <a href=/n>新闻</a> &gt; 正文</div><h1>培训班开班</h1>\
              <p>{body}</p><p>当前位置很好</p><p>You are here: <a href=/>Home</a> » News</p></body>"
         );
-        let auto = AutoParams { drop_share_prompts: false, drop_interface_labels: false, ..AutoParams::default() };
+        let auto = AutoParams { drop_interface_labels: false, ..AutoParams::default() };
         assert_eq!(kept_after_furniture(&html, &auto), (true, format!("培训班开班|{body}|当前位置很好")));
     }
 
@@ -309,7 +284,7 @@ mod tests {
              <p>Compare the two fans before you buy.</p><p>Sort by:</p><p>12 Likes</p><p>Advertisement</p>\
              <p>Sort the seeds by size.</p></body>"
         );
-        let auto = AutoParams { drop_share_prompts: false, drop_breadcrumbs: false, ..AutoParams::default() };
+        let auto = AutoParams { drop_breadcrumbs: false, ..AutoParams::default() };
         assert_eq!(
             kept_after_furniture(&html, &auto),
             (
@@ -319,21 +294,6 @@ mod tests {
                 )
             )
         );
-    }
-
-    #[test]
-    fn links_to_the_next_article_and_a_sites_record_are_dropped() {
-        let body = "县农业局今天举办农民培训班，两百多名农民参加了培训。";
-        let html = format!(
-            "<body><p>{body}</p><p>上一篇：<a href=/a>关于春季农机安全检查的通知</a></p>\
-             <p>Next post: <a href=/b>Seed fair</a></p><p>上篇文章讲到了育苗。</p>\
-             <div>主办：县农业局 电话：0123-4567890 备案号：某ICP备12345678号</div>\
-             <p>网站要办理ICP备案。</p></body>"
-        );
-        let kept = format!("{body}|上篇文章讲到了育苗。|网站要办理ICP备案。");
-        assert_eq!(kept_after_furniture(&html, &AutoParams::default()), (true, kept));
-        let auto = AutoParams { drop_prev_next_links: false, drop_site_records: false, ..AutoParams::default() };
-        assert!(!kept_after_furniture(&html, &auto).0);
     }
 
     #[test]
@@ -405,16 +365,5 @@ mod tests {
         // Nothing but headings: nothing to close, nothing dropped.
         let (dropped, _) = kept_after("<body><h1>Budget</h1><h2>Schools</h2></body>", drop_trailing_headings);
         assert!(!dropped);
-    }
-
-    #[test]
-    fn share_prompts_are_dropped_and_words_that_begin_alike_are_not() {
-        let body = "The council approved the budget on Tuesday after a long debate about schools.";
-        let html = format!(
-            "<body><h1>Budget passes</h1><div><span>Share this with friends</span></div><p>{body}</p>\
-             <ul><li>分享到：</li><li>微信扫一扫</li></ul><h2>Shareholders agreement</h2><p>Share</p></body>"
-        );
-        let auto = AutoParams { drop_breadcrumbs: false, drop_interface_labels: false, ..AutoParams::default() };
-        assert_eq!(kept_after_furniture(&html, &auto), (true, format!("Budget passes|{body}|Shareholders agreement")));
     }
 }

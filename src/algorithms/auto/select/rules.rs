@@ -136,8 +136,6 @@ pub(crate) enum Step {
     /// One kind of short furniture: the kinds switched on run together, in one pass over the blocks,
     /// at the place of the first.
     Furniture(Furniture),
-    /// Not run on its own: a part of the rule named, which asks whether this one is on.
-    PartOf(&'static str),
 }
 
 /// What the rules read of the page besides the choice.
@@ -270,21 +268,7 @@ pub const RULES: &[Rule] = &[
         family: Family::Sectioning,
         when: When::Always,
         reads: "<nav>, <aside>, <footer>, chosen text and its links",
-        step: Step::Drop(|page, chosen| {
-            sectioning::drop_sectioning_chrome(
-                page.doc,
-                chosen,
-                rule_named("named-footers").is_some_and(|r| !r.is_off(page.auto)),
-            )
-        }),
-    },
-    Rule {
-        name: "named-footers",
-        switch: Some(|auto| auto.drop_named_footers),
-        family: Family::Sectioning,
-        when: When::Always,
-        reads: "names of elements (\"site-footer\")",
-        step: Step::PartOf("sectioning-chrome"),
+        step: Step::Drop(|page, chosen| sectioning::drop_sectioning_chrome(page.doc, chosen)),
     },
     Rule {
         name: "tables-of-contents",
@@ -319,14 +303,6 @@ pub const RULES: &[Rule] = &[
         step: Step::Drop(|page, chosen| notices::drop_reprint_notices(page.doc, chosen)),
     },
     Rule {
-        name: "share-prompts",
-        switch: Some(|auto| auto.drop_share_prompts),
-        family: Family::Furniture,
-        when: When::Always,
-        reads: "a short block's text",
-        step: Step::Furniture(furniture::SHARE_PROMPTS),
-    },
-    Rule {
         name: "interface-labels",
         switch: Some(|auto| auto.drop_interface_labels),
         family: Family::Furniture,
@@ -341,22 +317,6 @@ pub const RULES: &[Rule] = &[
         when: When::Always,
         reads: "a short block's text",
         step: Step::Furniture(furniture::BREADCRUMBS),
-    },
-    Rule {
-        name: "prev-next-links",
-        switch: Some(|auto| auto.drop_prev_next_links),
-        family: Family::Furniture,
-        when: When::Always,
-        reads: "a short block's text",
-        step: Step::Furniture(furniture::PREV_NEXT_LINKS),
-    },
-    Rule {
-        name: "site-records",
-        switch: Some(|auto| auto.drop_site_records),
-        family: Family::Furniture,
-        when: When::Always,
-        reads: "a short block's text",
-        step: Step::Furniture(furniture::SITE_RECORDS),
     },
     Rule {
         name: "poster-details",
@@ -420,14 +380,6 @@ impl Rule {
     pub fn is_off(&self, auto: &AutoParams) -> bool {
         self.switch.is_some_and(|on| !on(auto)) || auto.without_rules.contains(&self.name)
     }
-
-    /// The rule this one is a part of, when it does not run on its own.
-    pub fn part_of(&self) -> Option<&'static str> {
-        match self.step {
-            Step::PartOf(whole) => Some(whole),
-            _ => None,
-        }
-    }
 }
 
 /// The rule called `name`.
@@ -466,7 +418,7 @@ pub(crate) fn run(page: &RuleInput<'_>, choice: &mut Choice, pick: impl Fn(&Rule
                     before.copy_from_slice(&choice.chosen);
                 }
             }
-            Step::Furniture(_) | Step::PartOf(_) => {}
+            Step::Furniture(_) => {}
         }
     }
     changed
@@ -490,7 +442,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn names_are_unique_kebab_case_and_parts_name_a_rule() {
+    fn names_are_unique_and_kebab_case() {
         for (k, rule) in RULES.iter().enumerate() {
             assert!(
                 !rule.name.is_empty() && rule.name.chars().all(|c| c.is_ascii_lowercase() || c == '-'),
@@ -498,9 +450,6 @@ mod tests {
                 rule.name
             );
             assert!(RULES[..k].iter().all(|r| r.name != rule.name), "{} twice", rule.name);
-            if let Some(whole) = rule.part_of() {
-                assert!(rule_named(whole).is_some_and(|w| w.part_of().is_none()), "{whole}");
-            }
         }
         assert_eq!(rule_named("repeats").map(|r| r.family), Some(Family::Repeats));
         assert!(rule_named("help").is_none());
@@ -509,7 +458,7 @@ mod tests {
     #[test]
     fn the_furniture_rows_are_one_run_of_the_table() {
         let at: Vec<usize> = (0..RULES.len()).filter(|&k| matches!(RULES[k].step, Step::Furniture(_))).collect();
-        assert_eq!(at.len(), 7);
+        assert_eq!(at.len(), 4);
         assert!(at.windows(2).all(|w| w[1] == w[0] + 1), "{at:?}");
     }
 
@@ -517,18 +466,14 @@ mod tests {
     fn every_drop_setting_switches_off_its_own_rule_and_no_other() {
         let keys = [
             "drop_sectioning_chrome",
-            "drop_named_footers",
             "drop_tables_of_contents",
             "drop_consent_notices",
             "drop_recommendation_rails",
             "drop_filter_panels",
             "drop_script_notices",
             "drop_reprint_notices",
-            "drop_share_prompts",
             "drop_breadcrumbs",
             "drop_interface_labels",
-            "drop_prev_next_links",
-            "drop_site_records",
             "drop_bare_addresses",
             "drop_poster_details",
         ];

@@ -5,7 +5,6 @@
 //! words.
 
 use super::unchoose::{chosen_chars, unchoose_topmost};
-use crate::algorithms::auto::lexicon;
 use crate::dom::{Document, NONE, Node, NodeId, Tag};
 
 /// Unchoose the chosen text outside the page's `<main>` element when at least `min_share` of the
@@ -46,21 +45,14 @@ pub(super) fn confine_to_main(doc: &Document, chosen: &mut [bool], min_share: f6
     true
 }
 
-/// Unchoose the chosen text of `<nav>`, `<aside>` and `<footer>` elements (and, with
-/// `named_footers`, of elements whose id or class has the word "footer": [`lexicon::FOOTERS`], rule
-/// `named-footers`) that hold less than half of the chosen characters, and of `<nav>` elements
+/// Unchoose the chosen text of `<nav>`, `<aside>` and `<footer>` elements that hold less than half of
+/// the chosen characters, and of `<nav>` elements
 /// whose chosen text is at least nine tenths link text when some chosen text lies outside them (a
 /// shop's mega-menu can outweigh the page it serves) (rule `sectioning-chrome`). Returns whether
 /// any was unchosen.
-pub(super) fn drop_sectioning_chrome(doc: &Document, chosen: &mut [bool], named_footers: bool) -> bool {
+pub(super) fn drop_sectioning_chrome(doc: &Document, chosen: &mut [bool]) -> bool {
     let total = chosen_chars(doc, chosen, doc.body, doc.node(doc.body).end);
-    let sectioning = |_: NodeId, n: &Node| {
-        matches!(n.tag(), Some(Tag::Nav | Tag::Aside | Tag::Footer))
-            || (named_footers
-                && n.element()
-                    .and_then(|e| e.id_class.as_deref())
-                    .is_some_and(|c| lexicon::matches_any(&lexicon::FOOTERS, c)))
-    };
+    let sectioning = |_: NodeId, n: &Node| matches!(n.tag(), Some(Tag::Nav | Tag::Aside | Tag::Footer));
     let chrome = |i: NodeId, n: &Node, chosen: &[bool]| {
         let inside = chosen_chars(doc, chosen, i, n.end);
         // A menu is navigation whatever its share, unless it is all there is.
@@ -182,16 +174,14 @@ mod tests {
         let kept = |html: &str| {
             let doc = Document::parse(html);
             let mut chosen: Vec<bool> = (0..doc.len()).map(|i| doc.node(i as NodeId).is_text()).collect();
-            drop_sectioning_chrome(&doc, &mut chosen, true);
+            drop_sectioning_chrome(&doc, &mut chosen);
             chosen_text(&doc, &chosen)
         };
         let body = "The article's own paragraph, longer than the menu, the sidebar and the footer together.";
-        // A footer written as a `<div>` named for it goes as `<footer>` does; "footnotes" is not one.
-        let named = format!(
-            "<body><div class=\"site-footer\"><p>Copyright 2026 County News</p></div><p>{body}</p>\
-             <div id=footnotes><p>1. A note.</p></div><div id=\"page-footer-links\"><p>Terms</p></div></body>"
-        );
-        assert_eq!(kept(&named), format!("{body}|1. A note."));
+        // A footer written as a `<div>` named for it is left to the block model: the names are no rule.
+        let named =
+            format!("<body><div class=\"site-footer\"><p>Copyright 2026 County News</p></div><p>{body}</p></body>");
+        assert_eq!(kept(&named), format!("Copyright 2026 County News|{body}"));
         let page = format!(
             "<body><nav><p>Home</p></nav><div><p>{body}</p><footer><p>Filed under news</p></footer></div>\
              <aside><p>Popular this week</p></aside><footer><p>Copyright</p></footer></body>"
