@@ -251,6 +251,13 @@ async fn null_fields_mean_absent() {
     let mut want = absent.clone();
     want.as_object_mut().unwrap().remove("cache");
     assert_eq!(item, want);
+    // An empty string where a value is optional is the field left out too.
+    for field in ["url", "algorithm", "charset"] {
+        let given = comparable(&app.extract(json!({ "html": page, field: "" })).await);
+        assert_eq!(given, absent, "{field}: \"\"");
+    }
+    let r = app.extract(json!({ "url": "", "site_context": false })).await;
+    assert_eq!((r.status, r.problem_code().as_str()), (400, "missing-input"));
     // A fetch with `html: null` is a fetch; both null is a missing input, and says which fields.
     let r = app.extract(json!({ "url": null, "html": null, "algorithm": null })).await;
     assert_eq!((r.status, r.problem_code().as_str()), (400, "missing-input"));
@@ -258,6 +265,48 @@ async fn null_fields_mean_absent() {
     assert!(detail.contains("`url`") && detail.contains("`html`"), "{detail}");
     let r = app.extract(json!({ "url": "file:///etc/passwd", "html": null })).await;
     assert_eq!((r.status, r.problem_code().as_str()), (403, "url-refused"));
+}
+
+/// An empty query value is the parameter left out (as `null` is in JSON): every query parameter of
+/// `POST /v1/extract`, alone and all at once, gives the answer the bare request gives; a name the API
+/// does not know is refused even when empty.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn empty_query_values_mean_absent() {
+    let app = TestApp::spawn(|c| c.cache.enabled = false).await;
+    let page = article_html("Empty is absent");
+    let comparable = |r: &Resp| {
+        assert_eq!(r.status, 200, "{r:?}");
+        let mut v = r.json();
+        v.as_object_mut().unwrap().remove("timings_ms");
+        v
+    };
+    let names = [
+        "url",
+        "algorithm",
+        "formats",
+        "blocks",
+        "include_comments",
+        "no_article_text",
+        "render",
+        "javascript",
+        "site_context",
+    ];
+    let absent = comparable(&app.post_raw("/v1/extract", "text/html", page.clone()).await);
+    for name in names {
+        let given = comparable(&app.post_raw(&format!("/v1/extract?{name}="), "text/html", page.clone()).await);
+        assert_eq!(given, absent, "{name}=");
+    }
+    let all = names.map(|n| format!("{n}=")).join("&");
+    assert_eq!(comparable(&app.post_raw(&format!("/v1/extract?{all}"), "text/html", page.clone()).await), absent);
+    // The JSON form reads the same query.
+    let r =
+        app.post_raw("/v1/extract?algorithm=&formats=", "application/json", json!({ "html": page }).to_string()).await;
+    assert_eq!(comparable(&r), comparable(&app.extract(json!({ "html": page })).await));
+    // Empty, then given: the value counts once.
+    let r = app.post_raw("/v1/extract?algorithm=&algorithm=cetd-ds", "text/html", page.clone()).await;
+    assert_eq!((r.status, r.json()["algorithm"].clone()), (200, json!("cetd-ds")));
+    let r = app.post_raw("/v1/extract?colour=", "text/html", page.clone()).await;
+    assert_eq!((r.status, r.problem_code().as_str()), (400, "bad-query"));
 }
 
 use common::Resp;
@@ -557,6 +606,7 @@ async fn batch_limits_and_errors() {
         (json!({}), "missing-input"),
         (json!({ "url": null, "html": null }), "missing-input"),
         (json!({ "html": "" }), "empty-input"),
+        (json!({ "url": "" }), "missing-input"),
         (json!({ "html": "<p>x</p>", "formats": [] }), "bad-formats"),
     ] {
         let r = app.post_json("/v1/extract/batch", &json!({ "items": [{ "html": "<p>a</p>" }, item] })).await;
@@ -924,6 +974,9 @@ fn spec_checker_refuses_what_the_spec_forbids() {
     assert_eq!(spec().request_is_valid("POST", "/v1/extract", br#"{"html": "<p>x</p>", "blocks": null}"#), Some(true));
     assert_eq!(spec().request_is_valid("POST", "/v1/extract", br#"{"url": null, "html": null}"#), Some(false));
     assert_eq!(spec().request_is_valid("POST", "/v1/extract", br#"{"html": ""}"#), Some(false));
+    // An empty `url` is left out: beside `html` it is valid, alone it gives no input.
+    assert_eq!(spec().request_is_valid("POST", "/v1/extract", br#"{"html": "<p>x</p>", "url": ""}"#), Some(true));
+    assert_eq!(spec().request_is_valid("POST", "/v1/extract", br#"{"url": ""}"#), Some(false));
 }
 
 // ---------- runtime ----------

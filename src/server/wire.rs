@@ -68,10 +68,16 @@ impl ExtractRequest {
         }
     }
 
-    /// Query pairs into the wire form, refusing unknown names and repeated ones.
+    /// Query pairs into the wire form, refusing unknown names and repeated ones. A parameter with an
+    /// empty value (`?algorithm=`) is the parameter left out, as a JSON `null` is: forms and URL
+    /// builders write `name=` for a field they have no value for, and the API description says so
+    /// (`allowEmptyValue`).
     pub fn from_query(pairs: Vec<(String, String)>) -> Result<ExtractRequest, ApiError> {
         let mut p = ExtractRequest::default();
         for (k, v) in pairs {
+            if v.is_empty() && QUERY_PARAMETERS.contains(&k.as_str()) {
+                continue;
+            }
             let slot_taken = match k.as_str() {
                 "url" => p.url.replace(v).is_some(),
                 "algorithm" => p.algorithm.replace(v).is_some(),
@@ -133,6 +139,19 @@ fn parse_formats(f: &str) -> Result<Vec<Format>, ApiError> {
     }
     Ok(out)
 }
+
+/// The query parameters `POST /v1/extract` takes (every one optional).
+const QUERY_PARAMETERS: [&str; 9] = [
+    "url",
+    "algorithm",
+    "formats",
+    "blocks",
+    "include_comments",
+    "no_article_text",
+    "render",
+    "javascript",
+    "site_context",
+];
 
 fn query_bool(name: &str, v: &str) -> Result<bool, ApiError> {
     match v {

@@ -31,7 +31,7 @@ struct BatchRequest {
 }
 
 /// The items, each checked against the item schema: its fields' types, at least one of `url` and
-/// `html` (a `null` counts as left out), `html` not empty, and a non-empty `formats`.
+/// `html` (a `null`, and an empty `url`, count as left out), `html` not empty, and a non-empty `formats`.
 fn parse_items(items: Vec<Value>) -> Result<Vec<ExtractRequest>, ApiError> {
     items
         .into_iter()
@@ -39,7 +39,7 @@ fn parse_items(items: Vec<Value>) -> Result<Vec<ExtractRequest>, ApiError> {
         .map(|(i, item)| {
             let req: ExtractRequest = serde_json::from_value(item)
                 .map_err(|e| ApiError::BadRequest("malformed-json", format!("item {i}: {e}")))?;
-            if req.url.is_none() && req.html.is_none() {
+            if req.url.as_deref().is_none_or(str::is_empty) && req.html.is_none() {
                 return Err(ApiError::BadRequest("missing-input", format!("item {i}: give `url`, `html`, or both")));
             }
             if req.html.as_deref() == Some("") {

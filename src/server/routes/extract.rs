@@ -47,10 +47,17 @@ fn parse_fetch_url(raw: &str) -> Result<Url, ApiError> {
     Url::parse(raw.trim()).map_err(|e| bad("bad-url", format!("url {raw:?} is not an absolute URL: {e}")))
 }
 
+/// An empty string where a value is optional (`"charset": ""`, `"url": ""` beside `html`) is the field
+/// left out, as `null` is and as an empty query value is: form fields and templates write `""` for a
+/// value they do not have. (`html: ""` stays an empty page, refused as `empty-input`.)
+fn given(v: Option<String>) -> Option<String> {
+    v.filter(|s| !s.is_empty())
+}
+
 impl ExtractRequest {
     /// Check the JSON request and settle its defaults.
     pub fn into_job(mut self, state: &AppState) -> Result<Job, ApiError> {
-        let input = match (self.url.take(), self.html.take()) {
+        let input = match (given(self.url.take()), self.html.take()) {
             (None, None) => {
                 return Err(bad(
                     "missing-input",
@@ -60,14 +67,14 @@ impl ExtractRequest {
             (Some(u), None) => Input::Fetch(parse_fetch_url(&u)?),
             (url, Some(html)) => Input::Html { bytes: Bytes::from(html), url },
         };
-        let charset = check_charset(self.charset.take())?;
+        let charset = check_charset(given(self.charset.take()))?;
         Ok(Job { input, charset, options: self.options(state)? })
     }
 
     /// The raw-HTML form: the body is the page, the query gave the options, the `Content-Type` header
     /// the charset.
     fn into_html_job(mut self, body: Bytes, charset: Option<String>, state: &AppState) -> Result<Job, ApiError> {
-        let input = Input::Html { bytes: body, url: self.url.take() };
+        let input = Input::Html { bytes: body, url: given(self.url.take()) };
         Ok(Job { input, charset: check_charset(charset)?, options: self.options(state)? })
     }
 
@@ -75,7 +82,7 @@ impl ExtractRequest {
     /// lays the page out first (asked for, implied by `javascript` or by the algorithm): decided here
     /// once for every request shape.
     fn options(self, state: &AppState) -> Result<JobOptions, ApiError> {
-        let algorithm = check_algorithm(self.algorithm, state)?;
+        let algorithm = check_algorithm(given(self.algorithm), state)?;
         let formats = self.formats.unwrap_or_else(|| vec![Format::Text, Format::Html]);
         if formats.is_empty() {
             return Err(bad(
