@@ -140,11 +140,7 @@ pub(super) fn run_page<'e>(
         Some(Ok(l)) => engine.extract_rendered(req, l),
         _ => engine.extract(req),
     };
-    let gold_meta = metadata::MetaGold {
-        title: page.title.clone(),
-        author: page.author.clone(),
-        publish_date: page.publish_date.clone(),
-    };
+    let gold_meta = metadata::MetaGold::of(&ds.name, page);
     let mut found_meta = crate::metadata::Metadata::default();
     let (text, probability, is_article, ms, error) = match read_error {
         Some(e) => (String::new(), 0.0, false, None, Some(e)),

@@ -226,8 +226,14 @@ fn metadata_table(a: &AlgorithmReport) -> Option<Table> {
         "date exact",
         "date found",
         "pages (title/author/date)",
+        "author spurious",
+        "date spurious",
+        "pages showing none (author/date)",
     ];
-    let title = format!("{}: metadata (exact after normalising; found = coverage)", a.algorithm);
+    let title = format!(
+        "{}: metadata (exact after normalising; found = coverage; spurious = found where the page shows none)",
+        a.algorithm
+    );
     pooled_table(a, title, &header, |s| {
         let m = s.metadata.as_ref()?;
         Some(vec![
@@ -238,6 +244,9 @@ fn metadata_table(a: &AlgorithmReport) -> Option<Table> {
             f3(m.date.exact_rate),
             f3(m.date.coverage),
             format!("{}/{}/{}", m.title.gold, m.author.gold, m.date.gold),
+            f3(m.author.spurious_rate),
+            f3(m.date.spurious_rate),
+            format!("{}/{}", m.author.absent, m.date.absent),
         ])
     })
 }
