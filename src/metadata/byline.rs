@@ -1,10 +1,16 @@
 //! What the visible page says about its author and date: bylines (`By Jane Roe`, an element named
-//! `author` or `byline`), Chinese labelled lines (`作者：`, `编辑：`, `记者：`, `发布时间：`, `来源：`),
-//! and dates in elements named for dates.
+//! `author` or `byline`), Chinese labelled lines (`作者：`, `记者：`, `文/`, `发布时间：`, `来源：`),
+//! the reporters a Chinese news lead names (`新京报讯（记者 陆一夫）`), and dates in elements named for
+//! dates.
 //!
 //! These are the least trusted sources (after JSON-LD, Open Graph and `<meta>`): the text near the
 //! headline is read first, and only short text nodes are looked at, so a paragraph that happens to
 //! say "by" or hold a date is not taken for a byline.
+//!
+//! Chinese pages label their editors (`责任编辑：`, `编辑：`, `审核：`, `校对：`) and sources
+//! (`来源：新京报`) in the same lines as their writers, and most portal pages name only those: an
+//! editor or a source is never the author. Editors are kept apart ([`Byline::editors`]) so that no
+//! other source can bring one back as the author.
 
 use crate::dom::{Document, NodeId, Tag};
 
@@ -22,10 +28,32 @@ pub struct Byline {
     pub date: Option<String>,
     /// `来源：` (the outlet a Chinese article was first published by).
     pub source: Option<String>,
+    /// The people the page labels as its editors or checkers (`责任编辑：张毅`): never its authors.
+    pub editors: Vec<String>,
 }
 
-/// Chinese labels, longest first so `责任编辑` is not read as `编辑`.
-const AUTHOR_LABELS: &[&str] = &["责任编辑", "作者", "记者", "撰稿", "撰文", "编辑", "责编", "文"];
+/// Chinese labels of the writer.
+const AUTHOR_LABELS: &[&str] = &["作者", "记者", "撰稿", "撰文", "执笔", "采写", "编译", "通讯员", "文"];
+/// Chinese labels of the people who edited, checked or signed off the article: they stand where
+/// bylines stand, and are not its writers.
+/// The editor's labels written at the article's foot (`责任编辑：张毅`): past one, the walk is in the
+/// comments and other articles.
+const FOOT_LABELS: &[&str] = &["责任编辑", "值班编辑", "本文责编", "责编"];
+const EDITOR_LABELS: &[&str] = &[
+    "责任编辑",
+    "值班编辑",
+    "本文责编",
+    "编辑",
+    "责编",
+    "审核",
+    "审校",
+    "校对",
+    "主编",
+    "美编",
+    "监制",
+    "编审",
+    "签发",
+];
 const DATE_LABELS: &[&str] = &[
     "发布时间",
     "发布日期",
@@ -39,7 +67,7 @@ const DATE_LABELS: &[&str] = &[
     "Posted",
     "Date",
 ];
-const SOURCE_LABELS: &[&str] = &["来源", "稿源", "出处"];
+const SOURCE_LABELS: &[&str] = &["本文来源", "文章来源", "信息来源", "稿件来源", "来源", "稿源", "出处"];
 
 /// Names for elements that hold a byline.
 fn names_author(id_class: &str) -> bool {
@@ -63,17 +91,23 @@ fn has(hay: &str, needle: &str) -> bool {
 }
 
 /// How many labels [`all_labels`] gives.
-const LABEL_COUNT: usize = AUTHOR_LABELS.len() + SOURCE_LABELS.len() + DATE_LABELS.len();
+const LABEL_COUNT: usize = AUTHOR_LABELS.len() + SOURCE_LABELS.len() + DATE_LABELS.len() + EDITOR_LABELS.len();
+/// Where each kind of label starts in [`all_labels`] order.
+const SOURCE_AT: usize = AUTHOR_LABELS.len();
+const DATE_AT: usize = SOURCE_AT + SOURCE_LABELS.len();
+const EDITOR_AT: usize = DATE_AT + DATE_LABELS.len();
 
-/// The labels in one automaton: the walk asks each short text for all 22, and one pass over the text
-/// costs less than the first of 22 substring searches on Chinese pages (where it was a tenth of
-/// `auto`'s instructions). `None` only if the automaton cannot be built; then each label is searched.
+/// The labels in one automaton: the walk asks each short text for all of them, and one pass over the
+/// text costs less than the first of that many substring searches on Chinese pages (where it was a
+/// tenth of `auto`'s instructions). `None` only if the automaton cannot be built; then each label is
+/// searched.
 static LABELS: std::sync::LazyLock<Option<aho_corasick::AhoCorasick>> =
     std::sync::LazyLock::new(|| aho_corasick::AhoCorasick::new(all_labels()).ok());
 
-/// Every label of [`AUTHOR_LABELS`], [`SOURCE_LABELS`] and [`DATE_LABELS`], in that order.
+/// Every label of [`AUTHOR_LABELS`], [`SOURCE_LABELS`], [`DATE_LABELS`] and [`EDITOR_LABELS`], in
+/// that order.
 fn all_labels() -> impl Iterator<Item = &'static str> {
-    AUTHOR_LABELS.iter().chain(SOURCE_LABELS).chain(DATE_LABELS).copied()
+    AUTHOR_LABELS.iter().chain(SOURCE_LABELS).chain(DATE_LABELS).chain(EDITOR_LABELS).copied()
 }
 
 /// Where each label (in [`all_labels`] order) first occurs in `text`.
@@ -104,24 +138,235 @@ fn first_occurrences(text: &str) -> [Option<usize>; LABEL_COUNT] {
 fn labelled<'a>(text: &'a str, label: &str, first: Option<usize>) -> Option<&'a str> {
     let at = first?;
     // `文` and `时间` are short: require that the label starts the text or follows a space/bracket.
+    // A reporter's label may also follow the outlet's name at the start of a short line
+    // (`澎湃新闻记者 贺梨萍`, `南都记者 余毅菁 向雪妮`).
     if at > 0 {
-        let prev = text[..at].chars().next_back()?;
-        if !(prev.is_whitespace() || matches!(prev, '[' | '【' | '(' | '（' | '|' | '/' | '丨' | '·')) {
+        let before = &text[..at];
+        let prev = before.chars().next_back()?;
+        let bracketed = prev.is_whitespace()
+            || matches!(
+                prev,
+                '[' | '【' | '(' | '（' | '|' | '/' | '丨' | '·' | '，' | '。' | '；' | ',' | ';' | '》' | '」'
+            );
+        let outlet = matches!(label, "记者" | "通讯员" | "作者")
+            && before.chars().count() <= 12
+            && !before.contains(char::is_whitespace)
+            && text.chars().count() <= 40;
+        if !bracketed && !outlet {
             return None;
         }
     }
-    let rest = text[at + label.len()..].trim_start();
-    let rest =
-        rest.strip_prefix(['：', ':']).or_else(|| (label.len() > 3).then_some(rest).filter(|r| r.starts_with(' ')))?;
+    let after = &text[at + label.len()..];
+    let rest = after.trim_start();
+    // `文/张三`, `执笔/叨叨姐`: a slash stands for the colon after the writer's short labels.
+    let slash = AUTHOR_LABELS.contains(&label).then(|| rest.strip_prefix(['/', '／'])).flatten();
+    // A Chinese label of two or more characters may be followed by a space alone (`记者 陆一夫`).
+    let spaced = (!label.is_ascii() && label.len() > 3 && after.starts_with(char::is_whitespace)).then_some(rest);
+    let rest = rest.strip_prefix(['：', ':']).or(slash).or(spaced)?;
     Some(rest.trim_start())
+}
+
+/// How the names of Chinese outlets (a news site, a paper, an agency, a station, an app, a platform's
+/// account) and organisations end, longest first. The one-character endings (`网`, `报`, `社`, `台`,
+/// `号`) also end names of people, so they count only at the end of a name of three characters or more.
+const OUTLET_ENDINGS: &[&str] = &[
+    "委员会",
+    "办公室",
+    "工作室",
+    "客户端",
+    "编辑部",
+    "电视台",
+    "新闻",
+    "日报",
+    "晚报",
+    "周刊",
+    "杂志",
+    "传媒",
+    "媒体",
+    "频道",
+    "在线",
+    "官网",
+    "支部",
+    "中心",
+    "协会",
+    "学会",
+    "公司",
+    "集团",
+    "团队",
+    "大学",
+    "学院",
+    "研究院",
+    "研究所",
+    "网",
+    "报",
+    "社",
+    "台",
+    "号",
+];
+
+/// Job titles that end a description of a person (`中国人民大学重阳金融研究院执行院长`), not a name.
+const TITLE_ENDINGS: &[&str] = &["院长", "教授", "主任", "研究员", "总裁", "经理", "董事长", "院士", "总编辑", "总监"];
+
+/// Whether a Chinese name is an outlet's or an organisation's (`环球网`, `证券时报网`, `医技药剂党支部`), one
+/// glued to something else (`青网新闻张毅`, `凤凰网科技`, `扬眼企鹅号`), or a job title: not a person's.
+pub fn is_outlet(name: &str) -> bool {
+    let chars = name.chars().count();
+    if !name.chars().any(is_han) || chars < 3 {
+        return false;
+    }
+    if chars >= 4 && TITLE_ENDINGS.iter().any(|t| name.ends_with(t)) {
+        return true;
+    }
+    OUTLET_ENDINGS.iter().any(|e| {
+        let one = e.chars().count() == 1;
+        name.ends_with(e)
+            // Inside the name, after its first character: a longer ending anywhere, a one-character
+            // ending only in a name too long for a person's.
+            || name.char_indices().skip(1).any(|(k, _)| name[k..].starts_with(e) && (!one || chars >= 5))
+    })
+}
+
+/// A Han character of the common block (how [`is_outlet`] and the name tests tell a Chinese name).
+pub fn is_han(c: char) -> bool {
+    ('\u{4E00}'..='\u{9FFF}').contains(&c)
+}
+
+/// The names a byline gave that can be people's: outlets, organisations and placeholders left out, so
+/// that the walk goes on to the writer (`作者：医技药剂党支部` before `（职工通讯员 李琴雯 刘会）`).
+fn persons(names: Vec<String>) -> Vec<String> {
+    names.into_iter().filter(|n| !is_outlet(n) && !is_placeholder(n)).collect()
+}
+
+/// Words a Chinese byline puts where a name would be that are not a person's name: placeholders
+/// (`作者：未知`, `网络整理`), roles and interface words.
+const NOT_NAMES: &[&str] = &[
+    "未知",
+    "佚名",
+    "不详",
+    "网络",
+    "网络整理",
+    "本站",
+    "本网",
+    "原创",
+    "综合",
+    "整理",
+    "编译",
+    "转载",
+    "系统管理员",
+    "管理员",
+    "admin",
+    "administrator",
+    "特邀作者",
+    "作者",
+    "记者",
+    "通讯员",
+    "编辑",
+    "发布于",
+    "注册",
+    "登录",
+    "举报",
+    "分享",
+    "收藏",
+    "关注",
+    "评论",
+    "打印",
+    "字号",
+    "整合",
+    "报道",
+    "发自",
+    "昨天",
+    "前天",
+    "今天",
+    "刚刚",
+];
+
+/// Whether `name` is one of [`NOT_NAMES`] (ASCII case aside).
+pub fn is_placeholder(name: &str) -> bool {
+    let n = name.trim();
+    NOT_NAMES.iter().any(|p| n.eq_ignore_ascii_case(p))
+}
+
+/// A line that credits a picture (`中新社记者 杜洋 摄`, `小花母亲供图`), not the article.
+fn photo_credit(text: &str) -> bool {
+    let t = text.trim_end_matches(|c: char| c.is_whitespace() || "）)】]。".contains(c));
+    ["摄", "摄影", "供图", "翻摄", "制图", "图"].iter().any(|w| t.ends_with(w))
+}
+
+/// Roles written before or after a name in a reporter's line (`职工通讯员 李琴雯`, `观察者网专栏作者 王文`).
+const ROLES: &[&str] = &["特约记者", "见习记者", "本报记者", "记者", "实习生", "通讯员", "专栏作者", "作者"];
+
+/// The names after a Chinese writer's label: the first as [`name_after`] reads it; more only when the
+/// rest of a short line is names too (`段彦超 廖艳`, `叨叨姐、胡一刀&李小飞刀`), each of two to four Han
+/// characters. A role before a name is skipped (`观察者网专栏作者 王文`).
+fn names_after(rest: &str) -> Vec<String> {
+    let rest = rest.trim_end_matches(|c: char| c.is_whitespace() || "）)】]".contains(c));
+    let tokens: Vec<&str> = rest
+        .split(|c: char| c.is_whitespace() || "、，,&＆;；".contains(c))
+        .map(|t| t.trim_matches(|c: char| "（）()【】[]：:".contains(c)))
+        .filter(|t| !t.is_empty())
+        .collect();
+    // A role first (an outlet's columnist, a staff correspondent): the name follows it.
+    let skip = usize::from(tokens.len() > 1 && tokens.first().is_some_and(|t| ROLES.iter().any(|r| t.ends_with(r))));
+    let Some(first) = tokens.get(skip).and_then(|t| name_after(t)) else {
+        return name_after(rest).filter(|n| !is_placeholder(n)).into_iter().collect();
+    };
+    if is_placeholder(&first) {
+        return Vec::new();
+    }
+    let mut out = vec![first];
+    let more = &tokens[skip + 1..];
+    // `编辑 刘晓阳 校对 李铭`: a label among them ends the names.
+    let name_like = |t: &&str| is_han_name(t) && !is_placeholder(t) && !all_labels().any(|l| l == *t);
+    if rest.chars().count() <= 30 && more.iter().all(name_like) {
+        out.extend(more.iter().map(|t| t.to_string()));
+    }
+    out
+}
+
+/// The reporters a Chinese news lead names in brackets before its first sentence:
+/// `新京报讯（记者 陆一夫）11月25日…`, `新华社巴黎12月9日电（记者唐霁）…`, `本站讯（职工通讯员 李琴雯 刘会）…`.
+fn lead_reporters(text: &str) -> Vec<String> {
+    let head: String = text.chars().take(48).collect();
+    let Some(open) = head.find(['（', '(']) else { return Vec::new() };
+    if head[..open].chars().count() > 24 {
+        return Vec::new();
+    }
+    let inner = &head[open + head[open..].chars().next().map_or(1, char::len_utf8)..];
+    let Some(close) = inner.find(['）', ')']) else { return Vec::new() };
+    let inner = inner[..close].trim();
+    if !["记者", "通讯员"].iter().any(|r| inner.contains(r)) || photo_credit(inner) {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for token in inner.split(|c: char| c.is_whitespace() || "、，,".contains(c)).filter(|t| !t.is_empty()) {
+        // A role alone or after an outlet's name (`记者`, `职工通讯员`, `新华社记者`) comes before names.
+        if ROLES.iter().any(|r| token.ends_with(r)) {
+            continue;
+        }
+        // `记者唐霁`: the role glued to the name.
+        let t = ROLES.iter().find_map(|r| token.strip_prefix(r)).unwrap_or(token);
+        if is_han_name(t) && !is_placeholder(t) {
+            out.push(t.to_string());
+        } else {
+            // `整合`, `报道`, a date: the names are over.
+            break;
+        }
+    }
+    out
+}
+
+/// Two to four Han characters (a middle dot allowed, for transliterated names): how Chinese names
+/// are written in bylines.
+fn is_han_name(t: &str) -> bool {
+    (2..=4).contains(&t.chars().count()) && t.chars().all(|c| ('\u{4E00}'..='\u{9FFF}').contains(&c) || c == '·')
 }
 
 /// A name after a label: up to a space, a separator or the next label.
 fn name_after(rest: &str) -> Option<String> {
     let mut end = rest.len();
     for stop in [
-        " ", "\u{3000}", "|", "丨", "/", "（", "(", "【", "[", "，", ",", "；", ";", "来源", "时间", "发布", "编辑",
-        "日期",
+        " ", "\u{3000}", "|", "丨", "/", "（", "(", "【", "[", "）", ")", "】", "]", "，", ",", "、", "；", ";", "&",
+        "来源", "时间", "发布", "编辑", "责编", "审核", "校对", "日期",
     ] {
         if let Some(k) = rest.find(stop)
             && k > 0
@@ -321,6 +566,43 @@ fn author_named_ancestor(doc: &Document, id: NodeId, memo: &mut [u8]) -> bool {
     })
 }
 
+/// A person link's name: its text up to the first place where two elements' texts meet with no space
+/// between them. A browser shows those apart (a block after a block, a badge beside the name), and
+/// glued they make a name no one has: `<div>扬眼</div><span>企鹅号</span>` is the account `扬眼` and
+/// the platform's label, not `扬眼企鹅号`.
+fn link_name(doc: &Document, a: NodeId) -> String {
+    let mut out = String::new();
+    let mut last: Option<NodeId> = None;
+    for t in doc.text_nodes(a) {
+        let (before, after) = match doc.node(t).data {
+            crate::dom::NodeData::Text { space_before, space_after, .. } => (space_before, space_after),
+            _ => (false, false),
+        };
+        if let Some(prev) = last {
+            let spaced = before
+                || matches!(doc.node(prev).data, crate::dom::NodeData::Text { space_after: true, .. })
+                || out.ends_with(' ');
+            if !spaced && doc.node(prev).parent != doc.node(t).parent {
+                break;
+            }
+            if spaced && !out.ends_with(' ') {
+                out.push(' ');
+            }
+        }
+        out.push_str(doc.text(t));
+        if after {
+            out.push(' ');
+        }
+        last = Some(t);
+    }
+    out.trim_end().to_string()
+}
+
+/// Whether the walk still looks for the author: none found yet, and the article's foot not passed.
+fn seeking(out: &Byline, article_over: bool) -> bool {
+    out.authors.is_empty() && !article_over
+}
+
 /// The headline: the first `<h1>` in the body.
 fn headline(doc: &Document) -> Option<NodeId> {
     (doc.body..doc.node(doc.body).end).find(|&i| doc.node(i).tag() == Some(Tag::H1))
@@ -338,39 +620,43 @@ pub fn read(doc: &Document) -> Byline {
     let mut pending_author_label = false;
     let mut pending_date_label = false;
     let mut author_memo = vec![0u8; doc.len()];
-    for &t in texts.iter().chain(before.iter()) {
+    // The editor's label at the foot ([`FOOT_LABELS`]) ends the article: what follows is comments and
+    // other articles, whose people are not this one's authors.
+    let mut article_over = false;
+    for (k, &t) in texts.iter().chain(before.iter()).enumerate() {
         let text = doc.text(t);
         // A link to a person's page, in the byline region: its text is the author.
-        if out.authors.is_empty()
+        if seeking(&out, article_over)
             && doc.node(t).in_link
             && let Some(a) = doc.ancestors(t).take(3).find(|&a| doc.node(a).tag() == Some(Tag::A))
             && doc.node(a).element().and_then(|e| e.href()).is_some_and(person_link)
         {
-            let name = clean_name(&doc.subtree_text(a));
+            let name = clean_name(&link_name(doc, a));
             if !is_label(&name) && names(&name).is_some() {
-                out.authors.push(name);
+                out.authors = persons(vec![name]);
             }
         }
-        if pending_author_label && out.authors.is_empty() && !is_label(text) {
+        if pending_author_label && seeking(&out, article_over) && !is_label(text) {
             if let Some(n) = names(text) {
-                out.authors = n;
+                out.authors = persons(n);
             }
             pending_author_label = false;
         }
-        if out.authors.is_empty() && is_label(text) {
+        if seeking(&out, article_over) && is_label(text) {
             pending_author_label = true;
             continue;
+        }
+        // A news lead names its reporters before its first sentence, in a paragraph of any length.
+        if seeking(&out, article_over) && !text.is_ascii() {
+            out.authors = persons(lead_reporters(text));
         }
         if text.chars().count() > MAX_LINE {
             pending_author_label = false;
             pending_date_label = false;
             continue;
         }
-        if pending_author_label
-            && out.authors.is_empty()
-            && let Some(n) = name_after(text)
-        {
-            out.authors.push(n);
+        if pending_author_label && seeking(&out, article_over) {
+            out.authors = persons(names_after(text));
         }
         if pending_date_label && out.date.is_none() {
             out.date = dates::find_in_text(text).map(|(d, _)| d);
@@ -380,36 +666,53 @@ pub fn read(doc: &Document) -> Byline {
         // of most pages) can hold only the English date labels, and is searched only while the date
         // is unknown.
         let labels = !text.is_ascii();
-        let found = if out.date.is_none() || (labels && (out.authors.is_empty() || out.source.is_none())) {
+        let found = if out.date.is_none()
+            || (labels && (seeking(&out, article_over) || out.source.is_none() || out.editors.is_empty()))
+        {
             first_occurrences(text)
         } else {
             [None; LABEL_COUNT]
         };
-        if labels && out.authors.is_empty() {
+        if labels && seeking(&out, article_over) && !photo_credit(text) {
             for (label, &first) in AUTHOR_LABELS.iter().zip(&found) {
                 if let Some(rest) = labelled(text, label, first) {
-                    match name_after(rest) {
-                        Some(n) => out.authors.push(n),
-                        None => pending_author_label = rest.trim().is_empty(),
-                    }
+                    out.authors = persons(names_after(rest));
+                    pending_author_label = seeking(&out, article_over) && rest.trim().is_empty();
                     break;
+                }
+            }
+        }
+        if labels && out.editors.is_empty() {
+            for (label, &first) in EDITOR_LABELS.iter().zip(&found[EDITOR_AT..]) {
+                if let Some(rest) = labelled(text, label, first) {
+                    article_over |= k < texts.len() && FOOT_LABELS.contains(label);
+                    for n in names_after(rest) {
+                        if !out.editors.contains(&n) {
+                            out.editors.push(n);
+                        }
+                    }
                 }
             }
         }
         // Only while no author is known: the element-name test below costs a dozen substring searches
         // per ancestor, and the window is walked to its end on most pages (few name a source).
-        if out.authors.is_empty() {
+        if seeking(&out, article_over) {
             let named = author_named_ancestor(doc, t, &mut author_memo);
+            // A labelled line (`责任编辑：张申` in an element named `show_author`) was read above.
+            let labelled_line = labels && found[..DATE_AT].iter().chain(&found[EDITOR_AT..]).any(Option::is_some);
             if !doc.node(t).in_link || named {
                 if let Some(n) = english_byline(text) {
-                    out.authors = n;
-                } else if named && let Some(n) = names(text) {
-                    out.authors = n;
+                    out.authors = persons(n);
+                } else if named
+                    && !labelled_line
+                    && let Some(n) = names(text)
+                {
+                    out.authors = persons(n);
                 }
             }
         }
         if labels && out.source.is_none() {
-            for (label, &first) in SOURCE_LABELS.iter().zip(&found[AUTHOR_LABELS.len()..]) {
+            for (label, &first) in SOURCE_LABELS.iter().zip(&found[SOURCE_AT..]) {
                 if let Some(rest) = labelled(text, label, first)
                     && let Some(n) = name_after(rest)
                 {
@@ -419,7 +722,7 @@ pub fn read(doc: &Document) -> Byline {
             }
         }
         if out.date.is_none() {
-            for (label, &first) in DATE_LABELS.iter().zip(&found[AUTHOR_LABELS.len() + SOURCE_LABELS.len()..]) {
+            for (label, &first) in DATE_LABELS.iter().zip(&found[DATE_AT..]) {
                 if let Some(rest) = labelled(text, label, first) {
                     match dates::find_in_text(rest) {
                         Some((d, _)) => out.date = Some(d),
@@ -435,7 +738,7 @@ pub fn read(doc: &Document) -> Byline {
         {
             out.date = Some(d);
         }
-        if !out.authors.is_empty() && out.date.is_some() && out.source.is_some() {
+        if !out.authors.is_empty() && out.date.is_some() && out.source.is_some() && !out.editors.is_empty() {
             break;
         }
     }
@@ -503,5 +806,86 @@ mod tests {
         assert_eq!(b.source.as_deref(), Some("新华网"));
         let split = Document::parse("<body><h1>标题</h1><span>作者：</span><span>王五</span></body>");
         assert_eq!(read(&split).authors, ["王五"]);
+        // The editor is kept apart, never the author.
+        assert_eq!(b.editors, ["李四"]);
+    }
+
+    /// A China Youth Daily article: its byline gives a time and a source, its foot the editor, and no
+    /// writer is named. Neither the source nor the editor is an author.
+    #[test]
+    fn editors_and_sources_are_not_authors() {
+        let doc = Document::parse(
+            "<body><h1>国内多地迎来降雨</h1><div class=pwz>发稿时间：2024-05-20 13:15:00 来源：央视新闻客户端 中国青年网</div>\
+             <p>记者从中央气象台获悉，今天起我国南方多地将迎来一轮强降雨过程。</p><div>责任编辑：张毅</div></body>",
+        );
+        let b = read(&doc);
+        assert_eq!(b.authors, Vec::<String>::new());
+        assert_eq!(b.editors, ["张毅"]);
+        assert_eq!(b.source.as_deref(), Some("央视新闻客户端"));
+        assert_eq!(b.date.as_deref(), Some("2024-05-20T13:15:00"));
+        let lines = [
+            ("<p>编辑 刘晓阳 校对 李铭</p>", vec![], vec!["刘晓阳", "李铭"]),
+            ("<p>作者：未知 责任编辑：棒棒不是糖</p>", vec![], vec!["棒棒不是糖"]),
+            ("<p>【编辑:陈海峰】</p>", vec![], vec!["陈海峰"]),
+            ("<p>(责编：汤诗瑶、丁涛)</p>", vec![], vec!["汤诗瑶", "丁涛"]),
+            ("<p>审核：王五</p><p>作者：赵六</p>", vec!["赵六"], vec!["王五"]),
+            ("<p>时间：2019-09-25 作者：网络整理 阅读：1644</p>", vec![], vec![]),
+        ];
+        for (body, authors, editors) in lines {
+            let b = read(&Document::parse(&format!("<body><h1>标题</h1>{body}<p>正文。</p></body>")));
+            assert_eq!(
+                (b.authors, b.editors),
+                (
+                    authors.iter().map(|a| a.to_string()).collect::<Vec<_>>(),
+                    editors.iter().map(|e| e.to_string()).collect::<Vec<_>>()
+                ),
+                "{body}"
+            );
+        }
+    }
+
+    #[test]
+    fn writers_in_chinese_bylines_and_leads() {
+        let cases = [
+            // The reporters a lead names in brackets, whatever the paragraph's length.
+            (
+                "<p>新京报讯（记者 陆一夫）11月25日，新京报记者登录拼多多全球购页面发现，亚马逊海外购与拼多多达成合作。</p>",
+                vec!["陆一夫"],
+            ),
+            ("<p>新华社巴黎12月9日电（记者唐霁）法国9日再次爆发全国跨行业大罢工。</p>", vec!["唐霁"]),
+            ("<p>长江网10月4日讯（记者陈智 整合） 国庆中秋长假过半。</p>", vec!["陈智"]),
+            ("<p>本站讯（职工通讯员 李琴雯 刘会）为深入推进党建与业务工作紧密结合。</p>", vec!["李琴雯", "刘会"]),
+            // An outlet's reporter line, several names; a picture's credit is not a byline.
+            ("<p>澎湃新闻记者 段彦超 廖艳</p>", vec!["段彦超", "廖艳"]),
+            ("<p>扬子晚报记者 张楠</p>", vec!["张楠"]),
+            ("<p>采写：南都记者 余毅菁 向雪妮</p>", vec!["余毅菁", "向雪妮"]),
+            ("<p>2月18日，北京故宫午门调试灯光。</p><p>中新社记者 杜洋 摄</p>", vec![]),
+            // `文/` and `执笔/`, a columnist's role before the name.
+            ("<p>【文/ 翟东升，整理/ 唐晓甫】</p>", vec!["翟东升"]),
+            ("<p>【文/观察者网专栏作者 王文】</p>", vec!["王文"]),
+            ("<p>执笔/叨叨姐、胡一刀&李小飞刀</p>", vec!["叨叨姐", "胡一刀", "李小飞刀"]),
+            ("<p>作者：上官云 宋宇晟</p>", vec!["上官云", "宋宇晟"]),
+        ];
+        for (body, authors) in cases {
+            let b = read(&Document::parse(&format!("<body><h1>标题</h1>{body}<p>正文。</p></body>")));
+            assert_eq!(b.authors, authors.iter().map(|a| a.to_string()).collect::<Vec<_>>(), "{body}");
+        }
+    }
+
+    #[test]
+    fn a_person_links_name_is_not_glued_to_a_badge() {
+        // An account's name and the platform's label in two elements, no space between them.
+        let doc = Document::parse(
+            "<body><h1>标题</h1><div><a class=author href='//new.qq.com/omn/author/5183008'><div>扬眼</div>\
+             <span class=qiehao>企鹅号</span></a></div><p>正文。</p></body>",
+        );
+        assert_eq!(read(&doc).authors, ["扬眼"]);
+        // Names split over elements with spaces between them stay whole.
+        let doc = Document::parse(
+            "<body><h1>T</h1><div><a href='/authors/jroe/'><span>Jane</span> <span>Roe</span></a></div></body>",
+        );
+        assert_eq!(read(&doc).authors, ["Jane Roe"]);
+        let doc = Document::parse("<body><h1>T</h1><div><a href='/authors/jroe/'>Jane <b>Roe</b></a></div></body>");
+        assert_eq!(read(&doc).authors, ["Jane Roe"]);
     }
 }
