@@ -6,6 +6,7 @@ use pith::{Algorithm, Engine, Error, Options, Request};
 
 const ARTICLE: &[u8] = include_bytes!("fixtures/pages/article.html");
 const LISTING: &[u8] = include_bytes!("fixtures/pages/listing.html");
+const NEWS: &str = include_str!("fixtures/pages/news-article.html");
 
 fn engine() -> Engine {
     Engine::with_defaults().expect("embedded config loads")
@@ -538,4 +539,64 @@ fn site_template_removes_shared_chrome_and_keeps_each_article() {
     let with = e.extract(&Request { site: Some(&template), ..req }).unwrap();
     assert_eq!(with.content.text, alone.content.text);
     assert_eq!(with.template.map(|t| t.blocks_removed), Some(0));
+}
+
+/// `content.fingerprint`: the same article with a sentence rewritten, or under another site's menus,
+/// is at most 3 bits from the original; unrelated pages are at least 20 apart. Present whatever
+/// formats are asked for.
+#[test]
+fn content_fingerprints_find_near_duplicates() {
+    let bits = |html: &str| {
+        let r = engine().extract(&Request::new(html.as_bytes())).unwrap();
+        let f = &r.content.fingerprint;
+        assert!(f.len() == 16 && f.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)), "{f}");
+        u64::from_str_radix(f, 16).unwrap()
+    };
+    let apart = |a: u64, b: u64| (a ^ b).count_ones();
+    let original = bits(NEWS);
+    // One word of one sentence changed, then the whole sentence rewritten.
+    let word = NEWS.replace("lent its thousandth packet", "lent its one thousandth packet");
+    let sentence = NEWS.replace(
+        "Tomatoes have been the most popular loan by far, followed by runner beans, courgettes and",
+        "Runner beans have been the most popular loan so far, ahead of tomatoes, courgettes and",
+    );
+    // Another site's chrome around the same article: menu, related links, footer and name.
+    let nav_at = NEWS.find("<nav class=\"main-menu\">").unwrap();
+    let nav_end = NEWS.find("</nav>").unwrap() + "</nav>".len();
+    let aside_at = NEWS.find("<aside").unwrap();
+    let aside_end = NEWS.find("</aside>").unwrap() + "</aside>".len();
+    let chrome = [
+        &NEWS[..nav_at],
+        "<nav class=top><a href=/>Front page</a> <a href=/world/>World</a> <a href=/money/>Money</a> \
+         <a href=/culture/>Culture</a> <a href=/travel/>Travel</a> <a href=/subscribe/>Subscribe and save</a></nav>",
+        &NEWS[nav_end..aside_at],
+        "<aside class=popular><h2>Most read</h2><ol><li><a href=/a>Council approves new cycle lanes</a></li>\
+         <li><a href=/b>Five walks to try before the summer crowds arrive</a></li></ol></aside>",
+        &NEWS[aside_end..],
+    ]
+    .concat()
+    .replace("Riverside Courier", "Valley Evening Post");
+    for (what, page) in [("a word", &word), ("a sentence", &sentence), ("the chrome", &chrome)] {
+        assert_ne!(page.as_str(), NEWS, "{what}");
+        let d = apart(original, bits(page));
+        assert!(d <= 3, "{what} changed: {d} bits apart");
+    }
+    // Unrelated pages: the shipped fixtures, English and Chinese.
+    let others: Vec<u64> = ["article.html", "comments.html", "listing.html", "zh-news.html"]
+        .iter()
+        .map(|f| {
+            bits(&std::fs::read_to_string(format!("{}/tests/fixtures/pages/{f}", env!("CARGO_MANIFEST_DIR"))).unwrap())
+        })
+        .collect();
+    let all: Vec<u64> = std::iter::once(original).chain(others).collect();
+    for (i, a) in all.iter().enumerate() {
+        for b in &all[i + 1..] {
+            assert!(apart(*a, *b) >= 20, "{i}: {a:016x} and {b:016x} are {} bits apart", apart(*a, *b));
+        }
+    }
+    // The same fingerprint when no content format is asked for.
+    let bare = Options { text: false, html: false, blocks: false, ..Options::for_algorithm(Algorithm::Auto) };
+    let r = engine().extract(&Request::with_options(NEWS.as_bytes(), bare)).unwrap();
+    assert!(r.content.text.is_empty());
+    assert_eq!(u64::from_str_radix(&r.content.fingerprint, 16).unwrap(), original);
 }

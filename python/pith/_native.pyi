@@ -17,6 +17,14 @@ VERSION: str
 class Content(TypedDict):
     text: str
     html: str
+    fingerprint: str
+    """64-bit SimHash of the main text as 16 lower-case hex digits, present whatever ``formats`` asks
+    for: near-duplicates (a few words changed, other menus) are a few bits apart, unrelated pages about
+    32. Recipe (fixed across releases): the text ``content.text`` gives, Unicode NFKC; words as pith
+    splits them (letters, digits, marks and ``_``, lower-cased; each Han, kana, Hangul, Thai character a
+    word); shingles of 3 consecutive words (fewer words: one shingle); each shingle's words joined by a
+    space, UTF-8, hashed with 64-bit FNV-1a then MurmurHash3's fmix64; bit b set when more than half the
+    shingles set it. No words: ``"0000000000000000"``."""
     markdown: NotRequired[str]
     explain: NotRequired[str]
 

@@ -23,8 +23,10 @@ use crate::{run, to_python};
 /// Returns the object `pith extract --format json` prints, as a dict with the same keys and values:
 ///
 ///   url, title, lang, charset, algorithm
-///   content      {"text": str, "html": str, "markdown": str (when asked), "explain": str (when asked)};
-///                a format not asked for is "" (text, html) or absent (markdown, explain)
+///   content      {"text": str, "html": str, "fingerprint": str, "markdown": str (when asked),
+///                "explain": str (when asked)}; a format not asked for is "" (text, html) or absent
+///                (markdown, explain); "fingerprint" (16 hex digits, the SimHash of the main text,
+///                README "Content fingerprint") is always there
 ///   has_article  {"probability": float, "is_article": bool, "signals": {name: float}}
 ///   page_type    {"label": "article"|"forum"|"product"|"collection"|"listing"|"documentation"|"service",
 ///                 "probabilities": {label: float}}, or None (algorithms other than "auto")

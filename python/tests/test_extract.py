@@ -45,6 +45,15 @@ def test_no_formats_gives_the_verdicts_alone():
     assert result["metadata"]["title"]
 
 
+def test_every_result_has_the_texts_fingerprint():
+    # 16 lower-case hex digits, the same whatever formats are asked for, and the CLI's.
+    fingerprint = pith.extract(ARTICLE)["content"]["fingerprint"]
+    assert len(fingerprint) == 16 and all(c in "0123456789abcdef" for c in fingerprint)
+    assert pith.extract(ARTICLE, formats=())["content"]["fingerprint"] == fingerprint
+    assert pith.extract(ARTICLE, formats=("html", "markdown"))["content"]["fingerprint"] == fingerprint
+    assert pith.extract(LISTING)["content"]["fingerprint"] != fingerprint
+
+
 def test_str_is_read_as_utf8_and_equals_its_utf8_bytes():
     text = ZH_NEWS.decode("utf-8")
     from_str = pith.extract(text, formats=("text", "html"), blocks=True)

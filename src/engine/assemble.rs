@@ -27,21 +27,17 @@ impl Engine {
     pub fn assemble(&self, req: &Request<'_>, page: &Page<'_>, outcome: Outcome) -> (Extraction, f64) {
         let doc = &page.doc;
         let o = &req.options;
+        // The text is rendered whatever the formats: the fingerprint is made from it.
         let (text, html) = match &outcome.content {
             Content::Nodes(roots) => (
-                if o.text { output::render_text(doc, roots) } else { String::new() },
+                output::render_text(doc, roots),
                 if o.html { output::render_html(doc, roots, req.url) } else { String::new() },
             ),
-            Content::Text(paras) => (
-                if o.text { paras.join("\n") } else { String::new() },
-                if o.html { output::paragraphs_html(paras) } else { String::new() },
-            ),
+            Content::Text(paras) => {
+                (paras.join("\n"), if o.html { output::paragraphs_html(paras) } else { String::new() })
+            }
             Content::Mixed { paragraphs, roots } => {
-                let text = if o.text {
-                    join_nonempty(paragraphs.join("\n"), output::render_text(doc, roots), "\n")
-                } else {
-                    String::new()
-                };
+                let text = join_nonempty(paragraphs.join("\n"), output::render_text(doc, roots), "\n");
                 let html = if o.html {
                     join_nonempty(output::paragraphs_html(paragraphs), output::render_html(doc, roots, req.url), "\n")
                 } else {
@@ -77,6 +73,7 @@ impl Engine {
                 Explain::Lines => output::explain_lines::render(doc, &outcome.decisions, &outcome.blocks, &summary),
             }
         });
+        let fingerprint = output::fingerprint::fingerprint(&text);
         let blocks =
             if o.blocks { output::report_blocks(doc, outcome.blocks, self.limits.max_blocks) } else { Vec::new() };
         let probability = outcome.probability;
@@ -94,7 +91,13 @@ impl Engine {
             lang: doc.lang.clone(),
             charset: page.charset.to_string(),
             algorithm: o.algorithm.to_string(),
-            content: ContentOut { text, html, markdown, explain },
+            content: ContentOut {
+                fingerprint,
+                text: if o.text { text } else { String::new() },
+                html,
+                markdown,
+                explain,
+            },
             has_article: HasArticle {
                 probability,
                 is_article: probability >= threshold,

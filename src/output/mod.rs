@@ -9,6 +9,7 @@
 //! | `explain_page.rs` | `content.explain` as a page ([`Explain::Page`]): one HTML page of every block shaded by its probability |
 //! | `explain_lines.rs` | `content.explain` as lines ([`Explain::Lines`], `pith extract --format explain`): one line per judged block |
 //! | `blocks.rs` | `blocks`: the block report, the top-ranked blocks and their scores ([`report_blocks`], [`BlockOut`]) |
+//! | `fingerprint.rs` | `content.fingerprint`: the SimHash of the main text's word shingles ([`fingerprint::fingerprint`]) |
 //!
 //! Both explanations, and the block report's `decided_by`, render the one decision record the
 //! algorithm left (`algorithms::contract::decision`).
@@ -16,6 +17,7 @@
 mod blocks;
 pub mod explain_lines;
 pub mod explain_page;
+pub mod fingerprint;
 mod html;
 pub mod markdown;
 mod text;
@@ -58,6 +60,11 @@ pub struct Extraction {
 pub struct ContentOut {
     pub text: String,
     pub html: String,
+    /// The main text's SimHash, 16 lower-case hexadecimal digits ([`fingerprint`]): equal or a few bits
+    /// apart for the same article under other addresses and other page chrome. Present whatever the
+    /// formats asked for.
+    #[serde(default)]
+    pub fingerprint: String,
     /// CommonMark with GitHub tables (see [`crate::output::markdown`]); present only when requested.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub markdown: Option<String>,
