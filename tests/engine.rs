@@ -47,6 +47,26 @@ fn every_charset_decodes_to_the_right_text() {
     }
 }
 
+/// A GBK page (no declaration) saved inside a wrapper whose attribute holds three U+FFFD as UTF-8
+/// (`EF BF BD`) before 40 KB of GBK text: the page is GBK, not windows-1252 mojibake.
+#[test]
+fn a_gbk_page_that_opens_with_a_few_utf8_bytes_decodes_as_gbk() {
+    let post = "<div class=post><p>主题: 【2005年中国农业技术交流会】水稻育秧和病虫害防治的经验，欢迎各位网友回帖讨论。</p>\
+                <p>回复：楼主说得好，我们村今年也用了这个办法，秧苗长得又壮又齐，产量比去年高了一成。</p></div>";
+    let body = post.repeat(40 * 1024 / post.len() + 1);
+    let mut page = b"<html><head><title>forum</title></head><body><div class=\"saved\" title=\"".to_vec();
+    page.extend_from_slice("\u{FFFD}\u{FFFD}\u{FFFD}".as_bytes());
+    page.extend_from_slice(b"\">");
+    page.extend_from_slice(&encoding_rs::GBK.encode(&body).0);
+    page.extend_from_slice(b"</div></body></html>");
+    let mut e = engine();
+    e.params.auto.no_article_text = pith::algorithms::auto::NoArticleText::Full;
+    let r = e.extract(&Request::new(&page)).unwrap();
+    assert_eq!(r.charset, "gb18030");
+    assert!(r.content.text.contains("主题: 【2005年中国农业技术交流会】"), "{:.200}", r.content.text);
+    assert!(!r.content.text.contains("Ö÷Ìâ"));
+}
+
 #[test]
 fn caller_charset_overrides_detection() {
     let gbk = encoding_rs::GBK

@@ -115,7 +115,82 @@ fn detect(bytes: &[u8]) -> &'static Encoding {
     // the same for every candidate charset. On the 3,038 pages of the developer datasets both steps
     // choose what the whole window chose, on every page (and detection is 5 ms → 0.4 ms on the GBK
     // pages of zh-cwce that declare no charset).
-    guess(&around_non_ascii(window, NON_ASCII_CONTEXT), last)
+    let guessed = guess(&around_non_ascii(window, NON_ASCII_CONTEXT), last);
+    if guessed.is_single_byte()
+        && let Some(multi_byte) = cleanest_multi_byte(window, last)
+    {
+        return multi_byte;
+    }
+    guessed
+}
+
+/// Multi-byte charsets a page's bytes are tried in when detection falls back to a single-byte guess.
+const MIXED_CANDIDATES: [&Encoding; 3] = [encoding_rs::UTF_8, encoding_rs::GB18030, encoding_rs::BIG5];
+/// Fewer non-ASCII bytes than this say too little to overrule detection.
+const MIXED_MIN_NON_ASCII: usize = 64;
+/// The share of the non-ASCII bytes (one in this many) that may be malformed in the charset chosen.
+const MIXED_MALFORMED_PER: usize = 100;
+
+/// The charset in which nearly all of `window`'s non-ASCII bytes decode, when detection guessed a
+/// single-byte one: detection drops a charset at its first malformed sequence, so a GBK page that
+/// opens with a few bytes of another charset (a wrapper's UTF-8 attribute, an include a server
+/// spliced in) has every multi-byte candidate dropped and falls to windows-1252, which reads every
+/// Chinese character as two Latin letters. A single-byte charset decodes any bytes, so it says
+/// nothing against the multi-byte reading.
+///
+/// The candidate with the fewest malformed bytes wins if at most one non-ASCII byte in
+/// [`MIXED_MALFORMED_PER`] is malformed in it, and if detection, asked again without the runs of
+/// non-ASCII bytes that are malformed in it, names a multi-byte charset too (by chance a
+/// windows-1251 or windows-874 text can decode almost cleanly as GBK; its letter frequencies do not
+/// look like Chinese). That second answer is the charset: GBK and Big5 both decode most GB2312 text.
+fn cleanest_multi_byte(window: &[u8], last: bool) -> Option<&'static Encoding> {
+    let non_ascii = window.iter().filter(|&&b| b >= 0x80).count();
+    if non_ascii < MIXED_MIN_NON_ASCII {
+        return None;
+    }
+    let (best, malformed) = MIXED_CANDIDATES
+        .iter()
+        .map(|&enc| (enc, malformed_sequences(enc, window, last)))
+        .min_by_key(|(_, bad)| bad.iter().map(|r| r.len()).sum::<usize>())?;
+    let bad_bytes: usize = malformed.iter().map(|r| r.len()).sum();
+    if bad_bytes * MIXED_MALFORMED_PER > non_ascii {
+        return None;
+    }
+    // The window with every non-ASCII run that holds a malformed sequence blanked out.
+    let mut cleaned = window.to_vec();
+    for r in &malformed {
+        let start = window[..r.start].iter().rposition(|&b| b < 0x80).map_or(0, |k| k + 1);
+        let end = window[r.end..].iter().position(|&b| b < 0x80).map_or(window.len(), |k| r.end + k);
+        cleaned[start..end].fill(b' ');
+    }
+    let again = guess(&around_non_ascii(&cleaned, NON_ASCII_CONTEXT), last);
+    let agrees = again == best || (best == encoding_rs::GB18030 && again == encoding_rs::GBK);
+    if agrees || (MULTI_BYTE.contains(&again) && decodes_cleanly(again, &cleaned, last)) { Some(again) } else { None }
+}
+
+/// Where `bytes` hold sequences that are malformed in `encoding` (a sequence cut by the end of `bytes`
+/// counts only when `last`).
+fn malformed_sequences(encoding: &'static Encoding, bytes: &[u8], last: bool) -> Vec<std::ops::Range<usize>> {
+    let mut decoder = encoding.new_decoder_without_bom_handling();
+    // The text is not kept: one buffer, emptied after every call, is enough for any input.
+    let mut out = String::with_capacity(decoder.max_utf8_buffer_length_without_replacement(4096).unwrap_or(16384));
+    let mut at = 0;
+    let mut bad = Vec::new();
+    loop {
+        out.clear();
+        let end = (at + 4096).min(bytes.len());
+        let chunk_last = last && end == bytes.len();
+        let (result, read) = decoder.decode_to_string_without_replacement(&bytes[at..end], &mut out, chunk_last);
+        at += read;
+        match result {
+            encoding_rs::DecoderResult::Malformed(len, extra) => {
+                let stop = at - usize::from(extra);
+                bad.push(stop.saturating_sub(usize::from(len))..stop);
+            }
+            encoding_rs::DecoderResult::InputEmpty if end == bytes.len() => return bad,
+            encoding_rs::DecoderResult::InputEmpty | encoding_rs::DecoderResult::OutputFull => {}
+        }
+    }
 }
 
 /// Bytes of non-ASCII runs and their neighbours that [`detect`] guesses a multi-byte CJK charset from
@@ -335,6 +410,71 @@ mod tests {
             assert_eq!((d.charset, d.source), (charset, CharsetSource::Detected));
             assert!(d.text == *text, "{charset}: decoded text differs");
         }
+    }
+
+    /// A Chinese forum page saved inside a wrapper whose attribute holds three U+FFFD as UTF-8 (`EF BF
+    /// BD`), then 40 KB of GBK text, no declaration: detection drops GBK at the wrapper's bytes, and
+    /// windows-1252 read `主题: 【2005年中国` as `Ö÷Ìâ: ¡¾2005ÄêÖÐ¹ú`. The bytes are built here.
+    #[test]
+    fn a_gbk_page_that_opens_with_a_few_utf8_bytes_is_gbk() {
+        let post = "主题: 【2005年中国农业技术交流会】水稻育秧和病虫害防治的经验，欢迎各位网友回帖讨论。\n";
+        let mut text = String::new();
+        while text.len() < 40 * 1024 {
+            text.push_str(&format!(
+                "<div class=post><p>{post}</p><p>回复：楼主说得好，我们村今年也用了这个办法。</p></div>"
+            ));
+        }
+        let mut page = b"<html><head><title>forum</title></head><body><div class=\"saved\" title=\"".to_vec();
+        page.extend_from_slice("\u{FFFD}\u{FFFD}\u{FFFD}".as_bytes());
+        page.extend_from_slice(b"\">");
+        page.extend_from_slice(&encoding_rs::GBK.encode(&text).0);
+        page.extend_from_slice(b"</div></body></html>");
+        assert_eq!(
+            &page[page.iter().position(|&b| b >= 0x80).unwrap()..][..9],
+            b"\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD"
+        );
+        let d = decode(&page, None).unwrap();
+        assert_eq!((d.charset, d.source), ("gb18030", CharsetSource::Detected));
+        assert!(d.text.contains("主题: 【2005年中国农业技术交流会】") && d.text.contains(&text), "{:.200}", d.text);
+        // The same with the GBK text first and the stray bytes in the middle of the page.
+        // `<` is never the second byte of a GBK character.
+        let mut middle = encoding_rs::GBK.encode(&text).0.into_owned();
+        let at = middle.len() / 2;
+        let at = at + middle[at..].iter().position(|&b| b == b'<').unwrap();
+        middle.splice(at..at, "<i>\u{FFFD}\u{FFFD}</i>".bytes());
+        assert_eq!(decode(&middle, None).unwrap().charset, "gb18030");
+    }
+
+    /// Single-byte pages keep their charset: Cyrillic and Thai decode almost cleanly as GBK by chance
+    /// (their letters are all high bytes), and a Latin page with a few UTF-8 bytes is still Latin.
+    #[test]
+    fn single_byte_pages_are_not_read_as_multi_byte() {
+        let ru = "<p>Фермеры области собрали первый урожай риса в этом году, и урожай оказался хорошим.</p>";
+        let th = "<p>เกษตรกรในภาคใต้ปลูกข้าวเร็วขึ้นในปีนี้ และได้ผลผลิตดีกว่าปีที่แล้วมาก</p>";
+        let fr = "<p>Le blé récolté à l'été, très tôt, près de la forêt où l'on fête la moisson.</p>";
+        for (enc, text) in
+            [(encoding_rs::WINDOWS_1251, ru), (encoding_rs::WINDOWS_874, th), (encoding_rs::WINDOWS_1252, fr)]
+        {
+            let mut page = b"<html><body><div title=\"".to_vec();
+            page.extend_from_slice("\u{FFFD}".as_bytes());
+            page.extend_from_slice(b"\">");
+            page.extend_from_slice(&enc.encode(&text.repeat(60)).0);
+            let d = decode(&page, None).unwrap();
+            assert_eq!(d.charset, enc.name(), "{text:.20}");
+        }
+    }
+
+    #[test]
+    fn malformed_sequences_are_located() {
+        let bytes = b"ab\xEF\xBF\xBD\xEF\xBF\xBDcd\xC4\xE3";
+        assert_eq!(malformed_sequences(encoding_rs::UTF_8, bytes, true), [10..11, 11..12]);
+        assert!(malformed_sequences(encoding_rs::GB18030, b"ab\xC4\xE3", true).is_empty());
+        // A lead byte cut by the end of the bytes counts only at the end of the page.
+        assert!(malformed_sequences(encoding_rs::GB18030, b"ab\xC4", false).is_empty());
+        assert_eq!(
+            malformed_sequences(encoding_rs::GB18030, b"ab\xC4", true),
+            vec![std::ops::Range { start: 2, end: 3 }]
+        );
     }
 
     #[test]
