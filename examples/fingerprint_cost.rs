@@ -38,7 +38,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             let bytes = ds.html(page)?;
             let (e, result) = fastest_of_three(|| engine.extract(&pith::Request::new(&bytes)));
             let text = result?.content.text;
-            let (f, _) = fastest_of_three(|| pith::output::fingerprint::fingerprint(black_box(&text)));
+            let (f, _) = fastest_of_three(|| pith::fingerprint(black_box(&text)));
             words += text.split_whitespace().count();
             extraction.push(e);
             fingerprint.push(f);

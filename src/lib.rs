@@ -69,6 +69,7 @@ pub use algorithms::{ALGORITHMS, Algorithm, Params};
 pub use dom::layout;
 pub use engine::{Engine, Format, Limits, Options, Page, Preparation, Request, UnknownFormat, check_input};
 pub use error::Error;
+pub use output::fingerprint::fingerprint;
 pub use output::markdown::MarkdownOptions;
 pub use output::{Explain, Extraction, PageTypeOut};
 pub use text::decode::lookup as lookup_charset;

@@ -114,7 +114,7 @@ fn batch_over_a_warc_and_a_directory_resumes() {
     assert!(article["metadata"].is_object());
     // Every result carries its text's fingerprint.
     let text = article["content"]["text"].as_str().unwrap();
-    assert_eq!(article["content"]["fingerprint"].as_str(), Some(pith::output::fingerprint::fingerprint(text).as_str()));
+    assert_eq!(article["content"]["fingerprint"].as_str(), Some(pith::fingerprint(text).as_str()));
     let gbk = by_uri("https://news.example/gbk");
     // GBK is decoded as its superset GB18030.
     assert_eq!(gbk["charset"], "gb18030");
