@@ -274,8 +274,8 @@ pub struct AutoParams {
     /// with "声明：", or speaks of reprinting and rights together, with the section it opens when that
     /// holds less than half of the kept text. Chinese news sites print them under every article.
     pub drop_reprint_notices: bool,
-    /// Accepted and ignored: its rule (`share-prompts`) changed no answer's score on any developer
-    /// set and left the table. Kept so that settings written for it still load.
+    /// Leave out share prompts: a kept block of at most 40 characters that is one ("Share this with
+    /// friends", "Share on X", "分享到：", "微信扫一扫").
     pub drop_share_prompts: bool,
     /// Leave out breadcrumb trails: a kept block of at most 200 characters that opens by saying where
     /// the reader is ("您现在的位置：", "当前位置", "You are here:") and separates steps with ">", "»", "/"….

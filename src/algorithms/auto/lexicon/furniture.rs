@@ -1,9 +1,9 @@
 //! What page furniture says, read from a short text alone: controls' labels, a forum's poster details,
-//! breadcrumb trails, bare web addresses, reprint notices and a product page's recommendation-rail headings. Each
+//! breadcrumb trails, bare web addresses, share prompts, reprint notices and a product page's recommendation-rail headings. Each
 //! predicate is one rule of `select`'s that leaves such a text out of the answer; the whole-text lists
 //! are compared by [`super::phrase_matcher`].
 
-use super::phrase_matcher::{Phrases, opens_with};
+use super::phrase_matcher::{Phrases, opens_with, same_words};
 
 /// Names of a reprint or copyright notice, matched anywhere in a short text: "版权与免责声明：",
 /// "反侵权公告" (simplified and traditional script).
@@ -173,6 +173,24 @@ pub fn is_bare_address(text: &str) -> bool {
     rest.is_some_and(|r| r.len() >= 4 && r.contains('.') && !r.contains(char::is_whitespace))
 }
 
+/// Is `text` a share prompt: "Share", "Share this with friends", "Share on X" (the word "share" and
+/// at most four more), "Show more sharing options", "分享到：", or a prompt to scan a QR code
+/// ("微信扫一扫", "扫码阅读全文", "关注该公众号")? "Shareholders" and "Shared storage" are not.
+pub fn is_share_prompt(text: &str) -> bool {
+    let t = text.trim_end_matches(|c: char| c.is_whitespace() || matches!(c, ':' | '：')).trim_start();
+    (t.split_whitespace().next().is_some_and(|w| w.eq_ignore_ascii_case("share")) && t.split_whitespace().count() <= 5)
+        || same_words(t, "show more sharing options")
+        || (!t.is_ascii()
+            && (t == "分享"
+                || ["分享到", "分享至", "分享：", "分享:"].iter().any(|p| t.starts_with(p))
+                || QR_PROMPTS.iter().any(|f| f.find(t.as_bytes()).is_some())))
+}
+
+/// Prompts to scan a QR code, in searchers built once: asked of every short block, and a `str`
+/// search prepares its searcher anew on each call.
+static QR_PROMPTS: std::sync::LazyLock<[memchr::memmem::Finder<'static>; 4]> =
+    std::sync::LazyLock::new(|| ["扫一扫", "二维码", "扫码", "关注该公众号"].map(memchr::memmem::Finder::new));
+
 /// Headings of a product page's recommendation rails, lower-case, matched anywhere in a short heading
 /// ("People who viewed this item also viewed", "Others like you also bought:").
 pub const RAIL_HEADINGS: &[&str] = &[
@@ -233,6 +251,14 @@ mod tests {
         assert!(is_reprint_notice("未經授權不得轉載，侵權必究"));
         assert!(!is_reprint_notice("本文禁止转载或摘编"));
         assert!(!is_reprint_notice("两国领导人签署了联合声明：反对扩张"));
+    }
+
+    #[test]
+    fn share_prompts_in_either_language() {
+        assert!(is_share_prompt("Share this with friends") && is_share_prompt("SHARE:") && is_share_prompt("分享到："));
+        assert!(is_share_prompt("用微信扫码二维码") && is_share_prompt("Show more sharing options"));
+        assert!(!is_share_prompt("Shared Security Podcast") && !is_share_prompt("Shareholders Agreement"));
+        assert!(!is_share_prompt("Share your thoughts on what the council should fund next year please"));
     }
 
     #[test]

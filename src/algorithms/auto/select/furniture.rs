@@ -1,5 +1,5 @@
-//! Short blocks that are page furniture wherever they stand: interface labels, breadcrumb trails, a
-//! forum poster's details, bare addresses (one rule each, run together in one pass over the blocks), lines
+//! Short blocks that are page furniture wherever they stand: share prompts, interface labels,
+//! breadcrumb trails, a forum poster's details, bare addresses (one rule each, run together in one pass over the blocks), lines
 //! that point at another page (rule `cross-references`), headings that close an article's text
 //! (`trailing-headings`), and the headline when it opens the text (rule `leading-headline`). One family because each is read from one short block's own text.
 //!
@@ -19,6 +19,8 @@ use crate::algorithms::auto::lexicon;
 use crate::algorithms::auto::segment::Blocks;
 use crate::dom::Document;
 
+/// The longest share prompt, in characters.
+const SHARE_PROMPT_MAX_CHARS: u32 = 40;
 /// The longest interface label, in characters.
 const INTERFACE_LABEL_MAX_CHARS: u32 = 30;
 /// The longest breadcrumb trail, in characters.
@@ -36,6 +38,9 @@ pub(crate) struct Furniture {
     pub(super) is: fn(&str) -> bool,
 }
 
+/// Rule `share-prompts`.
+pub(super) const SHARE_PROMPTS: Furniture =
+    Furniture { max_chars: SHARE_PROMPT_MAX_CHARS, is: lexicon::is_share_prompt };
 /// Rule `interface-labels`.
 pub(super) const INTERFACE_LABELS: Furniture =
     Furniture { max_chars: INTERFACE_LABEL_MAX_CHARS, is: lexicon::is_interface_label };
@@ -51,7 +56,11 @@ pub(super) const BARE_ADDRESSES: Furniture =
 /// Unchoose the short blocks that are page furniture whatever their place, of the `kinds` given (the
 /// furniture rules switched on), in one pass over the blocks (their text nodes joined by spaces):
 ///
-/// - interface labels (rule `interface-labels`, at most
+/// - share prompts (rule `share-prompts`, at most [`SHARE_PROMPT_MAX_CHARS`]
+///   characters, [`lexicon::is_share_prompt`]: "Share this with friends", "分享到：", "微信扫一扫"):
+///   share bars sit between the headline and the body or right after it, in the article's own
+///   container, and their labels survive when their icons are links to other sites;
+/// - interface labels (`interface-labels`, at most
 ///   [`INTERFACE_LABEL_MAX_CHARS`], [`lexicon::is_interface_label`]: "Click to expand...",
 ///   "Loading...", "Read more", "加载更多"): they sit inside the content (a forum quote's expander, a
 ///   card's link, a lazy list's placeholder) and say nothing of it;
@@ -270,7 +279,7 @@ mod tests {
             "<body><div>您现在的位置：<a href=/>首页</a> &gt; <a href=/n>新闻</a> &gt; 正文</div><h1>培训班开班</h1>\
              <p>{body}</p><p>当前位置很好</p><p>You are here: <a href=/>Home</a> » News</p></body>"
         );
-        let auto = AutoParams { drop_interface_labels: false, ..AutoParams::default() };
+        let auto = AutoParams { drop_share_prompts: false, drop_interface_labels: false, ..AutoParams::default() };
         assert_eq!(kept_after_furniture(&html, &auto), (true, format!("培训班开班|{body}|当前位置很好")));
     }
 
@@ -284,7 +293,7 @@ mod tests {
              <p>Compare the two fans before you buy.</p><p>Sort by:</p><p>12 Likes</p><p>Advertisement</p>\
              <p>Sort the seeds by size.</p></body>"
         );
-        let auto = AutoParams { drop_breadcrumbs: false, ..AutoParams::default() };
+        let auto = AutoParams { drop_share_prompts: false, drop_breadcrumbs: false, ..AutoParams::default() };
         assert_eq!(
             kept_after_furniture(&html, &auto),
             (
@@ -365,5 +374,16 @@ mod tests {
         // Nothing but headings: nothing to close, nothing dropped.
         let (dropped, _) = kept_after("<body><h1>Budget</h1><h2>Schools</h2></body>", drop_trailing_headings);
         assert!(!dropped);
+    }
+
+    #[test]
+    fn share_prompts_are_dropped_and_words_that_begin_alike_are_not() {
+        let body = "The council approved the budget on Tuesday after a long debate about schools.";
+        let html = format!(
+            "<body><h1>Budget passes</h1><div><span>Share this with friends</span></div><p>{body}</p>\
+             <ul><li>分享到：</li><li>微信扫一扫</li></ul><h2>Shareholders agreement</h2><p>Share</p></body>"
+        );
+        let auto = AutoParams { drop_breadcrumbs: false, drop_interface_labels: false, ..AutoParams::default() };
+        assert_eq!(kept_after_furniture(&html, &auto), (true, format!("Budget passes|{body}|Shareholders agreement")));
     }
 }

@@ -303,6 +303,14 @@ pub const RULES: &[Rule] = &[
         step: Step::Drop(|page, chosen| notices::drop_reprint_notices(page.doc, chosen)),
     },
     Rule {
+        name: "share-prompts",
+        switch: Some(|auto| auto.drop_share_prompts),
+        family: Family::Furniture,
+        when: When::Always,
+        reads: "a short block's text",
+        step: Step::Furniture(furniture::SHARE_PROMPTS),
+    },
+    Rule {
         name: "interface-labels",
         switch: Some(|auto| auto.drop_interface_labels),
         family: Family::Furniture,
@@ -458,7 +466,7 @@ mod tests {
     #[test]
     fn the_furniture_rows_are_one_run_of_the_table() {
         let at: Vec<usize> = (0..RULES.len()).filter(|&k| matches!(RULES[k].step, Step::Furniture(_))).collect();
-        assert_eq!(at.len(), 4);
+        assert_eq!(at.len(), 5);
         assert!(at.windows(2).all(|w| w[1] == w[0] + 1), "{at:?}");
     }
 
@@ -472,6 +480,7 @@ mod tests {
             "drop_filter_panels",
             "drop_script_notices",
             "drop_reprint_notices",
+            "drop_share_prompts",
             "drop_breadcrumbs",
             "drop_interface_labels",
             "drop_bare_addresses",
