@@ -36,8 +36,10 @@ fn layer(top: &str) -> Option<u8> {
     })
 }
 
+/// The methods under `auto`: the seed papers' and the record regions (Liu, Grossman & Zhai's data
+/// records), each publishing its measures.
 const SEED_METHODS: &[&str] =
-    &["anchor_ratio", "bayes", "cehtd", "cetd", "dom_stats", "line_density", "pvalue", "template", "vips"];
+    &["anchor_ratio", "bayes", "cehtd", "cetd", "dom_stats", "line_density", "pvalue", "records", "template", "vips"];
 
 /// Rank inside `algorithms`: the contract, the seed methods, `auto`, the registry (`mod.rs` and what
 /// it re-exports).

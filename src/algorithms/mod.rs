@@ -19,6 +19,7 @@ pub mod contract;
 pub mod dom_stats;
 pub mod line_density;
 pub mod pvalue;
+pub mod records;
 pub mod template;
 pub mod vips;
 
