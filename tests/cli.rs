@@ -192,10 +192,10 @@ fn explain_agrees_with_the_answer(args: &[&str]) -> String {
     let (lines, text) = (run("explain"), squeeze(&run("text")));
     assert!(lines.starts_with("# auto · has-article probability "), "{lines}");
     for line in lines.lines().skip(1) {
-        // probability, mark, step, characters, link share, path, then the text's start
+        // probability, mark, step, region, characters, link share, path, then the text's start
         let fields: Vec<&str> = line.split_whitespace().collect();
-        assert!(fields.len() >= 6, "{line}");
-        let head = squeeze(&fields[6..].join(" "));
+        assert!(fields.len() >= 7, "{line}");
+        let head = squeeze(&fields[7..].join(" "));
         match fields[1] {
             "+" => assert!(text.contains(&head), "kept but not in the answer: {line}\n{text}"),
             "-" => assert!(head.chars().count() < 20 || !text.contains(&head), "dropped but answered: {line}"),

@@ -31,6 +31,10 @@ pub struct BlockOut {
     /// judged one by one (`auto`'s text blocks, by their owner element); absent otherwise.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub decided_by: Option<Cow<'static, str>>,
+    /// The record region the block is in (a run of alike siblings: a listing's cards, a feed's items,
+    /// a thread's posts), numbered in document order per page; absent outside regions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub region: Option<u32>,
 }
 
 /// The reported blocks: the top `max` by rank, plus content blocks, at most `4·max` in all, in
@@ -67,6 +71,7 @@ pub fn report_blocks(doc: &Document, mut blocks: Vec<Block>, max: usize) -> Vec<
                     .collect(),
                 content: b.content,
                 decided_by: b.decided_by.map(|d| Cow::Borrowed(d.name())),
+                region: b.region,
             }
         })
         .collect()

@@ -3,8 +3,9 @@
 //! grep the answer. A header line (starting with `#`) says what the page was judged to be.
 //!
 //! Each line: the block's probability of being main content, `+` when the answer holds its text and
-//! `-` when not, the step that decided so (`threshold`, `comment-thread`, a rule's name ...), its
-//! characters and link share, the end of its owner element's path, and the start of its text. The
+//! `-` when not, the step that decided so (`threshold`, `comment-thread`, a rule's name ...), the
+//! record region it is in (`r3`; `-` for none: see `algorithms::records`), its characters and link
+//! share, the end of its owner element's path, and the start of its text. The
 //! lines are rendered from the record the extraction itself left, so they cannot disagree with the
 //! answer: the same request (charset, site template, comments, lead) gives both.
 //!
@@ -44,7 +45,16 @@ pub fn render(doc: &Document, decisions: &[Decision], blocks: &[Block], summary:
             let b = &blocks[k];
             let s = doc.node(b.node).stats;
             let text = doc.subtree_text(b.node);
-            line(&mut out, doc, probability(b), b.content, summary.algorithm, s.chars, s.link_chars, b.node, &text);
+            let line = Line {
+                probability: probability(b),
+                kept: b.content,
+                step: summary.algorithm,
+                region: None,
+                chars: s.chars,
+                link_chars: s.link_chars,
+                owner: b.node,
+            };
+            line.write(&mut out, doc, &text);
         }
         return out;
     }
@@ -59,32 +69,46 @@ pub fn render(doc: &Document, decisions: &[Decision], blocks: &[Block], summary:
             }
             text.push_str(doc.text(t));
         }
-        line(&mut out, doc, d.probability, d.kept, d.decided_by.name(), d.chars, d.link_chars, d.owner, &text);
+        let line = Line {
+            probability: d.probability,
+            kept: d.kept,
+            step: d.decided_by.name(),
+            region: d.region,
+            chars: d.chars,
+            link_chars: d.link_chars,
+            owner: d.owner,
+        };
+        line.write(&mut out, doc, &text);
     }
     out
 }
 
 /// One block's line.
-#[allow(clippy::too_many_arguments)]
-fn line(
-    out: &mut String,
-    doc: &Document,
-    p: f64,
+struct Line<'a> {
+    probability: f64,
     kept: bool,
-    step: &str,
+    step: &'a str,
+    region: Option<u32>,
     chars: u32,
     link_chars: u32,
     owner: NodeId,
-    text: &str,
-) {
-    let head: String = text.split_whitespace().collect::<Vec<_>>().join(" ").chars().take(SHOWN_CHARS).collect();
-    let path = doc.xpath(owner);
-    let skip = path.chars().count().saturating_sub(PATH_CHARS);
-    let path: String = path.chars().skip(skip).collect();
-    let _ = writeln!(
-        out,
-        "{p:.3} {} {step:<22} {chars:>6} {:>4.2} {path:<PATH_CHARS$} {head}",
-        if kept { '+' } else { '-' },
-        f64::from(link_chars) / f64::from(chars.max(1)),
-    );
+}
+
+impl Line<'_> {
+    fn write(&self, out: &mut String, doc: &Document, text: &str) {
+        let head: String = text.split_whitespace().collect::<Vec<_>>().join(" ").chars().take(SHOWN_CHARS).collect();
+        let path = doc.xpath(self.owner);
+        let skip = path.chars().count().saturating_sub(PATH_CHARS);
+        let path: String = path.chars().skip(skip).collect();
+        let region = self.region.map_or_else(|| "-".to_string(), |r| format!("r{r}"));
+        let _ = writeln!(
+            out,
+            "{:.3} {} {:<22} {region:>5} {:>6} {:>4.2} {path:<PATH_CHARS$} {head}",
+            self.probability,
+            if self.kept { '+' } else { '-' },
+            self.step,
+            self.chars,
+            f64::from(self.link_chars) / f64::from(self.chars.max(1)),
+        );
+    }
 }

@@ -110,6 +110,9 @@ pub fn render(doc: &Document, blocks: &[Block], summary: &Summary<'_>) -> String
         if let Some(step) = b.decided_by {
             let _ = write!(tip, " (decided by {step})");
         }
+        if let Some(region) = b.region {
+            let _ = write!(tip, ", in record region r{region}");
+        }
         let _ = write!(
             out,
             "<div class=\"b {}\" style=\"--p:{:.3}\" data-node=\"{}\" title=\"",
@@ -118,10 +121,14 @@ pub fn render(doc: &Document, blocks: &[Block], summary: &Summary<'_>) -> String
             b.node
         );
         escape(&tip, &mut out);
-        let _ = match b.decided_by {
-            Some(step) => write!(out, "\"><span class=\"p\">{p:.2} · {step}</span>"),
-            None => write!(out, "\"><span class=\"p\">{p:.2}</span>"),
-        };
+        let _ = write!(out, "\"><span class=\"p\">{p:.2}");
+        if let Some(step) = b.decided_by {
+            let _ = write!(out, " · {step}");
+        }
+        if let Some(region) = b.region {
+            let _ = write!(out, " · r{region}");
+        }
+        out.push_str("</span>");
         let shown_text: String = text.chars().take(SHOWN_CHARS).collect();
         escape(&shown_text, &mut out);
         if chars > SHOWN_CHARS {

@@ -8,6 +8,7 @@
 //! by the names they stamp with, not by their table (`select/rules.rs`), which makes its changes on a
 //! [`Choice`] and so sits above it.
 
+use super::measure::Measured;
 use super::segment::Blocks;
 use crate::algorithms::contract::decision::{DecidedBy, Decision};
 use crate::dom::{Document, NodeId};
@@ -134,13 +135,13 @@ impl Choice {
         self.by = by;
     }
 
-    /// The record: one [`Decision`] per block, whether the answer (`roots`) holds its text and which
-    /// step decided so. `lead` is the roots before a page's answer was cut to its lead, when it was;
-    /// `with_texts` fills each decision's text nodes.
+    /// The record: one [`Decision`] per block of `m`, whether the answer (`roots`) holds its text,
+    /// which step decided so and the record region it is in. `lead` is the roots before a page's
+    /// answer was cut to its lead, when it was; `with_texts` fills each decision's text nodes.
     pub(super) fn record(
         &self,
         doc: &Document,
-        blocks: &Blocks,
+        m: &Measured,
         p: &[f64],
         roots: &[NodeId],
         lead: Option<&[NodeId]>,
@@ -157,11 +158,13 @@ impl Choice {
         let before_lead = lead.map(in_roots);
         // Whitespace between tags is part of a block's text nodes but not of its text.
         let has_text = |t: NodeId| doc.node(t).stats.chars > 0;
+        let (blocks, regions) = (&m.blocks, &m.regions);
         blocks
             .list
             .iter()
             .zip(p)
-            .map(|(b, &probability)| {
+            .enumerate()
+            .map(|(k, (b, &probability))| {
                 let texts = blocks.texts_of(b);
                 let kept = texts.iter().any(|&t| answer[t as usize] && has_text(t));
                 let decided_by = if let Some(fallback) = self.fallback {
@@ -185,6 +188,7 @@ impl Choice {
                     probability,
                     kept,
                     decided_by,
+                    region: regions.region_of(k).map(|(r, _)| r),
                 }
             })
             .collect()

@@ -14,6 +14,7 @@
 //! per-block loop; the functions themselves are arithmetic.
 
 use super::lexicon::{self, NAME_GROUPS};
+use super::regions::{PageRegions, RegionFigures};
 use super::segment::{Blocks, TextBlock};
 use crate::algorithms::anchor_ratio::AnchorRatios;
 use crate::algorithms::bayes::BayesBlocks;
@@ -99,6 +100,39 @@ const NEIGHBOUR: &[Feature] = &[
     ("window_keep_share", |v| {
         let (lo, hi) = (v.k.saturating_sub(3), (v.k + 4).min(v.page.n));
         v.page.keep_of[lo..hi].iter().sum::<f32>() / (hi - lo) as f32
+    }),
+];
+
+/// Where the block stands in the page's record regions (`regions`: runs of alike siblings, the cards
+/// of a listing, the items of a feed, the posts of a thread) and against its longest run of prose, in
+/// row order after the page's kind. Repeated structure is what a listing is, and what surrounds an
+/// article: a block in a feed after the article's prose is chrome however well it reads.
+const RECORD: &[Feature] = &[
+    ("in_record", |v| flag(v.region.is_some())),
+    ("record_region_records", |v| v.region.map_or(0.0, |(_, f)| ln1(f64::from(f.records)))),
+    ("record_similarity", |v| v.region.map_or(0.0, |(_, f)| f.similarity)),
+    ("record_siblings", |v| v.region.map_or(0.0, |(_, f)| f32::from(f.k))),
+    ("record_link_share", |v| v.region.map_or(0.0, |(_, f)| share(f.link_chars, f.chars))),
+    ("record_mean_chars", |v| v.region.map_or(0.0, |(_, f)| ln1(f64::from(f.chars / f.records.max(1))))),
+    ("record_region_share", |v| v.region.map_or(0.0, |(_, f)| share(f.chars, v.page.body_chars))),
+    ("record_dated_share", |v| v.region.map_or(0.0, |(_, f)| share(f.dated, f.records))),
+    ("record_priced_share", |v| v.region.map_or(0.0, |(_, f)| share(f.priced, f.records))),
+    ("record_top", |v| v.region.map_or(0.0, |(_, f)| flag(f.top))),
+    ("record_first", |v| v.record_place.map_or(0.0, |p| flag(p == 0))),
+    ("record_place", |v| v.record_place.map_or(0.0, |p| ln1(f64::from(p)))),
+    ("record_block_share", |v| v.record_chars.map_or(0.0, |c| share(v.b.chars, c))),
+    ("record_against_prose", |v| v.region.map_or(0.0, |(_, f)| f32::from(f.against(v.page.regions.prose)))),
+    ("in_prose_run", |v| v.page.regions.prose.map_or(0.0, |(a, b)| flag((a..=b).contains(&v.k)))),
+    ("against_prose_run", |v| {
+        v.page.regions.prose.map_or(0.0, |(a, b)| {
+            if v.k < a {
+                -1.0
+            } else if v.k > b {
+                1.0
+            } else {
+                0.0
+            }
+        })
     }),
 ];
 
@@ -204,6 +238,8 @@ const PAGE_KIND: &[(&str, &str)] = &[
     ("page_ld_product", "ld_product"),
     ("page_ld_article", "ld_article"),
     ("page_ld_listing", "ld_listing"),
+    ("page_record_text_share", "record_text_share"),
+    ("page_record_after_prose_share", "record_after_prose_share"),
 ];
 
 /// The page signals [`page_kind`] reads by name (the declarations it reads itself aside): each must
@@ -236,6 +272,7 @@ pub fn feature_names() -> Vec<&'static str> {
     v.extend(TAG_FLAGS.iter().map(|(n, _)| *n));
     v.extend(NEIGHBOUR.iter().map(|f| f.0));
     v.extend(PAGE_KIND.iter().map(|f| f.0));
+    v.extend(RECORD.iter().map(|f| f.0));
     v
 }
 
@@ -266,6 +303,8 @@ pub struct Inputs<'a> {
     pub page_kind: &'a [f32],
     /// Per node, the name groups and tags of it and its ancestors ([`NameFlags::inherited`]).
     pub flags: &'a [u64],
+    /// The record regions and the longest prose run.
+    pub regions: &'a PageRegions,
 }
 
 /// What the page-level passes computed, shared by every block's [`View`].
@@ -297,6 +336,7 @@ struct PageFigures<'a> {
     /// Per block: how many other blocks of the page hold the same text (menus printed twice, a
     /// teaser's headline in a feed and a sidebar, "share" labels beside every post).
     repeats: Vec<u32>,
+    regions: &'a PageRegions,
 }
 
 /// One block as its features see it: the block, the nodes around it and what was measured for it.
@@ -320,6 +360,10 @@ pub struct View<'a> {
     title: (f32, f32),
     /// Share of dated blocks under the owner's parent and under its grandparent.
     dated_share: (f32, f32),
+    /// The region of the block's innermost record, its place among the records, and its characters.
+    region: Option<(u32, &'a RegionFigures)>,
+    record_place: Option<u32>,
+    record_chars: Option<u32>,
 }
 
 impl View<'_> {
@@ -453,6 +497,7 @@ pub fn features(doc: &Document, blocks: &Blocks, inp: &Inputs<'_>, extra_columns
         running_before,
         running_total,
         repeats: repeats(doc, blocks),
+        regions: inp.regions,
     };
     let mut columns = Vec::with_capacity(n * (nf + extra_columns));
     columns.resize(n * nf, 0f32);
@@ -498,6 +543,9 @@ pub fn features(doc: &Document, blocks: &Blocks, inp: &Inputs<'_>, extra_columns
             same,
             title: titles[k],
             dated_share: (dated_share(up(b.owner)), dated_share(up(up(b.owner)))),
+            region: inp.regions.region_of(k),
+            record_place: inp.regions.record_of[k].map(|r| inp.regions.place[r as usize]),
+            record_chars: inp.regions.record_of[k].map(|r| inp.regions.records.records[r as usize].chars),
         };
         row.fill(0.0);
         let (base, rest) = row.split_at_mut(BASE.len());
@@ -517,8 +565,12 @@ pub fn features(doc: &Document, blocks: &Blocks, inp: &Inputs<'_>, extra_columns
         for (slot, (_, value)) in neighbours.iter_mut().zip(NEIGHBOUR) {
             *slot = value(&view);
         }
+        let (kind, record) = kind.split_at_mut(PAGE_KIND.len());
         for (slot, &value) in kind.iter_mut().zip(inp.page_kind) {
             *slot = value;
+        }
+        for (slot, (_, value)) in record.iter_mut().zip(RECORD) {
+            *slot = value(&view);
         }
         for (f, &value) in row.iter().enumerate() {
             columns[f * n + k] = value;

@@ -6,7 +6,7 @@
 use super::context::CONTEXT;
 use super::features::{self, feature_names};
 use super::segment::{self, Blocks, segment};
-use super::{page_type, region};
+use super::{page_type, prose, region, regions};
 use crate::algorithms::bayes::{self, BayesModel};
 use crate::algorithms::cetd::{self, Density};
 use crate::algorithms::contract::Context;
@@ -26,9 +26,11 @@ pub struct Measured {
     pub density: Vec<f64>,
     pub density_sum: Vec<f64>,
     pub p: pvalue::PValues,
-    /// The page signals read from the page alone (`page_type::dom_signals`): block features, and
-    /// part of the page-type model's input.
+    /// The page signals read from the page alone (`page_type::dom_signals` and the record regions'):
+    /// block features, and part of the page models' input.
     pub page_signals: Vec<(&'static str, f64)>,
+    /// The record regions, read against the blocks.
+    pub regions: regions::PageRegions,
 }
 
 impl Measured {
@@ -56,8 +58,10 @@ pub fn measure(ctx: &Context<'_>, bayes_model: &BayesModel) -> Measured {
     let keep = region::prune(doc, &ars, &reg);
     let owners = segment::block_owners(doc);
     let blocks = segment(doc, &owners);
+    let regions = regions::PageRegions::read(doc, &blocks, &prose::prose_run(&blocks));
     let names = features::name_flags(doc);
-    let page_signals = page_type::dom_signals(doc, ctx.meta, &names.counts);
+    let mut page_signals = page_type::dom_signals(doc, ctx.meta, &names.counts);
+    page_signals.extend(regions.page_signals(doc.node(doc.body).stats.chars));
     let page_kind = features::page_kind(&page_signals, ctx.meta);
     let inputs = features::Inputs {
         density: &ds.density,
@@ -73,9 +77,10 @@ pub fn measure(ctx: &Context<'_>, bayes_model: &BayesModel) -> Measured {
         title_words: &title_words,
         page_kind: &page_kind,
         flags: &names.inherited,
+        regions: &regions,
     };
     let features = features::features(doc, &blocks, &inputs, CONTEXT.len());
-    Measured { blocks, features, keep, density: ds.density, density_sum: ds.density_sum, p, page_signals }
+    Measured { blocks, features, keep, density: ds.density, density_sum: ds.density_sum, p, page_signals, regions }
 }
 
 /// Row-major `n` rows to feature-major, appended to `out`.

@@ -50,6 +50,7 @@ mod page_type;
 mod page_type_model;
 mod prose;
 mod region;
+mod regions;
 mod segment;
 mod select;
 
@@ -116,7 +117,7 @@ pub fn run(ctx: &Context<'_>, models: &ModelRefs<'_>) -> Outcome {
         (select::lead(doc, &roots, ctx.params.auto.lead_chars), Some(roots))
     };
     let block_p = if trained { p } else { region_probabilities(&m) };
-    let decisions = choice.record(doc, &m.blocks, &block_p, &roots, before_lead.as_deref(), ctx.want_blocks);
+    let decisions = choice.record(doc, &m, &block_p, &roots, before_lead.as_deref(), ctx.want_blocks);
     // Per-block scores only when asked for: building them is a walk over every element.
     let blocks = if ctx.want_blocks { block_report(ctx, &m, trained, &decisions, &roots) } else { Vec::new() };
     let content = if hidden_description {
@@ -344,7 +345,10 @@ fn block_report(
         (s, judged.map_or(m.density_sum[k], |d| d.probability))
     });
     for b in &mut blocks {
-        b.decided_by = owners.get(&b.node).map(|d| d.decided_by);
+        if let Some(d) = owners.get(&b.node) {
+            b.decided_by = Some(d.decided_by);
+            b.region = d.region;
+        }
     }
     blocks
 }

@@ -7,13 +7,14 @@
 
 use std::sync::LazyLock;
 
+use super::regions::PageRegions;
 use super::{has_article, lexicon, page_type};
 use crate::dom::Document;
 use crate::error::Error;
 use crate::metadata::page_meta::PageMeta;
 
 /// Every page signal the pipeline measures, in the order it lists them: the has-article signals,
-/// the page's own (`page_type::dom_signals`), the address's words.
+/// the page's own (`page_type::dom_signals`), the record regions', the address's words.
 pub fn page_signal_names() -> &'static [&'static str] {
     static NAMES: LazyLock<Vec<&'static str>> = LazyLock::new(|| {
         let doc = Document::parse("");
@@ -21,6 +22,7 @@ pub fn page_signal_names() -> &'static [&'static str] {
         let mut names: Vec<&'static str> =
             has_article::signals(&doc, &[], 0.0, None, &meta, None).into_iter().map(|s| s.0).collect();
         names.extend(page_type::dom_signals(&doc, &meta, &[0; lexicon::ALL_NAME_GROUPS]).into_iter().map(|s| s.0));
+        names.extend(PageRegions::default().page_signals(0).into_iter().map(|s| s.0));
         names.extend(page_type::url_words(None).into_iter().map(|s| s.0));
         names
     });
@@ -59,6 +61,9 @@ mod tests {
         let mut written: Vec<&str> =
             has_article::signals(&doc, &[doc.body], 0.3, None, &meta, url).into_iter().map(|s| s.0).collect();
         written.extend(page_type::dom_signals(&doc, &meta, &[1; lexicon::ALL_NAME_GROUPS]).into_iter().map(|s| s.0));
+        let blocks = super::super::segment::segment(&doc, &super::super::segment::block_owners(&doc));
+        let regions = PageRegions::read(&doc, &blocks, &super::super::prose::prose_run(&blocks));
+        written.extend(regions.page_signals(doc.node(doc.body).stats.chars).into_iter().map(|s| s.0));
         written.extend(page_type::url_words(url).into_iter().map(|s| s.0));
         assert_eq!(written, names);
     }

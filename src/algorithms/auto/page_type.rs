@@ -134,7 +134,7 @@ pub(super) fn dom_signals(doc: &Document, meta: &PageMeta, names: &[u32; ALL_NAM
 
 /// A short text that reads as a price: a currency sign and a digit ("$24.99", "€ 12,50", "¥1999",
 /// "12,99 zł" does not count: letters are words, signs are shapes).
-fn looks_like_price(t: &str) -> bool {
+pub(super) fn looks_like_price(t: &str) -> bool {
     t.chars().count() <= 24
         && t.bytes().any(|b| b.is_ascii_digit())
         && t.chars().any(crate::text::words::is_currency_sign)

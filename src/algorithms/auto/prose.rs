@@ -14,6 +14,8 @@ pub(super) struct ProseRun {
     pub blocks: u32,
     /// Characters of prose on the whole page.
     pub all_chars: u32,
+    /// The run's first and last prose blocks (indices into the page's blocks); `None` without prose.
+    pub span: Option<(usize, usize)>,
 }
 
 /// An article's text is one run of paragraphs; a listing's summaries, a forum's posts and a feed's
@@ -23,19 +25,23 @@ pub(super) struct ProseRun {
 /// captions, datelines) neither adds to it nor ends it. By shape alone, in every script.
 pub(super) fn prose_run(blocks: &Blocks) -> ProseRun {
     let mut best = ProseRun::default();
-    let (mut chars, mut count) = (0u32, 0u32);
-    for b in &blocks.list {
+    let (mut chars, mut count, mut first) = (0u32, 0u32, 0usize);
+    for (k, b) in blocks.list.iter().enumerate() {
         if is_prose(b) {
+            if count == 0 {
+                first = k;
+            }
             chars += b.chars;
             count += 1;
             best.all_chars += b.chars;
+            if chars > best.chars {
+                best.chars = chars;
+                best.blocks = count;
+                best.span = Some((first, k));
+            }
         } else if mostly_links(b) {
             chars = 0;
             count = 0;
-        }
-        if chars > best.chars {
-            best.chars = chars;
-            best.blocks = count;
         }
     }
     best
@@ -160,12 +166,12 @@ mod tests {
              <ul><li><a href=/a>另一篇文章的标题在这里，很长的标题</a></li><li><a href=/b>又一篇文章的标题</a></li></ul></body>"
         );
         let n = para.chars().count() as u32;
-        assert_eq!(run_of(&article), ProseRun { chars: 3 * n, blocks: 3, all_chars: 3 * n });
+        assert_eq!(run_of(&article), ProseRun { chars: 3 * n, blocks: 3, all_chars: 3 * n, span: Some((2, 5)) });
         // The same paragraphs as summaries under linked headlines: each is a run of its own.
         let listing = format!(
             "<body><h1>培训动态</h1><h3><a href=/a>水稻培训开班</a></h3><p>{para}</p>\
              <h3><a href=/b>小麦培训开班</a></h3><p>{para}</p><h3><a href=/c>玉米培训开班</a></h3><p>{para}</p></body>"
         );
-        assert_eq!(run_of(&listing), ProseRun { chars: n, blocks: 1, all_chars: 3 * n });
+        assert_eq!(run_of(&listing), ProseRun { chars: n, blocks: 1, all_chars: 3 * n, span: Some((2, 2)) });
     }
 }

@@ -84,4 +84,7 @@ pub struct Decision {
     /// The answer holds the block's text (some of it, when a step left part of it out).
     pub kept: bool,
     pub decided_by: DecidedBy,
+    /// The record region the block's innermost record belongs to (an index into the page's regions),
+    /// when it is in one: a run of alike siblings, a listing's cards, a feed's items, a thread's posts.
+    pub region: Option<u32>,
 }

@@ -84,12 +84,14 @@ pub struct Block {
     /// The step that decided the block, for the blocks an algorithm judged one by one (`auto`'s text
     /// blocks, by their owner element): from the decision record.
     pub decided_by: Option<decision::DecidedBy>,
+    /// The record region the judged block is in (`auto`; see [`decision::Decision::region`]).
+    pub region: Option<u32>,
 }
 
 impl Block {
     /// A block as the seed methods score it: no decision record (`decided_by` is `auto`'s).
     pub fn new(node: NodeId, scores: Vec<(&'static str, f64)>, content: bool, rank: f64) -> Block {
-        Block { node, scores, content, rank, decided_by: None }
+        Block { node, scores, content, rank, decided_by: None, region: None }
     }
 }
 
