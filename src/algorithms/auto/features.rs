@@ -651,7 +651,10 @@ mod tests {
         sorted.sort_unstable();
         sorted.dedup();
         assert_eq!(sorted.len(), names.len(), "a feature name is used twice");
-        assert_eq!(names.len(), BASE.len() + NAME_GROUPS.len() + TAG_FLAGS.len() + NEIGHBOUR.len() + PAGE_KIND.len());
+        assert_eq!(
+            names.len(),
+            BASE.len() + NAME_GROUPS.len() + TAG_FLAGS.len() + NEIGHBOUR.len() + PAGE_KIND.len() + RECORD.len()
+        );
         assert_eq!(feature_index("region_keep"), Some(30));
     }
 
