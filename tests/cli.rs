@@ -99,14 +99,21 @@ fn clear_errors() {
 #[test]
 fn eval_without_a_rule_switches_it_off_and_refuses_unknown_names() {
     use std::io::Write;
-    // The script-only fixture: before its script runs, the one line kept is a notice about
-    // JavaScript, which rule `script-notices` leaves out. The page lists that line as boilerplate.
+    // The script-only fixture with a paragraph of its own: beside that paragraph, the notice about
+    // JavaScript is kept (at a block threshold of 0.4, set for the test so that it does not hang on
+    // where the shipped models place one short block), and rule `script-notices` leaves it out. The
+    // page lists that line as boilerplate.
     let dir = std::env::temp_dir().join(format!("pith-cli-without-rule-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(dir.join("html")).unwrap();
     let f = std::fs::File::create(dir.join("html").join("js.html.gz")).unwrap();
     let mut gz = flate2::write::GzEncoder::new(f, flate2::Compression::fast());
-    gz.write_all(&std::fs::read(fixture("pages/javascript.html")).unwrap()).unwrap();
+    let page = std::fs::read_to_string(fixture("pages/javascript.html")).unwrap().replace(
+        "</body>",
+        "<p>The county farm office opened its spring training course on Monday, and two hundred farmers \
+         came to learn about seedlings and soil.</p></body>",
+    );
+    gz.write_all(page.as_bytes()).unwrap();
     gz.finish().unwrap();
     let page = serde_json::json!({"id": "js", "url": null, "lang": "en", "has_article": null, "gold": null,
         "without": ["This page needs JavaScript."]});
@@ -117,7 +124,12 @@ fn eval_without_a_rule_switches_it_off_and_refuses_unknown_names() {
         let mut args = vec!["eval", "--algorithm", "auto", "--jobs", "1", "--format", "json"];
         args.extend(["--dataset", &ds, "--per-page", &rows]);
         args.extend_from_slice(extra);
-        let out = pith(&args);
+        let out = Command::new(env!("CARGO_BIN_EXE_pith"))
+            .args(&args)
+            .env("PITH_PARAMS__AUTO__BLOCK_THRESHOLD", "0.4")
+            .stdin(Stdio::null())
+            .output()
+            .expect("pith runs");
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
         let row: serde_json::Value = serde_json::from_str(std::fs::read_to_string(&rows).unwrap().trim()).unwrap();
         row["without_rate"].as_f64()
@@ -221,7 +233,7 @@ fn explain_lines_are_the_answers_own_decisions() {
     let gbk_page = dir.join("gbk.html");
     std::fs::write(&gbk_page, &gbk).unwrap();
     let lines = explain_agrees_with_the_answer(&["--charset", "gbk", gbk_page.to_str().unwrap()]);
-    assert!(lines.contains("+ threshold") && lines.contains("两百多名农民学员"), "{lines}");
+    assert!(lines.lines().any(|l| l.contains(" + ") && l.contains("两百多名农民学员")), "{lines}");
     // With the site's other pages, the template's drops are recorded as the rule's.
     let pages = dir.join("site");
     std::fs::create_dir_all(&pages).unwrap();

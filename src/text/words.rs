@@ -135,6 +135,12 @@ pub fn visible(s: &str) -> std::borrow::Cow<'_, str> {
     std::borrow::Cow::Owned(s.chars().filter(|&c| !is_invisible(c)).collect())
 }
 
+/// A short text that reads as a price: a currency sign and a digit ("$24.99", "€ 12,50", "¥1999";
+/// "12,99 zł" does not count: letters are words, signs are shapes).
+pub fn looks_like_price(t: &str) -> bool {
+    t.chars().count() <= 24 && t.bytes().any(|b| b.is_ascii_digit()) && t.chars().any(is_currency_sign)
+}
+
 /// Whether a character is a currency sign: the one list that every reading of prices shares (signs
 /// are shapes, so one list serves every language; "12,99 zł" is letters and not counted).
 pub fn is_currency_sign(c: char) -> bool {
@@ -289,6 +295,12 @@ impl WordSet {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn prices_are_a_currency_sign_and_a_digit_in_a_short_text() {
+        assert!(looks_like_price("$19.99") && looks_like_price("€ 12,50") && looks_like_price("￥1999"));
+        assert!(!looks_like_price("19.99") && !looks_like_price("US$ in a long sentence about 2024 prices"));
+    }
 
     #[test]
     fn normalize_folds_and_nfkc() {

@@ -88,7 +88,7 @@ pub(super) fn dom_signals(doc: &Document, meta: &PageMeta, names: &[u32; ALL_NAM
                 cue_texts.push_str(t);
                 cue_texts.push('\n');
                 dated += u32::from(looks_dated(t));
-                prices += u32::from(looks_like_price(t));
+                prices += u32::from(crate::text::words::looks_like_price(t));
                 if chars > SHORT_TEXT {
                     continue;
                 }
@@ -130,14 +130,6 @@ pub(super) fn dom_signals(doc: &Document, meta: &PageMeta, names: &[u32; ALL_NAM
     out.extend(TYPE_CUES.iter().zip(cues).map(|((name, _), c)| (*name, ln(c))));
     out.extend(NAME_GROUPS_COUNTED.iter().map(|&(signal, group)| (signal, ln(names[group_index(group)]))));
     out
-}
-
-/// A short text that reads as a price: a currency sign and a digit ("$24.99", "€ 12,50", "¥1999",
-/// "12,99 zł" does not count: letters are words, signs are shapes).
-pub(super) fn looks_like_price(t: &str) -> bool {
-    t.chars().count() <= 24
-        && t.bytes().any(|b| b.is_ascii_digit())
-        && t.chars().any(crate::text::words::is_currency_sign)
 }
 
 /// The share of the page's text in its largest run of posts: sibling elements of one signature (tag
@@ -347,8 +339,6 @@ mod tests {
         let of = |page: &str| post_share(&Document::parse(page));
         assert!(of(&thread) > 0.9);
         assert_eq!((of(&listing), of(&article)), (0.0, 0.0), "cards, paragraphs and menus are no posts");
-        assert!(looks_like_price("$19.99") && looks_like_price("€ 12,50") && looks_like_price("￥1999"));
-        assert!(!looks_like_price("19.99") && !looks_like_price("US$ in a long sentence about 2024 prices"));
     }
 
     #[test]

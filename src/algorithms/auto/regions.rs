@@ -107,7 +107,7 @@ impl PageRegions {
                     text.push_str(doc.text(t));
                     text.push(' ');
                 }
-                priced[rec as usize] = super::page_type::looks_like_price(text.trim());
+                priced[rec as usize] = crate::text::words::looks_like_price(text.trim());
             }
         }
         for (rec, r) in records.records.iter().enumerate() {
