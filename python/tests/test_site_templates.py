@@ -20,7 +20,7 @@ BODIES = [
 
 
 def page(k: int) -> str:
-    return f"""<html lang="en"><head><title>Bulletin {k}</title></head><body>
+    return f"""<html lang="en"><head><title>{HEADLINES[k]} - Valley Growers Bulletin</title></head><body>
 <div id="main"><h1>{HEADLINES[k]}</h1><div class="story">
 <p>{BODIES[k]}</p><p>{BODIES[k].replace("the", "this")} More details follow in the next issue.</p>
 <p class="notice">{NOTICE}</p></div></div></body></html>"""
