@@ -14,7 +14,7 @@
 //! per-block loop; the functions themselves are arithmetic.
 
 use super::lexicon::{self, NAME_GROUPS};
-use super::regions::{PageRegions, RegionFigures};
+use super::regions::{PageRegions, RegionFigures, side_of};
 use super::segment::{Blocks, TextBlock};
 use crate::algorithms::anchor_ratio::AnchorRatios;
 use crate::algorithms::bayes::BayesBlocks;
@@ -123,17 +123,7 @@ const RECORD: &[Feature] = &[
     ("record_block_share", |v| v.record_chars.map_or(0.0, |c| share(v.b.chars, c))),
     ("record_against_prose", |v| v.region.map_or(0.0, |(_, f)| f32::from(f.against(v.page.regions.prose)))),
     ("in_prose_run", |v| v.page.regions.prose.map_or(0.0, |(a, b)| flag((a..=b).contains(&v.k)))),
-    ("against_prose_run", |v| {
-        v.page.regions.prose.map_or(0.0, |(a, b)| {
-            if v.k < a {
-                -1.0
-            } else if v.k > b {
-                1.0
-            } else {
-                0.0
-            }
-        })
-    }),
+    ("against_prose_run", |v| f32::from(side_of((v.k, v.k), v.page.regions.prose))),
 ];
 
 /// Ancestor tags recorded as flags, in bit order after the name groups.

@@ -1,7 +1,7 @@
 //! The page-level measures behind `auto`'s has-article probability.
 
 use super::lexicon::LISTING_PATH_WORDS;
-use super::prose::{headline_prose, prose_run};
+use super::prose::{ProseRun, headline_prose};
 use super::segment::{Blocks, block_owners};
 use crate::dom::{Document, NONE, NodeId, Tag};
 use crate::metadata::page_meta::{OgType, PageMeta};
@@ -334,6 +334,8 @@ pub(super) fn path_segments(url: Option<&str>) -> (bool, Vec<String>) {
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Judged<'a> {
     pub blocks: &'a Blocks,
+    /// The page's longest run of prose, as `measure` found it.
+    pub prose: &'a ProseRun,
     pub p: &'a [f64],
     pub threshold: f64,
 }
@@ -341,7 +343,7 @@ pub(super) struct Judged<'a> {
 /// How sure the block classifier is: the character-weighted mean probability of the blocks it kept,
 /// how many long blocks it is sure of, and into how many separate runs the kept blocks fall.
 fn block_signals(doc: &Document, judged: Option<Judged<'_>>) -> [(&'static str, f64); 9] {
-    let Some(Judged { blocks, p, threshold }) = judged else {
+    let Some(Judged { blocks, prose: run, p, threshold }) = judged else {
         return [
             ("kept_mean_p", 0.0),
             ("sure_blocks", 0.0),
@@ -370,7 +372,6 @@ fn block_signals(doc: &Document, judged: Option<Judged<'_>>) -> [(&'static str, 
     }
     let list: f64 =
         blocks.list.iter().zip(p).filter(|(b, q)| **q >= threshold && b.in_list).map(|(b, _)| f64::from(b.chars)).sum();
-    let run = prose_run(blocks);
     let after_headline = headline_prose(doc, blocks);
     [
         ("kept_mean_p", mass / chars.max(1.0)),

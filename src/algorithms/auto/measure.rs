@@ -29,6 +29,8 @@ pub struct Measured {
     /// The page signals read from the page alone (`page_type::dom_signals` and the record regions'):
     /// block features, and part of the page models' input.
     pub page_signals: Vec<(&'static str, f64)>,
+    /// The page's longest run of prose (the has-article signals read it, the regions stand against it).
+    pub prose: prose::ProseRun,
     /// The record regions, read against the blocks.
     pub regions: regions::PageRegions,
 }
@@ -58,7 +60,8 @@ pub fn measure(ctx: &Context<'_>, bayes_model: &BayesModel) -> Measured {
     let keep = region::prune(doc, &ars, &reg);
     let owners = segment::block_owners(doc);
     let blocks = segment(doc, &owners);
-    let regions = regions::PageRegions::read(doc, &blocks, &prose::prose_run(&blocks));
+    let prose = prose::prose_run(&blocks);
+    let regions = regions::PageRegions::read(doc, &blocks, &prose);
     let names = features::name_flags(doc);
     let mut page_signals = page_type::dom_signals(doc, ctx.meta, &names.counts);
     page_signals.extend(regions.page_signals(doc.node(doc.body).stats.chars));
@@ -80,7 +83,17 @@ pub fn measure(ctx: &Context<'_>, bayes_model: &BayesModel) -> Measured {
         regions: &regions,
     };
     let features = features::features(doc, &blocks, &inputs, CONTEXT.len());
-    Measured { blocks, features, keep, density: ds.density, density_sum: ds.density_sum, p, page_signals, regions }
+    Measured {
+        blocks,
+        features,
+        keep,
+        density: ds.density,
+        density_sum: ds.density_sum,
+        p,
+        page_signals,
+        prose,
+        regions,
+    }
 }
 
 /// Row-major `n` rows to feature-major, appended to `out`.

@@ -190,6 +190,7 @@ fn judge_page(ctx: &Context<'_>, models: &ModelRefs<'_>, m: &Measured, p: &[f64]
     let doc = ctx.doc;
     let judged = models.blocks.is_trained().then_some(has_article::Judged {
         blocks: &m.blocks,
+        prose: &m.prose,
         p,
         threshold: ctx.params.auto.block_threshold,
     });

@@ -8,7 +8,7 @@ use crate::text::words::distinct_words;
 
 /// The longest unbroken run of prose on a page, and all its prose.
 #[derive(Debug, Default, PartialEq)]
-pub(super) struct ProseRun {
+pub struct ProseRun {
     /// Characters and blocks of prose in the longest run.
     pub chars: u32,
     pub blocks: u32,

@@ -33,14 +33,19 @@ pub struct RegionFigures {
 }
 
 impl RegionFigures {
-    /// Where the region stands against the page's longest prose run: before it (-1), after it (1),
-    /// or overlapping it or with no run to stand against (0).
+    /// Where the region stands against the page's longest prose run ([`side_of`]); 0 without blocks.
     pub fn against(&self, prose: Option<(usize, usize)>) -> i8 {
-        match (self.blocks, prose) {
-            (Some((_, last)), Some((start, _))) if last < start => -1,
-            (Some((first, _)), Some((_, end))) if first > end => 1,
-            _ => 0,
-        }
+        self.blocks.map_or(0, |span| side_of(span, prose))
+    }
+}
+
+/// Where the blocks `first..=last` stand against the prose run `prose` (its first and last blocks):
+/// wholly before it (-1), wholly after it (1), or overlapping it or with no run to stand against (0).
+pub fn side_of((first, last): (usize, usize), prose: Option<(usize, usize)>) -> i8 {
+    match prose {
+        Some((start, _)) if last < start => -1,
+        Some((_, end)) if first > end => 1,
+        _ => 0,
     }
 }
 
@@ -102,11 +107,7 @@ impl PageRegions {
             *span = Some(span.map_or((k, k), |(first, _)| (first, k)));
             dated[rec as usize] |= b.scan.dated;
             if !priced[rec as usize] && b.chars <= PRICE_MAX_CHARS && b.scan.digits > 0 {
-                text.clear();
-                for &t in blocks.texts_of(b) {
-                    text.push_str(doc.text(t));
-                    text.push(' ');
-                }
+                blocks.text_into(doc, b, &mut text);
                 priced[rec as usize] = crate::text::words::looks_like_price(text.trim());
             }
         }

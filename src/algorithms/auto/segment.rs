@@ -128,6 +128,18 @@ impl Blocks {
         &self.texts[b.first as usize..b.last as usize]
     }
 
+    /// Block `b`'s text into `out` (cleared first): its text nodes joined by single spaces, as the
+    /// readers of a short block's whole text (furniture, prices) compare it.
+    pub(super) fn text_into(&self, doc: &Document, b: &TextBlock, out: &mut String) {
+        out.clear();
+        for (k, &t) in self.texts_of(b).iter().enumerate() {
+            if k > 0 {
+                out.push(' ');
+            }
+            out.push_str(doc.text(t));
+        }
+    }
+
     /// A hash of block `b`'s text with its whitespace left out: blocks that differ only in spacing
     /// or line breaks hash alike. Both readers of repeated text (the block feature `repeats` and the
     /// rule of that name) use it, so they agree on what a repeat is.

@@ -90,13 +90,7 @@ pub(super) fn drop_short_furniture(
         if !wholly_chosen(blocks, b, chosen) {
             continue;
         }
-        text.clear();
-        for (k, &t) in blocks.texts_of(b).iter().enumerate() {
-            if k > 0 {
-                text.push(' ');
-            }
-            text.push_str(doc.text(t));
-        }
+        blocks.text_into(doc, b, &mut text);
         if let Some(kind) = kinds.iter().position(|k| b.chars <= k.max_chars && (k.is)(&text))
             && unchoose_block(blocks, b, chosen)
         {
