@@ -6,7 +6,7 @@
 use super::context::CONTEXT;
 use super::features::{self, feature_names};
 use super::segment::{self, Blocks, segment};
-use super::{page_type, prose, region, regions};
+use super::{name_flags, page_type, prose, region, regions};
 use crate::algorithms::bayes::{self, BayesModel};
 use crate::algorithms::cetd::{self, Density};
 use crate::algorithms::contract::Context;
@@ -62,7 +62,7 @@ pub fn measure(ctx: &Context<'_>, bayes_model: &BayesModel) -> Measured {
     let blocks = segment(doc, &owners);
     let prose = prose::prose_run(&blocks);
     let regions = regions::PageRegions::read(doc, &blocks, &prose);
-    let names = features::name_flags(doc);
+    let names = name_flags::name_flags(doc);
     let mut page_signals = page_type::dom_signals(doc, ctx.meta, &names.counts);
     page_signals.extend(regions.page_signals(doc.node(doc.body).stats.chars));
     let page_kind = features::page_kind(&page_signals, ctx.meta);

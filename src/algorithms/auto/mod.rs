@@ -45,6 +45,7 @@ mod features;
 mod has_article;
 mod lexicon;
 mod measure;
+mod name_flags;
 mod page_signals;
 mod page_type;
 mod page_type_model;

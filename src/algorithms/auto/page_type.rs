@@ -31,7 +31,7 @@ const SHORT_TEXT: usize = 40;
 /// share of the text in paragraphs (prose), the interface phrases of each type in short texts
 /// ([`TYPE_CUES`]), short dated texts (a thread dates every post, a listing every card), short texts
 /// that read as prices, the largest run of posts ([`post_share`]), and how many elements are named
-/// for each group of [`NAME_GROUPS_COUNTED`] (`names`, from [`super::features::name_flags`]).
+/// for each group of [`NAME_GROUPS_COUNTED`] (`names`, from [`super::name_flags::name_flags`]).
 pub(super) fn dom_signals(doc: &Document, meta: &PageMeta, names: &[u32; ALL_NAME_GROUPS]) -> Vec<(&'static str, f64)> {
     let body = doc.node(doc.body).stats;
     let (mut pre, mut code_chars, mut forms, mut list_items, mut rows, mut posts) =
@@ -281,7 +281,7 @@ mod tests {
             <a href=/cart>Add to cart</a><p>In stock</p>\
             <a href=/2>2</a><a href=/3>3</a><a href=/next>Next</a><span>下一页</span></body></html>";
         let doc = Document::parse(page);
-        let mut s = dom_signals(&doc, &PageMeta::default(), &super::super::features::name_flags(&doc).counts);
+        let mut s = dom_signals(&doc, &PageMeta::default(), &super::super::name_flags::name_flags(&doc).counts);
         s.extend(url_words(Some("https://example.com/forum/thread/123")));
         assert_eq!(value(&s, "code_blocks"), 2f64.ln());
         assert!(value(&s, "code_share") > 0.1);
@@ -305,7 +305,7 @@ mod tests {
              </body></html>"
         );
         let doc = Document::parse(&page);
-        let s = dom_signals(&doc, &PageMeta::default(), &super::super::features::name_flags(&doc).counts);
+        let s = dom_signals(&doc, &PageMeta::default(), &super::super::name_flags::name_flags(&doc).counts);
         // The hidden input is no control; the others are, though the arena keeps none of them.
         assert_eq!(value(&s, "controls"), 4f64.ln());
         assert_eq!(value(&s, "images"), 2f64.ln());
