@@ -269,7 +269,7 @@ fn apply_rules(
     if !choice.is_made() {
         return (roots, None);
     }
-    let page = rules::RuleInput::new(ctx.doc, &m.blocks, p, &ctx.params.auto).with_site(ctx.site);
+    let page = rules::RuleInput::new(ctx.doc, &m.blocks, &m.regions, p, &ctx.params.auto).with_site(ctx.site);
     let verdict = rules::Verdict {
         is_article: verdict.is_article,
         label: verdict.label,

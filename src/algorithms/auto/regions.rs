@@ -59,6 +59,8 @@ pub struct PageRegions {
     pub record_of: Vec<Option<u32>>,
     /// Per record: its place in its region (0 for the first).
     pub place: Vec<u32>,
+    /// Per region: the record that holds its parent, when it is inside another region's record.
+    pub outer: Vec<Option<u32>>,
     /// The page's longest run of prose (its first and last blocks).
     pub prose: Option<(usize, usize)>,
 }
@@ -91,10 +93,10 @@ impl PageRegions {
             f.link_chars += rec.link_chars;
         }
         // A region is inside another when its parent lies in one of the other's records.
-        let parents = records.innermost(records.regions.iter().map(|r| r.parent));
+        let outer = records.innermost(records.regions.iter().map(|r| r.parent));
         // `innermost` wants its nodes in order, and regions come in preorder of their parents.
-        for (f, outer) in regions.iter_mut().zip(&parents) {
-            f.top = outer.is_none();
+        for (f, holder) in regions.iter_mut().zip(&outer) {
+            f.top = holder.is_none();
         }
         // Per record: does one of its blocks carry a date, a price; and each region's span of blocks.
         let mut dated = vec![false; records.records.len()];
@@ -116,7 +118,7 @@ impl PageRegions {
             f.dated += u32::from(dated[rec]);
             f.priced += u32::from(priced[rec]);
         }
-        PageRegions { records, regions, record_of, place, prose: prose.span }
+        PageRegions { records, regions, record_of, place, outer, prose: prose.span }
     }
 
     /// The region of block `k`'s innermost record, with its figures.
@@ -124,6 +126,20 @@ impl PageRegions {
         let rec = self.record_of.get(k).copied().flatten()?;
         let region = self.records.records[rec as usize].region;
         Some((region, &self.regions[region as usize]))
+    }
+
+    /// The top-level region that holds block `k`: the region of its innermost record, or of the
+    /// record that holds that region, and so on out (regions nest as records hold lists).
+    pub fn top_region_of(&self, k: usize) -> Option<u32> {
+        let mut region = self.region_of(k)?.0;
+        // Each step goes to a strictly larger record, so the walk ends; the bound is for certainty.
+        for _ in 0..self.regions.len() {
+            match self.outer[region as usize] {
+                Some(rec) => region = self.records.records[rec as usize].region,
+                None => break,
+            }
+        }
+        Some(region)
     }
 
     /// The page's figures for the page models: how much of its text is in regions (top-level ones),

@@ -8,6 +8,7 @@ mod code;
 mod furniture;
 mod notices;
 mod rails;
+mod records;
 mod repeats;
 pub(super) mod rules;
 mod sectioning;

@@ -1,11 +1,9 @@
 //! What a page of a given type carries beside its content: a listing's filter and sort panels (rule
 //! `filter-panels`), a product's recommendation rails (`recommendation-rails`), a service page's
-//! calls to action (`calls-to-action`), and the feed of teasers after any page's running text
-//! (`feeds-after-body`). One family because each is what a page carries beside its content.
+//! calls to action (`calls-to-action`). One family because each is what a page of its type carries
+//! beside its content.
 
-use super::unchoose::{
-    Opener, chosen_before, drop_named_after_first, drop_opened_sections, unchoose_block, wholly_chosen,
-};
+use super::unchoose::{Opener, chosen_before, drop_named_after_first, drop_opened_sections, unchoose_block};
 use crate::algorithms::auto::lexicon;
 use crate::algorithms::auto::segment::Blocks;
 use crate::dom::{Document, NodeId};
@@ -50,45 +48,6 @@ pub(super) fn drop_calls_to_action(blocks: &Blocks, chosen: &mut [bool], max_wor
         dropped |= unchoose_block(blocks, b, chosen);
     }
     dropped
-}
-
-/// The least running text, in characters, that makes the chosen text a body a feed can follow.
-const FEED_BODY_MIN_CHARS: u32 = 600;
-/// The fewest link-only blocks after the body that make a feed.
-const FEED_MIN_BLOCKS: usize = 3;
-
-/// Unchoose a feed of teasers that follows the page's running text (rule `feeds-after-body`): when
-/// the chosen text holds at least [`FEED_BODY_MIN_CHARS`] characters of running text (blocks of 80
-/// characters or more with a sentence mark and at most a tenth link text), the chosen blocks after
-/// the last of them that are link text and nothing else (nine tenths or more), when there are at
-/// least [`FEED_MIN_BLOCKS`]: the cards of "related", "latest" and "recommended" under an article,
-/// each a link around a headline, a summary and a date. By shape: a body's own text is never one
-/// link, whatever its language. Articles only: a listing's or collection's items are such cards, and
-/// an introduction of running text before them would make them a feed (site-grouped CV with the rule
-/// on every page: tiptopjaw-2026 LCS F1 0.7728 → 0.7682, a listing page 0.654 → 0.102; on articles
-/// only gains, e.g. utomo-big9-chaos 0.9469 → 0.9488). Returns whether any text was unchosen.
-pub(super) fn drop_feeds_after_body(blocks: &Blocks, chosen: &mut [bool]) -> bool {
-    let prose = |b: &crate::algorithms::auto::segment::TextBlock| {
-        b.chars >= 80 && b.punct > 0 && b.link_chars * 10 <= b.chars && wholly_chosen(blocks, b, chosen)
-    };
-    let body: u32 = blocks.list.iter().filter(|b| prose(b)).map(|b| b.chars).sum();
-    let Some(last) = blocks.list.iter().rposition(prose) else { return false };
-    if body < FEED_BODY_MIN_CHARS {
-        return false;
-    }
-    let feed: Vec<usize> = (last + 1..blocks.list.len())
-        .filter(|&k| {
-            let b = &blocks.list[k];
-            b.chars > 0 && b.link_chars * 10 >= b.chars * 9 && wholly_chosen(blocks, b, chosen)
-        })
-        .collect();
-    if feed.len() < FEED_MIN_BLOCKS {
-        return false;
-    }
-    for k in feed {
-        unchoose_block(blocks, &blocks.list[k], chosen);
-    }
-    true
 }
 
 #[cfg(test)]
@@ -164,35 +123,5 @@ mod tests {
         );
         assert!(kept(4).1.starts_with("Payroll in minutes|Run payroll for every state in one place.|Read|"));
         assert!(!kept(0).0);
-    }
-
-    #[test]
-    fn a_feed_of_link_cards_after_running_text_is_dropped() {
-        let para = "县农业局今天举办农民培训班，两百多名农民参加了培训，学习了水稻育秧和病虫害防治的新技术。\
-                    培训结束后，农民们纷纷表示收获很大，今年要把学到的技术用到自家的田里去。";
-        let card = |n: u32| {
-            format!(
-                "<a href=/n{n}><h2>Seed fair number {n} opens</h2><p>Farmers came to see new seeds.</p><div>2025-04-2{n}</div></a>"
-            )
-        };
-        // Eight paragraphs of about 80 characters: running text enough for a body.
-        let body = format!("<h1>培训班开班</h1>{}", format!("<p>{para}</p>").repeat(8));
-        let run = |html: &str| {
-            let doc = Document::parse(html);
-            let blocks = crate::algorithms::auto::segment(&doc, &block_owners(&doc));
-            let mut chosen: Vec<bool> = (0..doc.len()).map(|i| doc.node(i as NodeId).is_text()).collect();
-            let dropped = drop_feeds_after_body(&blocks, &mut chosen);
-            (dropped, chosen_text(&doc, &chosen))
-        };
-        let html =
-            format!("<body>{body}<div>{}{}</div><p>Read <a href=/x>the notice</a>.</p></body>", card(1), card(2));
-        let (dropped, text) = run(&html);
-        assert!(dropped);
-        assert_eq!(text, format!("培训班开班|{}Read|the notice|.", format!("{para}|").repeat(8)));
-        // Two link-only blocks are no feed; nor are cards without running text before them.
-        let (dropped, _) = run(&format!("<body>{body}<p><a href=/a>Next</a></p><p><a href=/b>Home</a></p></body>"));
-        assert!(!dropped);
-        let (dropped, _) = run(&format!("<body><h1>Seed fairs</h1><p>{para}</p>{}{}</body>", card(1), card(2)));
-        assert!(!dropped);
     }
 }

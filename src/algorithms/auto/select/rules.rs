@@ -16,9 +16,10 @@ use std::cell::{Cell, OnceCell};
 use std::fmt;
 
 use super::furniture::{self, Furniture};
-use super::{code, notices, rails, repeats, sectioning, site, surest_owner, threads};
+use super::{code, notices, rails, records, repeats, sectioning, site, surest_owner, threads};
 use crate::algorithms::auto::choice::Choice;
 use crate::algorithms::auto::lexicon;
+use crate::algorithms::auto::regions::PageRegions;
 use crate::algorithms::auto::segment::Blocks;
 use crate::algorithms::contract::params::AutoParams;
 use crate::algorithms::contract::{PageType, SiteTemplateUse};
@@ -50,6 +51,8 @@ pub enum Family {
     Rails,
     /// Code listings between kept steps (`code.rs`).
     Code,
+    /// Record regions around the page's prose (`records.rs`).
+    Records,
     /// Second copies of chosen text (`repeats.rs`).
     Repeats,
     /// `<main>`, `<nav>`, `<aside>`, `<footer>` and tables of contents (`sectioning.rs`).
@@ -69,6 +72,7 @@ impl Family {
             Family::Threads => "threads",
             Family::Rails => "rails",
             Family::Code => "code",
+            Family::Records => "records",
             Family::Repeats => "repeats",
             Family::Sectioning => "sectioning",
             Family::Notices => "notices",
@@ -142,6 +146,8 @@ pub(crate) enum Step {
 pub(crate) struct RuleInput<'a> {
     pub doc: &'a Document,
     pub blocks: &'a Blocks,
+    /// The page's record regions and its longest prose run.
+    pub regions: &'a PageRegions,
     pub auto: &'a AutoParams,
     /// The site's template, when the caller gave one.
     pub site: Option<&'a SiteTemplate>,
@@ -153,8 +159,14 @@ pub(crate) struct RuleInput<'a> {
 }
 
 impl<'a> RuleInput<'a> {
-    pub(crate) fn new(doc: &'a Document, blocks: &'a Blocks, p: &'a [f64], auto: &'a AutoParams) -> Self {
-        RuleInput { doc, blocks, auto, site: None, site_use: Cell::new(None), p, surest: OnceCell::new() }
+    pub(crate) fn new(
+        doc: &'a Document,
+        blocks: &'a Blocks,
+        regions: &'a PageRegions,
+        p: &'a [f64],
+        auto: &'a AutoParams,
+    ) -> Self {
+        RuleInput { doc, blocks, regions, auto, site: None, site_use: Cell::new(None), p, surest: OnceCell::new() }
     }
 
     /// With the site's template.
@@ -216,12 +228,14 @@ pub const RULES: &[Rule] = &[
         }),
     },
     Rule {
-        name: "feeds-after-body",
+        name: "records-after-article",
         switch: None,
-        family: Family::Rails,
+        family: Family::Records,
         when: When::Article,
-        reads: "blocks' text, link text and sentence marks",
-        step: Step::Drop(|page, chosen| rails::drop_feeds_after_body(page.blocks, chosen)),
+        reads: "record regions, the longest prose run",
+        step: Step::Drop(|page, chosen| {
+            records::drop_records_after_article(page.doc, page.blocks, page.regions, chosen)
+        }),
     },
     Rule {
         name: "comments-after-article",

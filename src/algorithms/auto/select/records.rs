@@ -1,0 +1,183 @@
+//! Record regions around an article's prose (rule `records-after-article`): the teaser feed under a
+//! portal's article, the "related" and "latest" cards, the hot list that follows the body. Each is a
+//! run of alike records (`algorithms::records`) after the article's running text, and what marks it
+//! as a feed rather than the article's own list is its shape and its place: its records are short
+//! dated items, or links outside the element that holds the prose, or links with no running text
+//! after them. By structure alone, in every language.
+
+use super::unchoose::{unchoose_block, wholly_chosen};
+use crate::algorithms::auto::regions::{PageRegions, RegionFigures};
+use crate::algorithms::auto::segment::{Blocks, TextBlock};
+use crate::dom::{Document, NONE, NodeId};
+
+/// The longest record, on average, of a feed of dated teasers (a headline, a source, a date; a
+/// one-line snippet at most), in characters.
+const TEASER_MAX_CHARS: u32 = 120;
+/// The least running text, in characters, that makes the chosen text a body a feed can follow.
+const FEED_BODY_MIN_CHARS: u32 = 600;
+/// The fewest link-only records after the body that make a feed.
+const FEED_MIN_BLOCKS: usize = 3;
+
+/// A region whose records are, at least half of them, short dated items: a news feed's teasers.
+fn dated_teasers(f: &RegionFigures) -> bool {
+    f.dated * 2 >= f.records && f.chars <= TEASER_MAX_CHARS * f.records
+}
+
+/// A region at least half of whose text is link text.
+fn links(f: &RegionFigures) -> bool {
+    f.link_chars * 2 >= f.chars
+}
+
+/// A block of running text: 80 characters or more with a sentence mark and at most a tenth of it
+/// link text.
+fn running_text(b: &TextBlock) -> bool {
+    b.chars >= 80 && b.punct > 0 && b.link_chars * 10 <= b.chars
+}
+
+/// On an article page, unchoose the chosen blocks of the record regions that follow its prose and
+/// read as a feed:
+/// - the top-level regions wholly after the page's longest prose run whose records are dated teasers
+///   ([`dated_teasers`]), or are mostly links ([`links`]) and stand outside the element that holds
+///   the run ([`prose_container`]): an article's own list of links (its sources, a list of courses)
+///   sits among its paragraphs, a portal's feed beside them;
+/// - when the chosen running text ([`running_text`]) is [`FEED_BODY_MIN_CHARS`] or more, the chosen
+///   blocks after the last of it that are link text and nothing else (nine tenths or
+///   more), when there are at least [`FEED_MIN_BLOCKS`]: cards of "related" and "latest", each a
+///   link around a headline, inside the article's element or not.
+///
+/// Articles only: a listing's items are such records, and an introduction before them would make
+/// them a feed (site-grouped CV with the older block-only form of the second test on every page:
+/// tiptopjaw-2026 LCS F1 0.7728 → 0.7682). Returns whether any text was unchosen.
+pub(super) fn drop_records_after_article(
+    doc: &Document,
+    blocks: &Blocks,
+    regions: &PageRegions,
+    chosen: &mut [bool],
+) -> bool {
+    let Some((first, last)) = regions.prose else { return false };
+    let container = prose_container(doc, blocks.list[first].owner, blocks.list[last].owner);
+    let body: u32 =
+        blocks.list.iter().filter(|b| running_text(b) && wholly_chosen(blocks, b, chosen)).map(|b| b.chars).sum();
+    let last_body = blocks.list.iter().rposition(|b| running_text(b) && wholly_chosen(blocks, b, chosen));
+    let mut feed = Vec::new();
+    let mut trailing = Vec::new();
+    for (k, b) in blocks.list.iter().enumerate() {
+        let region = regions
+            .top_region_of(k)
+            .map(|top| (&regions.regions[top as usize], regions.records.regions[top as usize].parent));
+        let in_feed = region.is_some_and(|(f, parent)| {
+            f.against(regions.prose) == 1 && (dated_teasers(f) || (links(f) && !doc.contains(container, parent)))
+        });
+        if in_feed {
+            feed.push(k);
+        } else if last_body.is_some_and(|l| k > l)
+            && b.chars > 0
+            && b.link_chars * 10 >= b.chars * 9
+            && wholly_chosen(blocks, b, chosen)
+        {
+            trailing.push(k);
+        }
+    }
+    if body >= FEED_BODY_MIN_CHARS && trailing.len() >= FEED_MIN_BLOCKS {
+        feed.extend(trailing);
+    }
+    let mut dropped = false;
+    for k in feed {
+        dropped |= unchoose_block(blocks, &blocks.list[k], chosen);
+    }
+    dropped
+}
+
+/// The element that holds the prose run from block owner `first` to `last`: their nearest common
+/// ancestor, or the parent of a run's one block (a one-paragraph body's own element holds nothing
+/// else).
+fn prose_container(doc: &Document, first: NodeId, last: NodeId) -> NodeId {
+    let mut a = if first == last { doc.node(first).parent } else { first };
+    while a != NONE && !doc.contains(a, last) {
+        a = doc.node(a).parent;
+    }
+    if a == NONE { doc.body } else { a }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::chosen_text;
+    use super::*;
+    use crate::algorithms::auto::prose::prose_run;
+    use crate::algorithms::auto::segment::{block_owners, segment};
+
+    const PARA: &str = "县农业局今天举办农民培训班，两百多名农民参加了培训，学习了水稻育秧和病虫害防治的新技术。\
+                        培训结束后，农民们纷纷表示收获很大，今年要把学到的技术用到自家的田里去。";
+
+    /// Every text of `html` chosen, then the rule run: whether it dropped any, and what stays.
+    fn run(html: &str) -> (bool, String) {
+        let doc = Document::parse(html);
+        let blocks = segment(&doc, &block_owners(&doc));
+        let regions = PageRegions::read(&doc, &blocks, &prose_run(&blocks));
+        let mut chosen: Vec<bool> = (0..doc.len()).map(|i| doc.node(i as NodeId).is_text()).collect();
+        let dropped = drop_records_after_article(&doc, &blocks, &regions, &mut chosen);
+        (dropped, chosen_text(&doc, &chosen))
+    }
+
+    fn teaser(n: u32) -> String {
+        format!("<li><a href=/n{n}>种子交易会第{n}场开幕</a><span>新华网</span><span>2025-04-2{n}</span></li>")
+    }
+
+    #[test]
+    fn a_feed_of_dated_teasers_after_the_prose_is_dropped() {
+        // A one-paragraph article in its own element, then a feed of four dated teasers beside it.
+        let html = format!(
+            "<body><div><h1>培训班开班</h1><div class=text><p>{PARA}</p></div><ul>{}</ul></div>\
+             <p>Read <a href=/x>the notice</a>.</p></body>",
+            (1..=4).map(teaser).collect::<String>()
+        );
+        let (dropped, text) = run(&html);
+        assert!(dropped);
+        assert_eq!(text, format!("培训班开班|{PARA}|Read|the notice|."));
+        // Two teasers are no region, and nothing goes.
+        let (dropped, _) =
+            run(&format!("<body><h1>培训班开班</h1><p>{PARA}</p><ul>{}{}</ul></body>", teaser(1), teaser(2)));
+        assert!(!dropped);
+    }
+
+    #[test]
+    fn an_articles_own_list_of_links_stays_a_feed_beside_it_goes() {
+        let link = |n: u32| format!("<li><a href=/c{n}>Course number {n} in soil science</a></li>");
+        let links: String = (1..=4).map(link).collect();
+        let para = "Farmers who took the course said the lessons on soil changed how they plough. ";
+        let article = format!("<p>{}</p><p>{}</p>", para.repeat(2), para.repeat(2));
+        // The list sits in the article's element, between its paragraphs and one after: it stays.
+        let inside = format!("<body><article>{article}<ul>{links}</ul><p>{}</p></article></body>", para.repeat(2));
+        let (dropped, _) = run(&inside);
+        assert!(!dropped);
+        // The same list in an element beside the article's: a rail of links, left out.
+        let beside = format!("<body><article>{article}</article><div><ul>{links}</ul></div><p>Contact us.</p></body>");
+        let (dropped, text) = run(&beside);
+        assert!(dropped);
+        assert!(!text.contains("Course number") && text.ends_with("|Contact us."), "{text}");
+    }
+
+    #[test]
+    fn link_cards_after_the_running_text_are_dropped_inside_the_article_too() {
+        let card = |n: u32| {
+            format!(
+                "<a href=/n{n}><h2>Seed fair number {n} opens</h2><p>Farmers came to see new seeds.</p><div>2025-04-2{n}</div></a>"
+            )
+        };
+        // Eight paragraphs of about 80 characters: running text enough for a body.
+        let body = format!("<h1>培训班开班</h1>{}", format!("<p>{PARA}</p>").repeat(8));
+        let html = format!(
+            "<body><article>{body}<div>{}{}</div></article><p>Read <a href=/x>the notice</a>.</p></body>",
+            card(1),
+            card(2)
+        );
+        let (dropped, text) = run(&html);
+        assert!(dropped);
+        assert_eq!(text, format!("培训班开班|{}Read|the notice|.", format!("{PARA}|").repeat(8)));
+        // Two link-only blocks are no feed; nor are cards without running text enough before them.
+        let (dropped, _) = run(&format!("<body>{body}<p><a href=/a>Next</a></p><p><a href=/b>Home</a></p></body>"));
+        assert!(!dropped);
+        let (dropped, _) = run(&format!("<body><h1>Seed fairs</h1><p>{PARA}</p>{}{}</body>", card(1), card(2)));
+        assert!(!dropped);
+    }
+}
