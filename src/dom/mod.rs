@@ -9,6 +9,7 @@ mod build;
 mod charref;
 mod document;
 pub mod layout;
+mod self_closed;
 mod serialize;
 mod tag;
 mod text;
@@ -23,13 +24,16 @@ pub use document::{Document, DomLimits, Element, NONE, Node, NodeData, NodeId, S
 pub use serialize::{STAMP, fingerprint, parse_stamped, parse_without};
 pub use tag::Tag;
 pub use text::fold_ws;
-pub use tree::parse_options;
 
 /// Parse into scraper's tree (for CSS selectors: site rules) with the same settings as every other
-/// parse ([`parse_options`]).
+/// parse ([`tree::parse_options`]; self-closed elements empty, as in `self_closed`).
 pub fn parse_html(html: &str) -> scraper::Html {
-    use html5ever::tendril::TendrilSink;
-    html5ever::parse_document(scraper::HtmlTreeSink::new(scraper::Html::new_document()), parse_options()).one(html)
+    let tokenizer = tree::html5ever_tokenizer(scraper::HtmlTreeSink::new(scraper::Html::new_document()));
+    let input = html5ever::buffer_queue::BufferQueue::default();
+    input.push_back(StrTendril::from_slice(html));
+    tree::feed(&tokenizer, &input);
+    tokenizer.end();
+    html5ever::tree_builder::TreeSink::finish(tokenizer.sink.inner.sink)
 }
 
 /// Whether pith's tokenizer and html5ever's own build the same tree for `html`; `Err` names the first

@@ -98,7 +98,7 @@ tags! {
     Details = "details", LINE;
     Summary = "summary", LINE;
     Time = "time", 0;
-    /// Shown by browsers without JavaScript, and parsed as markup here (see `dom::parse_options`).
+    /// Shown by browsers without JavaScript, and parsed as markup here (see `dom::tree::parse_options`).
     Noscript = "noscript", LINE | CONTAINER;
 }
 

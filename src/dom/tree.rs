@@ -9,9 +9,14 @@
 use std::borrow::Cow;
 use std::cell::{Ref, RefCell};
 
-use html5ever::tendril::{StrTendril, TendrilSink};
+use html5ever::TokenizerResult;
+use html5ever::buffer_queue::BufferQueue;
+use html5ever::tendril::StrTendril;
+use html5ever::tokenizer::{TokenSink, Tokenizer};
 use html5ever::tree_builder::{ElementFlags, NodeOrText, QuirksMode, TreeBuilder, TreeSink};
-use html5ever::{Attribute, LocalName, Namespace, QualName, ns, parse_document};
+use html5ever::{Attribute, LocalName, Namespace, QualName, ns};
+
+use super::self_closed::EmptySelfClosed;
 
 /// Index of a node in [`Tree::nodes`].
 pub(crate) type Id = u32;
@@ -406,16 +411,17 @@ impl TreeSink for Sink {
 /// `max_nodes`. The tokens come from [`super::tokenizer`], the tree from html5ever's tree builder.
 pub(crate) fn parse(html: StrTendril, max_nodes: usize) -> Result<Tree, usize> {
     let tree = Tree::for_page(&html, max_nodes);
-    let builder = TreeBuilder::new(Sink { tree: RefCell::new(tree) }, parse_options().tree_builder);
+    let builder =
+        EmptySelfClosed { inner: TreeBuilder::new(Sink { tree: RefCell::new(tree) }, parse_options().tree_builder) };
     let mut nodes = 0;
     let mut over = || {
-        nodes = builder.sink.tree.borrow().nodes.len();
+        nodes = builder.inner.sink.tree.borrow().nodes.len();
         nodes > max_nodes
     };
     if super::tokenizer::run(html, &builder, &mut over).is_err() {
         return Err(nodes);
     }
-    Ok(builder.sink.finish())
+    Ok(builder.inner.sink.finish())
 }
 
 /// Bytes handed to html5ever's own tokenizer at a time by [`parse_with_html5ever`].
@@ -424,22 +430,37 @@ const CHUNK: usize = 32 * 1024;
 /// The same parse with html5ever's own tokenizer in front of the tree builder: the reference the
 /// tests hold [`parse`] to (`dom::tokenizers_agree`).
 pub(crate) fn parse_with_html5ever(html: StrTendril, max_nodes: usize) -> Result<Tree, usize> {
-    let sink = Sink { tree: RefCell::new(Tree::new()) };
-    let mut parser = parse_document(sink, parse_options());
+    let tokenizer = html5ever_tokenizer(Sink { tree: RefCell::new(Tree::new()) });
+    let input = BufferQueue::default();
     let mut at = 0;
     while at < html.len() {
         let mut end = (at + CHUNK).min(html.len());
         while !html.is_char_boundary(end) {
             end += 1;
         }
-        parser.process(html.subtendril(at as u32, (end - at) as u32));
+        input.push_back(html.subtendril(at as u32, (end - at) as u32));
+        feed(&tokenizer, &input);
         at = end;
-        let nodes = parser.tokenizer.sink.sink.tree.borrow().nodes.len();
+        let nodes = tokenizer.sink.inner.sink.tree.borrow().nodes.len();
         if nodes > max_nodes {
             return Err(nodes);
         }
     }
-    Ok(parser.finish())
+    tokenizer.end();
+    Ok(tokenizer.sink.inner.sink.finish())
+}
+
+/// html5ever's own tokenizer in front of its tree builder over `sink`, self-closed elements read as
+/// empty ([`EmptySelfClosed`]) as in every parse, with the settings of [`parse_options`].
+pub(crate) fn html5ever_tokenizer<S: TreeSink>(sink: S) -> Tokenizer<EmptySelfClosed<TreeBuilder<S::Handle, S>>> {
+    let options = parse_options();
+    Tokenizer::new(EmptySelfClosed { inner: TreeBuilder::new(sink, options.tree_builder) }, options.tokenizer)
+}
+
+/// Feed `input` to `tokenizer` until it is used up (a script end asks the tokenizer to pause; pith
+/// runs no scripts and reads on).
+pub(crate) fn feed<S: TokenSink>(tokenizer: &Tokenizer<S>, input: &BufferQueue) {
+    while !matches!(tokenizer.feed(input), TokenizerResult::Done) {}
 }
 
 /// The tree as text, one line per node in preorder (template contents after their element), every
@@ -490,7 +511,7 @@ pub(crate) fn dump(t: &Tree) -> String {
 /// `<noscript>`; with scripting on, HTML parses that content as one opaque string. Some sites put
 /// their whole page there for readers without scripts (forum software serving its crawler view, for
 /// one), and nothing else of it in the HTML.
-pub fn parse_options() -> html5ever::ParseOpts {
+pub(crate) fn parse_options() -> html5ever::ParseOpts {
     html5ever::ParseOpts {
         tree_builder: html5ever::tree_builder::TreeBuilderOpts { scripting_enabled: false, ..Default::default() },
         ..Default::default()
@@ -592,7 +613,8 @@ mod tests {
         let unit = "<p class=\"a b\">中文 text &amp; <b>bold</b> &#x4e2d;<a href=/x>l</a></p><table>x<tr><td>y";
         let page: String = (0..2000).map(|i| format!("{unit}{i}")).collect();
         assert!(page.len() > 3 * CHUNK);
-        let whole = parse_document(Sink { tree: RefCell::new(Tree::new()) }, parse_options())
+        use html5ever::tendril::TendrilSink;
+        let whole = html5ever::parse_document(Sink { tree: RefCell::new(Tree::new()) }, parse_options())
             .one(StrTendril::from(page.as_str()));
         let chunked = parse_with_html5ever(StrTendril::from(page.as_str()), usize::MAX).unwrap();
         let shape = |t: &Tree| -> Vec<String> {
