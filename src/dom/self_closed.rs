@@ -113,7 +113,7 @@ mod tests {
 
     /// The tree of `html` as one line per node.
     fn tree(html: &str) -> String {
-        parse(StrTendril::from_slice(html), usize::MAX).map(|t| dump(&t)).unwrap_or_default()
+        parse(StrTendril::from_slice(html), usize::MAX, u32::MAX).map(|t| dump(&t)).unwrap_or_default()
     }
 
     #[test]

@@ -265,7 +265,8 @@ mod tests {
         let n = 200_000;
         let page = format!("<!doctype html><body>{}x{}</body>", "<span>".repeat(n), "</span>".repeat(n));
         let (_, html) = parse_stamped(StrTendril::from(page.as_str()), DomLimits::default(), "").unwrap();
-        assert!(html.matches("<span").count() >= 1000);
+        // The parse flattens past the arena's depth limit; what is left is written as deep as it is.
+        assert!(html.matches("<span").count() >= DomLimits::default().max_depth as usize - 4);
         assert!(html.ends_with("</body></html>"));
     }
 }

@@ -24,12 +24,23 @@
 //! another, and a reader follows a token through it top to bottom; split by state, each part would
 //! need the whole machine's buffers and positions, and every step would cross files.
 
+use std::collections::HashMap;
+
 use html5ever::data::{C1_REPLACEMENTS, NAMED_ENTITIES};
 use html5ever::tendril::StrTendril;
 use html5ever::tokenizer::states::RawKind;
 use html5ever::tokenizer::{Doctype, Tag, TagKind, Token, TokenSink, TokenSinkResult};
 use html5ever::{Attribute, LocalName, QualName, ns};
 use memchr::{memchr, memchr2, memchr3, memmem};
+
+/// What the tokenizer asks the tree while it parses: the tree's parse implements it.
+pub(super) trait Watch {
+    /// Asked after every tag and comment (the tokens that make nodes): stop the parse here.
+    fn over_budget(&mut self) -> bool;
+    /// Asked after a start tag `name`: whether the element it made was opened too deep and taken out
+    /// (see `Tree::too_deep` in `tree`), so that the tokenizer closes it at once.
+    fn too_deep(&mut self, name: &LocalName, self_closing: bool) -> bool;
+}
 
 /// What the tokenizer reads next: the states the tree builder can switch it to.
 #[derive(Clone, Copy)]
@@ -42,10 +53,12 @@ enum Mode {
 /// The page was cut short: the caller's budget said stop.
 pub(super) struct Stopped;
 
-/// Feed every token of `input` to `sink` (html5ever's tree builder), then the end of file. `stop` is
+/// Feed every token of `input` to `sink` (html5ever's tree builder), then the end of file. `watch` is
 /// asked after every tag and comment (the tokens that make nodes; text between them makes one at
-/// most), and when it answers true the tokenizer stops there.
-pub(super) fn run<S: TokenSink>(input: StrTendril, sink: &S, stop: &mut dyn FnMut() -> bool) -> Result<(), Stopped> {
+/// most) whether to stop there, and after every start tag whether its element was opened too deep:
+/// such an element is closed at once (by an end tag of its name, which the tree builder handles as
+/// any other), and its own end tag, when it comes, is dropped.
+pub(super) fn run<S: TokenSink>(input: StrTendril, sink: &S, watch: &mut dyn Watch) -> Result<(), Stopped> {
     let input = normalize_newlines(input);
     let mut t = Tokenizer {
         input: &input,
@@ -53,8 +66,10 @@ pub(super) fn run<S: TokenSink>(input: StrTendril, sink: &S, stop: &mut dyn FnMu
         pos: 0,
         sink,
         last_start: None,
+        last_self_closing: false,
         scratch: String::new(),
         attrs: Vec::new(),
+        flattened: HashMap::new(),
     };
     if input.starts_with('\u{feff}') {
         t.pos = 3;
@@ -62,7 +77,7 @@ pub(super) fn run<S: TokenSink>(input: StrTendril, sink: &S, stop: &mut dyn FnMu
     let mut mode = Mode::Data;
     while t.pos < t.b.len() {
         mode = match mode {
-            Mode::Data => t.data(stop)?,
+            Mode::Data => t.data(watch)?,
             Mode::Raw(kind) => t.raw(kind),
             Mode::Plaintext => {
                 t.chars(t.pos, t.b.len(), false, false);
@@ -111,11 +126,17 @@ struct Tokenizer<'a, S: TokenSink> {
     sink: &'a S,
     /// The name of the last start tag emitted, which a raw text element's end tag must repeat.
     last_start: Option<LocalName>,
+    /// Whether that start tag ended with `/>`.
+    last_self_closing: bool,
     scratch: String,
     /// A tag's attributes while it is read. Each tag then gets a copy at its exact length: the tree
     /// keeps every element's attributes until the arena copy, where they were a fifth of the parse's
     /// peak, and a `Vec` grown by pushing holds room for four (160 bytes) for one attribute.
     attrs: Vec<Attribute>,
+    /// Elements closed at once because they were opened too deep, by name: as many end tags of each
+    /// name as are counted here are dropped when they come. A map, as a hostile page may nest
+    /// thousands of distinct (custom) names.
+    flattened: HashMap<LocalName, u32>,
 }
 
 /// What the tag lexer saw.
@@ -200,7 +221,7 @@ impl<S: TokenSink> Tokenizer<'_, S> {
 
     /// The data state, up to the end of the page or a tag that switches the tokenizer elsewhere. The
     /// text between markup (character references, NULs) is [`Tokenizer::chars`]' to emit.
-    fn data(&mut self, stop: &mut dyn FnMut() -> bool) -> Result<Mode, Stopped> {
+    fn data(&mut self, watch: &mut dyn Watch) -> Result<Mode, Stopped> {
         let n = self.b.len();
         let mut run = self.pos;
         loop {
@@ -222,7 +243,14 @@ impl<S: TokenSink> Tokenizer<'_, S> {
             let mode = match next {
                 _ if letter(next) => match self.tag(TagKind::StartTag, i + 1) {
                     TagEnd::Eof => return Ok(Mode::Data),
-                    TagEnd::Emitted(result) => Self::mode_after(result),
+                    TagEnd::Emitted(result) => {
+                        let mode = Self::mode_after(result);
+                        // Raw text elements hold no elements, so they never make the nesting deeper.
+                        if matches!(mode, Mode::Data) {
+                            self.flatten_if_deep(watch);
+                        }
+                        mode
+                    }
                 },
                 Some(b'/') if letter(after) => {
                     if let TagEnd::Eof = self.tag(TagKind::EndTag, i + 2) {
@@ -252,13 +280,42 @@ impl<S: TokenSink> Tokenizer<'_, S> {
             };
             // Tags and comments are the tokens that make nodes (a page of nothing but comments must
             // meet the budget too).
-            if stop() {
+            if watch.over_budget() {
                 return Err(Stopped);
             }
             if !matches!(mode, Mode::Data) {
                 return Ok(mode);
             }
             run = self.pos;
+        }
+    }
+
+    /// After a start tag in the data state: when the tree says its element was opened too deep, close
+    /// it now, and count its name so that its own end tag is dropped.
+    fn flatten_if_deep(&mut self, watch: &mut dyn Watch) {
+        let Some(name) = self.last_start.clone() else { return };
+        if !watch.too_deep(&name, self.last_self_closing) {
+            return;
+        }
+        *self.flattened.entry(name.clone()).or_insert(0) += 1;
+        let _ = self.emit(Token::TagToken(Tag {
+            kind: TagKind::EndTag,
+            name,
+            self_closing: false,
+            attrs: Vec::new(),
+            had_duplicate_attributes: false,
+        }));
+    }
+
+    /// Whether an end tag `name` closes an element already closed by [`Tokenizer::flatten_if_deep`]
+    /// (and is then dropped).
+    fn closes_flattened(&mut self, name: &LocalName) -> bool {
+        match self.flattened.get_mut(name) {
+            Some(count) if *count > 0 => {
+                *count -= 1;
+                true
+            }
+            _ => false,
         }
     }
 
@@ -427,13 +484,16 @@ impl<S: TokenSink> Tokenizer<'_, S> {
             }
         }
         self.pos = i;
-        if kind == TagKind::StartTag {
-            self.last_start = Some(name.clone());
-        }
         // Moved over in one copy, leaving the scratch empty for the next tag.
         let mut exact = Vec::with_capacity(attrs.len());
         exact.append(&mut attrs);
         self.attrs = attrs;
+        if kind == TagKind::StartTag {
+            self.last_start = Some(name.clone());
+            self.last_self_closing = self_closing;
+        } else if !self.flattened.is_empty() && self.closes_flattened(&name) {
+            return TagEnd::Emitted(TokenSinkResult::Continue);
+        }
         let tag = Tag { kind, name, self_closing, attrs: exact, had_duplicate_attributes: duplicate };
         TagEnd::Emitted(self.emit(Token::TagToken(tag)))
     }
@@ -1093,10 +1153,10 @@ mod tests {
     fn comments_count_against_the_node_budget() {
         use html5ever::tendril::StrTendril;
         let page = "<!-- c -->x".repeat(100_000);
-        let got = crate::dom::tree::parse(StrTendril::from(page.as_str()), 1000);
+        let got = crate::dom::tree::parse(StrTendril::from(page.as_str()), 1000, u32::MAX);
         assert!(got.is_err_and(|nodes| nodes > 1000 && nodes < 1010));
         let page = "<?pi>y".repeat(100_000);
-        assert!(crate::dom::tree::parse(StrTendril::from(page.as_str()), 1000).is_err());
+        assert!(crate::dom::tree::parse(StrTendril::from(page.as_str()), 1000, u32::MAX).is_err());
     }
 
     /// Random edits of the cases above (bytes deleted, repeated and swapped, fragments of other cases

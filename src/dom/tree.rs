@@ -18,6 +18,8 @@ use html5ever::{Attribute, LocalName, Namespace, QualName, ns};
 
 use super::self_closed::EmptySelfClosed;
 
+use crate::text::prestrip::MAX_ATTRIBUTES;
+
 /// Index of a node in [`Tree::nodes`].
 pub(crate) type Id = u32;
 /// No node.
@@ -75,6 +77,10 @@ pub(crate) struct TreeNode {
     pub last_child: Id,
     pub prev_sibling: Id,
     pub next_sibling: Id,
+    /// Ancestors when the node was last put in place (the document's children have 1). Nodes moved
+    /// with a subtree keep theirs: it is read only to find elements opened too deep (see
+    /// [`Tree::too_deep`]), where an estimate serves.
+    pub depth: u32,
     pub data: Data,
 }
 
@@ -89,11 +95,18 @@ pub(crate) struct Tree {
     pub quirks: bool,
     /// Answer to a name question about a non-element, which the parser promises never to ask.
     placeholder: LocalName,
+    /// Elements put in place with more ancestors than this are opened too deep (see
+    /// [`Tree::too_deep`]).
+    max_depth: u32,
+    /// The element created last, until it is first put in place.
+    fresh: Id,
+    /// The element created last, when it was first put in place too deep (else `NIL`).
+    deep: Id,
 }
 
 impl Tree {
     fn new() -> Tree {
-        Tree::with_capacity(256)
+        Tree::with_capacity(256, u32::MAX)
     }
 
     /// A tree for `html`, whose parse stops past `max_nodes` nodes, with room for all its nodes at once.
@@ -105,16 +118,56 @@ impl Tree {
     /// grew from 1.4 MB to 2.7 MB, both alive during the copy), and an estimate from the page's length
     /// alone is wrong by a factor of two either way. Counting the `<` is a vector scan, a few
     /// microseconds for a large page; the room never written is never touched.
-    fn for_page(html: &str, max_nodes: usize) -> Tree {
+    fn for_page(html: &str, max_nodes: usize, max_depth: u32) -> Tree {
         let tags = memchr::memchr_iter(b'<', html.as_bytes()).count();
-        Tree::with_capacity(tags.saturating_mul(2).saturating_add(8).clamp(256, max_nodes.saturating_add(2)))
+        Tree::with_capacity(tags.saturating_mul(2).saturating_add(8).clamp(256, max_nodes.saturating_add(2)), max_depth)
     }
 
-    fn with_capacity(nodes: usize) -> Tree {
-        let mut t =
-            Tree { nodes: Vec::with_capacity(nodes), kept_bound: 0, quirks: false, placeholder: LocalName::from("") };
+    fn with_capacity(nodes: usize, max_depth: u32) -> Tree {
+        let mut t = Tree {
+            nodes: Vec::with_capacity(nodes),
+            kept_bound: 0,
+            quirks: false,
+            placeholder: LocalName::from(""),
+            max_depth,
+            fresh: NIL,
+            deep: NIL,
+        };
         t.push(Data::Document);
         t
+    }
+
+    /// Whether the element the start tag `name` just made was put in place too deep, in which case it
+    /// is taken out of the tree (with whatever it holds moved up into its place) and the caller closes
+    /// it. Void elements, foreign self-closing ones and self-closed HTML ones (`super::self_closed`)
+    /// are closed already and never count; nor does an element made under another name (`<image>` makes an `img`, a misnested
+    /// `<a>` makes copies of other formatting elements first).
+    ///
+    /// Why: the tree builder looks through its stack of open elements on most start tags (is a `<p>`
+    /// open in button scope, a list item in list scope), so a page of 100,000 nested `<div>`s costs it
+    /// time in the square of its depth (about 20 s), and a page of unclosed `<li><dt><dd>`, each
+    /// opened inside the last, costs it a walk down the whole stack for every tag. Flattening past
+    /// [`Tree::max_depth`] keeps that walk bounded: the parse is given the arena's own limit
+    /// ([`super::DomLimits::max_depth`], 512, as in Blink's parser), past which the arena would
+    /// flatten the elements anyway. No real page nests anywhere near it. The text is all kept.
+    fn too_deep(&mut self, name: &LocalName, self_closing: bool) -> bool {
+        let id = std::mem::replace(&mut self.deep, NIL);
+        if id == NIL {
+            return false;
+        }
+        let Data::Element { local, ns, .. } = &self.nodes[id as usize].data else { return false };
+        if local != name || self_closing || (*ns == Ns::Html && is_void(local)) {
+            return false;
+        }
+        // Its content (none is expected: it was just opened) goes where it was.
+        let mut child = self.nodes[id as usize].first_child;
+        while child != NIL {
+            let next = self.nodes[child as usize].next_sibling;
+            self.insert_before(id, child);
+            child = next;
+        }
+        self.detach(id);
+        true
     }
 
     /// Bytes of text (each text node trimmed) in the subtree of `root`, template contents aside.
@@ -159,6 +212,7 @@ impl Tree {
             last_child: NIL,
             prev_sibling: NIL,
             next_sibling: NIL,
+            depth: 0,
             data,
         });
         id
@@ -201,10 +255,18 @@ impl Tree {
 
     /// Node `id`'s own links.
     fn place(&mut self, id: Id, parent: Id, prev: Id, next: Id) {
+        let depth = if parent == NIL { 0 } else { self.nodes[parent as usize].depth.saturating_add(1) };
         let n = &mut self.nodes[id as usize];
         n.parent = parent;
         n.prev_sibling = prev;
         n.next_sibling = next;
+        n.depth = depth;
+        if id == self.fresh && parent != NIL {
+            self.fresh = NIL;
+            if depth > self.max_depth {
+                self.deep = id;
+            }
+        }
     }
 
     fn append_child(&mut self, parent: Id, id: Id) {
@@ -308,7 +370,12 @@ impl TreeSink for Sink {
         let template_contents = if flags.template { t.push(Data::Other) } else { NIL };
         let ns = Ns::of(&name.ns);
         t.kept_bound += 1;
-        t.push(Data::Element { local: name.local, ns, attrs: attrs.into_boxed_slice(), template_contents })
+        let id = t.push(Data::Element { local: name.local, ns, attrs: attrs.into_boxed_slice(), template_contents });
+        t.fresh = id;
+        // `deep` names the element made last or none: one made too deep by a start tag the tokenizer
+        // did not ask about (a raw text element's) must not be taken for a later namesake.
+        t.deep = NIL;
+        id
     }
 
     fn create_comment(&self, _text: StrTendril) -> Id {
@@ -383,7 +450,10 @@ impl TreeSink for Sink {
         if let Data::Element { attrs: existing, .. } = &mut t.nodes[*target as usize].data {
             let mut all = std::mem::take(existing).into_vec();
             for a in attrs {
-                if !all.iter().any(|e| e.name == a.name) {
+                // Capped as a start tag's are (see `MAX_ATTRIBUTES`): each repeated `<body>` or
+                // `<html>` tag may add one, and the check before each is a look through all of them,
+                // so a page of 100,000 such tags cost 20 s.
+                if all.len() < MAX_ATTRIBUTES && !all.iter().any(|e| e.name == a.name) {
                     all.push(a);
                 }
             }
@@ -406,20 +476,61 @@ impl TreeSink for Sink {
     }
 }
 
+/// Void elements: the parser closes them itself.
+fn is_void(name: &LocalName) -> bool {
+    matches!(
+        &**name,
+        "area"
+            | "base"
+            | "basefont"
+            | "bgsound"
+            | "br"
+            | "col"
+            | "embed"
+            | "frame"
+            | "hr"
+            | "img"
+            | "input"
+            | "keygen"
+            | "link"
+            | "meta"
+            | "param"
+            | "source"
+            | "track"
+            | "wbr"
+    )
+}
+
+/// The parse's watch over its tree: the node budget and the depth.
+struct Parse<'a> {
+    builder: &'a TreeBuilder<Id, Sink>,
+    max_nodes: usize,
+    nodes: usize,
+}
+
+impl super::tokenizer::Watch for Parse<'_> {
+    fn over_budget(&mut self) -> bool {
+        self.nodes = self.builder.sink.tree.borrow().nodes.len();
+        self.nodes > self.max_nodes
+    }
+
+    fn too_deep(&mut self, name: &LocalName, self_closing: bool) -> bool {
+        self.builder.sink.tree.borrow_mut().too_deep(name, self_closing)
+    }
+}
+
 /// Parse a whole document held in one tendril (moved in, not copied), as a browser without
 /// JavaScript does (see [`parse_options`]), or stop and return the node count once it passes
-/// `max_nodes`. The tokens come from [`super::tokenizer`], the tree from html5ever's tree builder.
-pub(crate) fn parse(html: StrTendril, max_nodes: usize) -> Result<Tree, usize> {
-    let tree = Tree::for_page(&html, max_nodes);
+/// `max_nodes`. Elements opened with more than `max_depth` ancestors are flattened (see
+/// [`Tree::too_deep`]). The tokens come from [`super::tokenizer`], the tree from html5ever's tree
+/// builder (self-closed elements read as empty, [`EmptySelfClosed`]).
+pub(crate) fn parse(html: StrTendril, max_nodes: usize, max_depth: u32) -> Result<Tree, usize> {
+    let tree = Tree::for_page(&html, max_nodes, max_depth);
     let builder =
         EmptySelfClosed { inner: TreeBuilder::new(Sink { tree: RefCell::new(tree) }, parse_options().tree_builder) };
-    let mut nodes = 0;
-    let mut over = || {
-        nodes = builder.inner.sink.tree.borrow().nodes.len();
-        nodes > max_nodes
-    };
-    if super::tokenizer::run(html, &builder, &mut over).is_err() {
-        return Err(nodes);
+    let mut watch = Parse { builder: &builder.inner, max_nodes, nodes: 0 };
+    if super::tokenizer::run(html, &builder, &mut watch).is_err() {
+        return Err(watch.nodes);
     }
     Ok(builder.inner.sink.finish())
 }
@@ -552,7 +663,9 @@ mod tests {
 
     #[test]
     fn the_kept_bound_counts_elements_and_texts_not_blank() {
-        let t = parse(StrTendril::from("<div>\n  <p>a</p>\n  <p> </p>x\t</div><table> <tr><td>b"), usize::MAX).unwrap();
+        let t =
+            parse(StrTendril::from("<div>\n  <p>a</p>\n  <p> </p>x\t</div><table> <tr><td>b"), usize::MAX, u32::MAX)
+                .unwrap();
         let elements = t.nodes.iter().filter(|n| matches!(n.data, Data::Element { .. })).count();
         let texts = t.nodes.iter().filter(|n| matches!(&n.data, Data::Text(s) if !s.trim().is_empty())).count();
         assert_eq!((elements, texts), (10, 3));
@@ -561,7 +674,7 @@ mod tests {
 
     #[test]
     fn builds_document_and_merges_text() {
-        let t = parse(StrTendril::from("<p>a<!-- c -->b</p><p>c&amp;d</p>"), usize::MAX).unwrap();
+        let t = parse(StrTendril::from("<p>a<!-- c -->b</p><p>c&amp;d</p>"), usize::MAX, u32::MAX).unwrap();
         let body = find(&t, "body");
         assert_eq!(names(&t, body), ["p", "p"]);
         let p = t.nodes[body as usize].first_child;
@@ -573,7 +686,8 @@ mod tests {
     #[test]
     fn misnested_and_foster_parented_markup() {
         // The adoption agency moves nodes after insertion; foster parenting inserts before a table.
-        let t = parse(StrTendril::from("<b>1<p>2</b>3</p><table>x<tr><td>y</td></tr></table>"), usize::MAX).unwrap();
+        let t = parse(StrTendril::from("<b>1<p>2</b>3</p><table>x<tr><td>y</td></tr></table>"), usize::MAX, u32::MAX)
+            .unwrap();
         let body = find(&t, "body");
         assert_eq!(names(&t, body), ["b", "p", "'x'", "table"]);
         let p = find(&t, "p");
@@ -582,7 +696,7 @@ mod tests {
 
     #[test]
     fn the_climb_leaves_ancestors_innermost_first_and_stays_inside_its_root() {
-        let t = parse(StrTendril::from("<div><p><b>x</b></p></div><span>y</span>"), usize::MAX).unwrap();
+        let t = parse(StrTendril::from("<div><p><b>x</b></p></div><span>y</span>"), usize::MAX, u32::MAX).unwrap();
         let (div, b, span) = (find(&t, "div"), find(&t, "b"), find(&t, "span"));
         let x = t.nodes[b as usize].first_child;
         // From the text inside <b>: out of <b>, <p> and <div>, to the <span> after it.
@@ -603,8 +717,94 @@ mod tests {
         // Deep nesting climbs without recursion, and the text length walk uses the same climb.
         let n = 100_000;
         let deep = format!("<body>{}x{}<i>yz</i>", "<span>".repeat(n), "</span>".repeat(n));
-        let t = parse(StrTendril::from(deep.as_str()), usize::MAX).unwrap();
+        let t = parse(StrTendril::from(deep.as_str()), usize::MAX, u32::MAX).unwrap();
         assert_eq!(t.text_len(DOCUMENT), 3);
+    }
+
+    /// The deepest element in the tree (ancestors counted from the document), and all its text.
+    fn depth_and_text(t: &Tree) -> (usize, String) {
+        let (mut depth, mut deepest, mut text) = (0usize, 0usize, String::new());
+        let mut id = t.nodes[DOCUMENT as usize].first_child;
+        depth += 1;
+        while id != NIL {
+            let n = &t.nodes[id as usize];
+            match &n.data {
+                Data::Element { .. } => deepest = deepest.max(depth),
+                Data::Text(s) => text.push_str(s),
+                _ => {}
+            }
+            if n.first_child != NIL {
+                depth += 1;
+                id = n.first_child;
+            } else {
+                id = t.next_after(id, DOCUMENT, || depth -= 1);
+            }
+        }
+        (deepest, text)
+    }
+
+    #[test]
+    fn attributes_merged_into_the_body_are_capped() {
+        // Each repeated `<body>` adds its attributes to the one body element, up to the cap.
+        let page: String = (0..MAX_ATTRIBUTES + 100).map(|i| format!("<body a{i}=v b=w>")).collect();
+        let t = parse(StrTendril::from(page.as_str()), usize::MAX, u32::MAX).unwrap();
+        let Data::Element { attrs, .. } = &t.nodes[find(&t, "body") as usize].data else { unreachable!() };
+        assert_eq!(attrs.len(), MAX_ATTRIBUTES);
+        let names: Vec<&str> = attrs.iter().map(|a| &*a.name.local).collect();
+        assert_eq!(names[..3], ["a0", "b", "a1"]);
+        assert_eq!(names[MAX_ATTRIBUTES - 1], format!("a{}", MAX_ATTRIBUTES - 2));
+    }
+
+    #[test]
+    fn elements_opened_too_deep_are_flattened_with_their_text_kept() {
+        for unit in [
+            "<div>",
+            "<p>",
+            "<b>",
+            "<span><em>",
+            "<a href=x>",
+            "<ul><li>",
+            "<dl><dd>",
+            "<table><tr><td>",
+            "<select><option>",
+            "<button>",
+            "<h2>",
+            "<form>",
+            "<svg><g>",
+            "<math><mi>",
+            "<div/>",
+            "<template>",
+            "<object>",
+            "<nobr>",
+        ] {
+            let page = format!("<body>{}<p>end</p>", (0..3000).map(|i| format!("{unit}{i} ")).collect::<String>());
+            let full = parse(StrTendril::from(page.as_str()), usize::MAX, u32::MAX).unwrap();
+            let flat = parse(StrTendril::from(page.as_str()), usize::MAX, 100).unwrap();
+            let (deep, all) = depth_and_text(&full);
+            let (shallow, kept) = depth_and_text(&flat);
+            // Units that close (or, `<form>`, ignore) their predecessors nest no deeper; templates nest in
+            // their contents, which the walk does not enter.
+            let closes =
+                ["<p>", "<a href=x>", "<select><option>", "<button>", "<h2>", "<form>", "<nobr>", "<template>"]
+                    .contains(&unit);
+            assert_eq!(deep > 1000, !closes, "{unit}: {deep}");
+            // Past the limit by at most what the tree builder adds on its own (`tbody`).
+            assert!(shallow <= 102, "{unit}: {shallow}");
+            // Template contents are a fragment of their own; everything else is the page's text.
+            if !unit.contains("template") {
+                assert_eq!(kept, all, "{unit}");
+            }
+        }
+        // Closed, the flattened elements' end tags are dropped: what follows is where it was.
+        let page = format!("<body>{}x{}<p>after</p>", "<div>".repeat(300), "</div>".repeat(300));
+        let t = parse(StrTendril::from(page.as_str()), usize::MAX, 100).unwrap();
+        let (p, body) = (find(&t, "p"), find(&t, "body"));
+        assert_eq!(t.nodes[p as usize].parent, body);
+        // Below the limit the tree is the standard's.
+        let page = "<div><b>1<p>2</b>3</p><table>x<tr><td>y</td></tr></table></div>".repeat(20);
+        let a = parse(StrTendril::from(page.as_str()), usize::MAX, 100).unwrap();
+        let b = parse(StrTendril::from(page.as_str()), usize::MAX, u32::MAX).unwrap();
+        assert_eq!(dump(&a), dump(&b));
     }
 
     #[test]
@@ -625,7 +825,7 @@ mod tests {
         };
         assert_eq!(shape(&whole), shape(&chunked));
         let n = whole.nodes.len();
-        assert!(parse(StrTendril::from(page.as_str()), n).is_ok());
-        assert!(parse(StrTendril::from(page.as_str()), n / 2).is_err_and(|got| got > n / 2 && got < n));
+        assert!(parse(StrTendril::from(page.as_str()), n, u32::MAX).is_ok());
+        assert!(parse(StrTendril::from(page.as_str()), n / 2, u32::MAX).is_err_and(|got| got > n / 2 && got < n));
     }
 }

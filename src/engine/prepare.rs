@@ -185,6 +185,8 @@ impl Engine {
         let admitted = prestrip::admit(&decoded.text, &node_budget).map_err(|o| too_complex(o.elements, o.budget))?;
         let t_admit = Instant::now();
         let rule = if prep.site_rules && !laid_out { prep.url.and_then(|u| self.templates.find(u)) } else { None };
+        // A site rule's selectors run on a parse by html5ever's own tokenizer; every other parse is pith's.
+        let admitted = admitted.parsed_by_pith(rule.is_none());
         // The declarations, read before pre-strip removes the scripts that carry them, inside its pass,
         // or from the parse: the way is chosen once (see `metadata::gather`).
         let wanted = Wanted { page_meta: needs.declarations, declarations: prep.metadata };

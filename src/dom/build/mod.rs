@@ -27,6 +27,7 @@ use super::text::{Folded, fold_into};
 use super::tree;
 use super::{Document, DomLimits, Element, NONE, Node, NodeData, NodeId, Refs, Stats, Tag, fold_ws};
 use crate::text::hidden::{is_ignored, is_streamed_segment, style_hides};
+use crate::text::prestrip::MAX_NESTING;
 use visibility::{Action, Hiding, hid_the_page, is_form_control};
 
 /// The document title is cut to this many bytes of source text.
@@ -415,10 +416,18 @@ impl Builder {
     }
 }
 
+/// The depth past which the parse flattens elements ([`tree::parse`]): the arena's own limit, past
+/// which it would flatten them anyway, and never deeper than [`MAX_NESTING`] (the tree builder's
+/// cost per tag grows with the depth, so limits that raise the arena's must not raise this).
+fn parse_depth(limits: DomLimits) -> u32 {
+    limits.max_depth.min(u32::try_from(MAX_NESTING).unwrap_or(u32::MAX))
+}
+
 impl Document {
     /// Parse HTML (already pre-stripped) and compute every node's statistics.
     pub fn parse(html: &str) -> Document {
-        let tree = tree::parse(StrTendril::from_slice(html), usize::MAX).unwrap_or_else(|_| unreachable!());
+        let tree = tree::parse(StrTendril::from_slice(html), usize::MAX, parse_depth(DomLimits::UNBOUNDED))
+            .unwrap_or_else(|_| unreachable!());
         Self::build(tree, DomLimits::UNBOUNDED)
     }
 
@@ -449,7 +458,7 @@ impl Document {
         limits: DomLimits,
     ) -> Result<(tree::Tree, DomLimits), crate::error::Error> {
         let limits = limits.for_page(html.len());
-        let tree = tree::parse(html, limits.max_nodes).map_err(|nodes| {
+        let tree = tree::parse(html, limits.max_nodes, parse_depth(limits)).map_err(|nodes| {
             crate::error::Error::TooComplex(format!(
                 "its parse passed {nodes} nodes, over its budget of {} (limits.dom.max_nodes + one per \
                  limits.dom.bytes_per_node bytes)",

@@ -14,7 +14,9 @@ use lol_html::{ElementContentHandlers, HandlerResult, HtmlRewriter, RewriteStrSe
 
 /// Elements nested deeper than this are flattened (tags removed, text kept). html5ever checks the
 /// stack of open elements on every block start tag, so 100,000 nested `<div>`s cost it O(n²) — about
-/// 20 s. No real page nests anywhere near this deep.
+/// 20 s. No real page nests anywhere near this deep. pith's own parse (`dom::tree`) flattens by the
+/// depth at which the tree builder puts each element; this pass flattens, by an estimate, only the
+/// pages that html5ever's own tokenizer will read (see [`super::Admitted::parsed_by_pith`]).
 pub const MAX_NESTING: usize = 1024;
 
 /// Result of the pass.
@@ -57,7 +59,7 @@ fn on<'h>(
     }
 }
 
-pub(super) fn run(html: &str, max_depth: usize, observers: Observers) -> Prestripped {
+pub(super) fn run(html: &str, flatten: bool, observers: Observers) -> Prestripped {
     // Non-strict: a page with an ambiguous construct (text inside `<select>`, say) is rewritten on a
     // best-effort basis instead of refused.
     let settings = on(RewriteStrSettings::new().with_strict(false), SEL_DROP, |el| {
@@ -65,9 +67,10 @@ pub(super) fn run(html: &str, max_depth: usize, observers: Observers) -> Prestri
         Ok(())
     });
     // Depth tracking costs a handler call per element, so it runs only when a quick scan says the page
-    // may nest past the limit. Implicitly closed elements (`<p>`, `<li>` without end tags) make the
-    // count drift upwards; that can only flatten more, never lose text.
-    let settings = if max_depth > MAX_NESTING {
+    // may nest past the limit (and html5ever's tokenizer will read it, see `Admitted::parsed_by_pith`).
+    // Implicitly closed elements (`<p>`, `<li>` without end tags) make the count drift upwards; that
+    // can only flatten more, never lose text.
+    let settings = if flatten {
         let depth = Rc::new(Cell::new(0usize));
         on(settings, SEL_ANY, move |el| {
             if el.is_self_closing() || !el.can_have_content() {
@@ -107,7 +110,7 @@ pub(super) fn run(html: &str, max_depth: usize, observers: Observers) -> Prestri
 mod tests {
     use super::*;
     use crate::text::prestrip::scan::prescan;
-    use crate::text::prestrip::strip;
+    use crate::text::prestrip::{UNBOUNDED, admit, strip};
 
     fn nesting_estimate(html: &str) -> usize {
         prescan(html).max_depth
@@ -125,7 +128,7 @@ mod tests {
         let out = run(
             "<body><!-- c --><script>x()</script><style>p{}</style><p>keep <a href=/>link</a></p>\
              <svg><text>art</text></svg><form><p>form text</p><select><option>opt</select></form></body>",
-            0,
+            false,
             Vec::new(),
         );
         assert!(out.applied);
@@ -142,9 +145,12 @@ mod tests {
         let n = MAX_NESTING * 3;
         let html = format!("<body>{}deep text{}</body>", "<div>".repeat(n), "</div>".repeat(n));
         assert!(nesting_estimate(&html) >= n);
-        let out = strip(&html).html.to_string();
+        // For html5ever's tokenizer the pass flattens; pith's own parse flattens as it builds the tree
+        // (`dom::tree`), so for it the page is passed through.
+        let out = admit(&html, UNBOUNDED).unwrap().parsed_by_pith(false).prestrip().html.to_string();
         assert!(out.contains("deep text"));
         assert!(nesting_estimate(&out) <= MAX_NESTING + 2, "{}", nesting_estimate(&out));
+        assert_eq!(&*strip(&html).html, html);
         // Ordinary pages are left alone.
         assert_eq!(&*strip("<div><div>x</div></div>").html, "<div><div>x</div></div>");
     }
