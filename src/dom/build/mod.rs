@@ -89,12 +89,12 @@ pub(super) struct Builder {
     preformatted: Vec<(NodeId, Box<str>)>,
     /// Whitespace met inside `<pre>` before the next text node (whitespace-only text makes no node).
     pre_pending: String,
-    /// Whether an inline `display:none` / `visibility:hidden` hides an element (see
-    /// `visibility::hid_the_page` for when it does not).
+    /// Whether an inline `display:none` / `visibility:hidden` or `aria-hidden="true"` hides an element
+    /// (see `visibility::hid_the_page` for when they do not).
     honour_style: bool,
     /// The `id`s that a disclosure control names in its `aria-controls` (`visibility::note_controls`).
     disclosed: std::collections::HashSet<Box<str>>,
-    /// The working-tree elements skipped for their inline style.
+    /// The working-tree elements skipped for their inline style or `aria-hidden`.
     style_hidden: Vec<tree::Id>,
 }
 
@@ -199,8 +199,10 @@ impl Builder {
                 // `hidden="until-found"` content is found by the browser's search and shown on a match:
                 // written to be read and indexed.
                 "hidden" => hiding.hidden_attr = crate::text::hidden::hidden_attribute_hides(v),
-                "aria-hidden" if v.trim().eq_ignore_ascii_case("true") => {
-                    hiding.hidden_by.get_or_insert(Action::Skipped);
+                // Hidden from screen readers, shown on screen: a page saved while a dialog was open
+                // marks its whole body so. Read again like a style that hid the page.
+                "aria-hidden" if self.honour_style && v.trim().eq_ignore_ascii_case("true") => {
+                    hiding.hidden_by.get_or_insert(Action::StyleHidden);
                 }
                 "role" => hiding.tab_panel |= crate::text::hidden::is_tab_panel(v),
                 "open" => hiding.dialog_open = true,
@@ -473,7 +475,8 @@ impl Document {
         let mut b = Builder::new(limits);
         b.build_tree(&tree);
         if hid_the_page(b.text_buf.len(), &b.style_hidden, &tree) {
-            // Read again without style hiding: the page's text is what its hiding styles hid.
+            // Read again without style hiding: the page's text is what its hiding styles (or its
+            // `aria-hidden`) hid.
             b = Builder { honour_style: false, ..Builder::new(limits) };
             b.build_tree(&tree);
         }

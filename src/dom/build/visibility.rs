@@ -14,7 +14,7 @@ use crate::dom::tree::{self, Tree};
 
 /// The most visible text (bytes) a page may keep and still count as hidden by its inline styles
 /// ([`hid_the_page`]).
-const SHOWN_MAX: usize = 512;
+const SHOWN_MAX: usize = 2048;
 /// The least text (bytes) inline styles must hide for the page to count as hidden.
 const HIDDEN_MIN: usize = 1000;
 
@@ -25,7 +25,7 @@ pub(super) enum Action {
     Pushed,
     /// Not copied, nor anything inside it.
     Skipped,
-    /// Skipped for its inline style. The parser-tree walk records these, to read the page again
+    /// Skipped for its inline style or `aria-hidden`. The parser-tree walk records these, to read the page again
     /// without style hiding when they hid nearly all of it ([`hid_the_page`]); the scraper
     /// walk (site rules) has no second reading and skips them like any other.
     StyleHidden,
@@ -116,9 +116,11 @@ impl Hiding {
     }
 }
 
-/// True when inline styles hid nearly all of the page's text: some pages wrap the whole body in a
-/// `visibility:hidden` element that a script reveals once its styles load (an anti-flicker wrapper).
-/// A reader sees that text, so the page should be read without style hiding. "Nearly all": at most
+/// True when inline styles (or `aria-hidden`) hid nearly all of the page's text: some pages wrap the
+/// whole body in a `visibility:hidden` element that a script reveals once its styles load (an
+/// anti-flicker wrapper), and a page saved while a dialog was open has its whole body
+/// `aria-hidden="true"` (a shop's item page, the dialog an offer). A reader sees that text, so the
+/// page should be read without style hiding. "Nearly all": at most
 /// [`SHOWN_MAX`] bytes of text stayed visible (`shown`), and the text of the elements skipped for
 /// their style (`style_hidden`) is at least [`HIDDEN_MIN`] bytes and twenty times what stayed. Hidden
 /// menus and dialogs beside a page's visible content never come near that, so ordinary pages keep
@@ -162,6 +164,22 @@ mod tests {
         // Little hidden text keeps its hiding even on a page with no visible text.
         let small = Document::parse("<body><div style='display:none'>a short note</div></body>");
         assert_eq!(small.subtree_text(small.body), "");
+    }
+
+    #[test]
+    fn a_page_saved_under_an_open_dialog_is_read() {
+        let prose = "The seller describes the item: new, with tags, in the original packing. ".repeat(20);
+        // The dialog's page marks everything behind it aria-hidden; that text is the page's text.
+        let behind = format!(
+            "<body><div aria-hidden=\"true\"><h1>Hip pads</h1><p>{prose}</p></div>\
+             <div role=dialog><p>Sign in for offers</p></div></body>"
+        );
+        let doc = Document::parse(&behind);
+        assert!(doc.subtree_text(doc.body).starts_with("Hip pads"), "{}", doc.subtree_text(doc.body));
+        // An aria-hidden icon or duplicate beside visible text stays out.
+        let icons = format!("<body><span aria-hidden=\"true\">{}</span><p>{prose}</p></body>", "icon ".repeat(300));
+        let doc = Document::parse(&icons);
+        assert!(!doc.subtree_text(doc.body).contains("icon"));
     }
 
     #[test]
