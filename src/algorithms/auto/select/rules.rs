@@ -228,6 +228,14 @@ pub const RULES: &[Rule] = &[
         }),
     },
     Rule {
+        name: "records-beside-main",
+        switch: None,
+        family: Family::Records,
+        when: When::Labelled(&[PageType::Listing, PageType::Collection]),
+        reads: "record regions, chosen text",
+        step: Step::Drop(|page, chosen| records::drop_records_beside_main(page.blocks, page.regions, chosen)),
+    },
+    Rule {
         name: "records-after-article",
         switch: None,
         family: Family::Records,
