@@ -406,22 +406,27 @@ fn pages_found_by_the_fuzzer_extract() {
 
 #[test]
 fn a_pages_type_picks_its_block_threshold() {
-    let with = |all: Option<f64>| {
+    let with = |all: Option<f64>, without: &[&'static str]| {
         let mut e = engine();
         let t = &mut e.params.auto.type_thresholds;
         (t.forum, t.product, t.collection, t.listing, t.documentation, t.service) = (all, all, all, all, all, all);
+        e.params.auto.without_rules = without.to_vec();
         move |bytes: &[u8]| {
             e.extract(&Request::with_options(bytes, Options::for_algorithm("auto".parse().unwrap()))).unwrap()
         }
     };
-    // The listing's type threshold decides what it keeps: at 0 every block passes, the menu included
-    // (the footer, named for one, goes whatever the threshold: `drop_named_footers`).
-    let (listing, keep_all) = (with(None)(LISTING), with(Some(0.0))(LISTING));
+    // The listing's type threshold decides what it keeps: at 0 every block passes, the menu included,
+    // once the rule that keeps a listing's main region alone is off.
+    let beside = ["records-beside-main"];
+    let (listing, keep_all) = (with(None, &[])(LISTING), with(Some(0.0), &beside)(LISTING));
     assert_eq!(listing.page_type.as_ref().map(|t| t.label.name()), Some("listing"));
     assert!(!listing.content.text.contains("Home"), "{:?}", listing.content.text);
     assert!(keep_all.content.text.starts_with("Home"), "{:?}", keep_all.content.text);
+    // With it on, the menu (a region of its own beside the listing's items) goes at any threshold.
+    let regions_only = with(Some(0.0), &[])(LISTING);
+    assert!(regions_only.content.text.starts_with("Farmers learn"), "{:?}", regions_only.content.text);
     // An article has no type threshold: block_threshold alone decides.
-    let (article, article_all) = (with(None)(ARTICLE), with(Some(0.0))(ARTICLE));
+    let (article, article_all) = (with(None, &[])(ARTICLE), with(Some(0.0), &[])(ARTICLE));
     assert!(article.has_article.is_article);
     assert_eq!(article.content.text, article_all.content.text);
 }
