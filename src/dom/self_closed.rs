@@ -21,12 +21,10 @@ pub(crate) struct EmptySelfClosed<S> {
     pub(crate) inner: S,
 }
 
-/// Whether a self-closed start tag of `name` is closed at once: not a void element (the builder closes
-/// those itself, and `</br>` would read as a second `<br>`), not the document's own `html`, `head` and
-/// `body` (their end tags change the builder's mode), and not `svg` or `math`, whose self-closing the
-/// standard already honours.
-fn closes(name: &LocalName) -> bool {
-    !matches!(
+/// The elements html5ever's tree builder closes as soon as it makes them: the void elements, the
+/// legacy ones it treats alike, and `image` (made as an `img`). Their `/` changes nothing.
+pub(super) fn builder_closes(name: &LocalName) -> bool {
+    matches!(
         *name,
         local_name!("area")
             | local_name!("base")
@@ -47,40 +45,48 @@ fn closes(name: &LocalName) -> bool {
             | local_name!("source")
             | local_name!("track")
             | local_name!("wbr")
-            | local_name!("html")
-            | local_name!("head")
-            | local_name!("body")
-            | local_name!("svg")
-            | local_name!("math")
     )
+}
+
+/// Whether a self-closed start tag of `name` is closed at once: not one the builder closes itself
+/// ([`builder_closes`]; `</br>` would read as a second `<br>`), not the document's own `html`, `head`
+/// and `body` (their end tags change the builder's mode), and not `svg` or `math`, whose
+/// self-closing the standard already honours.
+fn closes(name: &LocalName) -> bool {
+    !builder_closes(name)
+        && !matches!(
+            *name,
+            local_name!("html") | local_name!("head") | local_name!("body") | local_name!("svg") | local_name!("math")
+        )
 }
 
 impl<S: TokenSink> TokenSink for EmptySelfClosed<S> {
     type Handle = S::Handle;
 
     fn process_token(&self, token: Token, line: u64) -> TokenSinkResult<S::Handle> {
-        let close = match &token {
+        match token {
             // Inside SVG or MathML the builder honours the `/` itself.
-            Token::TagToken(Tag { kind: TagKind::StartTag, self_closing: true, name, .. }) => {
-                closes(name) && !self.inner.adjusted_current_node_present_but_not_in_html_namespace()
+            Token::TagToken(tag)
+                if tag.kind == TagKind::StartTag
+                    && tag.self_closing
+                    && closes(&tag.name)
+                    && !self.inner.adjusted_current_node_present_but_not_in_html_namespace() =>
+            {
+                let end = Tag {
+                    kind: TagKind::EndTag,
+                    name: tag.name.clone(),
+                    self_closing: false,
+                    attrs: Vec::new(),
+                    had_duplicate_attributes: false,
+                };
+                // The start tag may ask for raw or plain text (`<iframe/>`, `<title/>`,
+                // `<plaintext/>`); the end tag ends that element at once, so the tokenizer is told
+                // what the end tag answers.
+                let _ = self.inner.process_token(Token::TagToken(tag), line);
+                self.inner.process_token(Token::TagToken(end), line)
             }
-            _ => false,
-        };
-        if !close {
-            return self.inner.process_token(token, line);
+            other => self.inner.process_token(other, line),
         }
-        let Token::TagToken(tag) = token else { return self.inner.process_token(token, line) };
-        let end = Tag {
-            kind: TagKind::EndTag,
-            name: tag.name.clone(),
-            self_closing: false,
-            attrs: Vec::new(),
-            had_duplicate_attributes: false,
-        };
-        // The start tag may ask for raw or plain text (`<iframe/>`, `<title/>`, `<plaintext/>`); the
-        // end tag ends that element at once, so the tokenizer is told what the end tag answers.
-        let _ = self.inner.process_token(Token::TagToken(tag), line);
-        self.inner.process_token(Token::TagToken(end), line)
     }
 
     fn end(&self) {

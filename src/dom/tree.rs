@@ -16,7 +16,7 @@ use html5ever::tokenizer::{TokenSink, Tokenizer};
 use html5ever::tree_builder::{ElementFlags, NodeOrText, QuirksMode, TreeBuilder, TreeSink};
 use html5ever::{Attribute, LocalName, Namespace, QualName, ns};
 
-use super::self_closed::EmptySelfClosed;
+use super::self_closed::{EmptySelfClosed, builder_closes};
 
 use crate::text::prestrip::MAX_ATTRIBUTES;
 
@@ -156,7 +156,7 @@ impl Tree {
             return false;
         }
         let Data::Element { local, ns, .. } = &self.nodes[id as usize].data else { return false };
-        if local != name || self_closing || (*ns == Ns::Html && is_void(local)) {
+        if local != name || self_closing || (*ns == Ns::Html && builder_closes(local)) {
             return false;
         }
         // Its content (none is expected: it was just opened) goes where it was.
@@ -474,31 +474,6 @@ impl TreeSink for Sink {
             child = next;
         }
     }
-}
-
-/// Void elements: the parser closes them itself.
-fn is_void(name: &LocalName) -> bool {
-    matches!(
-        &**name,
-        "area"
-            | "base"
-            | "basefont"
-            | "bgsound"
-            | "br"
-            | "col"
-            | "embed"
-            | "frame"
-            | "hr"
-            | "img"
-            | "input"
-            | "keygen"
-            | "link"
-            | "meta"
-            | "param"
-            | "source"
-            | "track"
-            | "wbr"
-    )
 }
 
 /// The parse's watch over its tree: the node budget and the depth.

@@ -57,9 +57,14 @@ pub(super) fn drop_records_after_article(
 ) -> bool {
     let Some((first, last)) = regions.prose else { return false };
     let container = prose_container(doc, blocks.list[first].owner, blocks.list[last].owner);
-    let body: u32 =
-        blocks.list.iter().filter(|b| running_text(b) && wholly_chosen(blocks, b, chosen)).map(|b| b.chars).sum();
-    let last_body = blocks.list.iter().rposition(|b| running_text(b) && wholly_chosen(blocks, b, chosen));
+    // The chosen running text: how much, and where it ends.
+    let (mut body, mut last_body) = (0u32, None);
+    for (k, b) in blocks.list.iter().enumerate() {
+        if running_text(b) && wholly_chosen(blocks, b, chosen) {
+            body += b.chars;
+            last_body = Some(k);
+        }
+    }
     let mut feed = Vec::new();
     let mut trailing = Vec::new();
     for (k, b) in blocks.list.iter().enumerate() {
@@ -150,14 +155,24 @@ mod tests {
     const PARA: &str = "县农业局今天举办农民培训班，两百多名农民参加了培训，学习了水稻育秧和病虫害防治的新技术。\
                         培训结束后，农民们纷纷表示收获很大，今年要把学到的技术用到自家的田里去。";
 
-    /// Every text of `html` chosen, then the rule run: whether it dropped any, and what stays.
-    fn run(html: &str) -> (bool, String) {
+    /// Every text of `html` chosen, then `rule` run: whether it dropped any, and what stays.
+    fn run_rule(html: &str, rule: fn(&Document, &Blocks, &PageRegions, &mut [bool]) -> bool) -> (bool, String) {
         let doc = Document::parse(html);
         let blocks = segment(&doc, &block_owners(&doc));
         let regions = PageRegions::read(&doc, &blocks, &prose_run(&blocks));
         let mut chosen: Vec<bool> = (0..doc.len()).map(|i| doc.node(i as NodeId).is_text()).collect();
-        let dropped = drop_records_after_article(&doc, &blocks, &regions, &mut chosen);
+        let dropped = rule(&doc, &blocks, &regions, &mut chosen);
         (dropped, chosen_text(&doc, &chosen))
+    }
+
+    /// [`run_rule`] with `records-after-article`.
+    fn run(html: &str) -> (bool, String) {
+        run_rule(html, drop_records_after_article)
+    }
+
+    /// [`run_rule`] with `records-beside-main`.
+    fn run_beside(html: &str) -> (bool, String) {
+        run_rule(html, |_, blocks, regions, chosen| drop_records_beside_main(blocks, regions, chosen))
     }
 
     fn teaser(n: u32) -> String {
@@ -232,22 +247,13 @@ mod tests {
         let hot = |n: u32| format!("<li><a href=/h{n}>热点{n}</a></li>");
         let list: String = (1..=12).map(item).collect();
         let hots: String = (1..=4).map(hot).collect();
-        let html = format!("<body><h1>通知公告</h1><ul>{list}</ul><ol>{hots}</ol></body>");
-        let doc = Document::parse(&html);
-        let blocks = segment(&doc, &block_owners(&doc));
-        let regions = PageRegions::read(&doc, &blocks, &prose_run(&blocks));
-        let mut chosen: Vec<bool> = (0..doc.len()).map(|i| doc.node(i as NodeId).is_text()).collect();
-        assert!(drop_records_beside_main(&blocks, &regions, &mut chosen));
-        let text = chosen_text(&doc, &chosen);
+        let (dropped, text) = run_beside(&format!("<body><h1>通知公告</h1><ul>{list}</ul><ol>{hots}</ol></body>"));
+        assert!(dropped);
         assert!(text.starts_with("通知公告|培训通知第1期") && text.contains("2025-04-12"), "{text}");
         assert!(!text.contains("热点"), "{text}");
         // Two lists of like size: neither holds four fifths, and both stay.
         let half: String = (1..=4).map(item).collect();
-        let html = format!("<body><ul>{half}</ul><div><ul>{half}</ul></div></body>");
-        let doc = Document::parse(&html);
-        let blocks = segment(&doc, &block_owners(&doc));
-        let regions = PageRegions::read(&doc, &blocks, &prose_run(&blocks));
-        let mut chosen: Vec<bool> = (0..doc.len()).map(|i| doc.node(i as NodeId).is_text()).collect();
-        assert!(!drop_records_beside_main(&blocks, &regions, &mut chosen));
+        let (dropped, _) = run_beside(&format!("<body><ul>{half}</ul><div><ul>{half}</ul></div></body>"));
+        assert!(!dropped);
     }
 }
