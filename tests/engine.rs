@@ -565,6 +565,51 @@ fn site_template_removes_shared_chrome_and_keeps_each_article() {
     assert_eq!(with.template.map(|t| t.blocks_removed), Some(0));
 }
 
+#[path = "common/portal.rs"]
+mod portal;
+
+/// A portal's structure, learned from its 40 pages: on its article pages the frame lines whose words
+/// change from page to page (`来源：X`, `责任编辑：Y`) go and every paragraph stays; its list pages
+/// keep every entry of their lists.
+#[test]
+fn site_model_drops_a_portal_frame_and_keeps_articles_and_lists() {
+    use pith::site::SiteTemplate;
+    let e = engine();
+    assert!(e.models.site.is_trained(), "the shipped site model is trained");
+    let pages: Vec<Vec<u8>> = (0..portal::PAGES).map(portal::page).collect();
+    let urls: Vec<String> = (0..portal::PAGES).map(portal::url).collect();
+    let mut template = SiteTemplate::new();
+    for (bytes, url) in pages.iter().zip(&urls) {
+        let sig = e.page_signatures(&Request { url: Some(url), ..Request::new(bytes) }).unwrap();
+        assert!(template.learn(&sig), "{url}");
+    }
+    let options = Options { html: false, blocks: false, ..Options::default() };
+    let mut frames_alone = 0;
+    for (k, (bytes, url)) in pages.iter().zip(&urls).enumerate() {
+        let req = Request { url: Some(url), ..Request::with_options(bytes, options) };
+        let alone = e.extract(&req).unwrap();
+        let with = e.extract(&Request { site: Some(&template), ..req }).unwrap();
+        let text = &with.content.text;
+        if portal::is_list(k) {
+            for item in portal::list_items(k) {
+                let title = item.rsplit_once(' ').map_or(item.as_str(), |(t, _)| t);
+                assert!(text.contains(title), "list page {k} lost {title:?}:\n{text}");
+            }
+            continue;
+        }
+        let (_, paragraphs) = portal::article(k);
+        for p in &paragraphs {
+            assert!(text.contains(p.as_str()), "page {k} lost a paragraph:\n{text}");
+        }
+        let frame = portal::frame(k);
+        frames_alone += usize::from(frame.iter().any(|f| alone.content.text.contains(f.as_str())));
+        for f in &frame {
+            assert!(!text.contains(f.as_str()), "page {k} kept {f:?}:\n{text}");
+        }
+    }
+    assert!(frames_alone >= 10, "only {frames_alone} pages keep a frame line alone: the test proves nothing");
+}
+
 /// `content.fingerprint`: the same article with a sentence rewritten, or under another site's menus,
 /// is at most 3 bits from the original; unrelated pages are at least 20 apart. Present whatever
 /// formats are asked for.

@@ -1,6 +1,6 @@
 //! `pith train`: the Naive Bayes block model (Wang et al.), then `auto`'s block classifier (which reads
-//! the Naive Bayes posterior), then the has-article and page-type models (which read `auto`'s output),
-//! each trained with the models before it, and written to `config/`.
+//! the Naive Bayes posterior), then the has-article, page-type and site models (which read `auto`'s
+//! output), each trained with the models before it, and written to `config/`.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -24,11 +24,17 @@ pub struct TrainArgs {
     /// Where to write the page-type model (learned from pages with a page_type label).
     #[arg(long, default_value = "config/page-type-model.json")]
     pub page_type_out: PathBuf,
-    /// Train only the page-level models (has-article and page type) on top of the block models already
-    /// loaded (embedded, or `--models DIR`): minutes instead of the block classifier's half hour.
+    /// Where to write the site model (learned from pages of sites with several pages in their set).
+    #[arg(long, default_value = "config/site-model.json")]
+    pub site_out: PathBuf,
+    /// Train only the page-level models (has-article, page type and site) on top of the block models
+    /// already loaded (embedded, or `--models DIR`): minutes instead of the block classifier's half hour.
     #[arg(long)]
     pub page_models_only: bool,
-    /// With `--page-models-only`: read the Naive Bayes and block models from this directory.
+    /// Train only the site model on top of the models already loaded (embedded, or `--models DIR`).
+    #[arg(long, conflicts_with = "page_models_only")]
+    pub site_model_only: bool,
+    /// With `--page-models-only` or `--site-model-only`: read the other models from this directory.
     #[arg(long, value_name = "DIR")]
     pub models: Option<PathBuf>,
     /// Leave out one cross-validation fold, `F/K` (fold F of K, counted from 0, the same folds as
@@ -128,6 +134,23 @@ pub fn run(a: TrainArgs) -> Result<ExitCode, pith::Error> {
         _ => true,
     };
     let bar = super::progress::observe_library();
+    if a.site_model_only {
+        let mut engine = super::setup::engine_from_env()?;
+        if let Some(dir) = &a.models {
+            engine.models.load_dir(dir)?;
+        }
+        let site = pith::lab::train::site::train(&sets, &engine, &keep)?;
+        super::progress::clear(bar);
+        write_json(&a.site_out, &site)?;
+        eprintln!(
+            "pith: site model trained on {} datasets in {:.1} s ({}): {}",
+            sets.len(),
+            t.elapsed().as_secs_f64(),
+            a.site_out.display(),
+            site.trained_on.join(", ")
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
     if a.page_models_only {
         let mut engine = super::setup::engine_from_env()?;
         if let Some(dir) = &a.models {
@@ -137,6 +160,7 @@ pub fn run(a: TrainArgs) -> Result<ExitCode, pith::Error> {
         super::progress::clear(bar);
         write_pretty(&a.article_out, &engine.models.article)?;
         write_json(&a.page_type_out, &engine.models.page_type)?;
+        write_json(&a.site_out, &engine.models.site)?;
         eprintln!(
             "pith: page models trained on {} datasets in {:.1} s: has-article model over {} signals ({}); \
              page-type model ({})",
@@ -156,6 +180,7 @@ pub fn run(a: TrainArgs) -> Result<ExitCode, pith::Error> {
     write_json(&a.block_out, &models.blocks)?;
     write_pretty(&a.article_out, &models.article)?;
     write_json(&a.page_type_out, &models.page_type)?;
+    write_json(&a.site_out, &models.site)?;
     eprintln!(
         "pith: trained on {} datasets in {:.1} s: Naive Bayes from {} theme and {} noise blocks ({}); \
          block classifier of {}+{} trees ({}); has-article model over {} signals ({}); page-type model ({})",

@@ -10,7 +10,7 @@
 
 use std::path::Path;
 
-use crate::algorithms::auto::{self, ArticleModel, BlockModel, PageTypeModel};
+use crate::algorithms::auto::{self, ArticleModel, BlockModel, PageTypeModel, SiteModel};
 use crate::algorithms::bayes::BayesModel;
 use crate::error::Error;
 
@@ -19,14 +19,16 @@ pub const BAYES_FILE: &str = "bayes-model.json";
 pub const BLOCKS_FILE: &str = "block-model.json";
 pub const ARTICLE_FILE: &str = "article-model.json";
 pub const PAGE_TYPE_FILE: &str = "page-type-model.json";
+pub const SITE_FILE: &str = "site-model.json";
 
 /// The models shipped in `config/`, embedded so the binary needs no files.
 const EMBEDDED_BAYES: &str = include_str!("../../config/bayes-model.json");
 const EMBEDDED_BLOCKS: &str = include_str!("../../config/block-model.json");
 const EMBEDDED_ARTICLE: &str = include_str!("../../config/article-model.json");
 const EMBEDDED_PAGE_TYPE: &str = include_str!("../../config/page-type-model.json");
+const EMBEDDED_SITE: &str = include_str!("../../config/site-model.json");
 
-/// The four models.
+/// The five models.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Models {
     /// The Naive Bayes block model (Wang et al.): `bayes`, and one of `auto`'s measures.
@@ -37,6 +39,8 @@ pub struct Models {
     pub article: ArticleModel,
     /// `auto`'s page-type model (the types besides article).
     pub page_type: PageTypeModel,
+    /// `auto`'s site model (which recurrences on a site's other pages make a block chrome).
+    pub site: SiteModel,
 }
 
 impl Models {
@@ -47,6 +51,7 @@ impl Models {
             blocks: parse_blocks(EMBEDDED_BLOCKS)?,
             article: parse_article(EMBEDDED_ARTICLE)?,
             page_type: parse_page_type(EMBEDDED_PAGE_TYPE)?,
+            site: parse_site(EMBEDDED_SITE)?,
         })
     }
 
@@ -57,7 +62,8 @@ impl Models {
     }
 
     /// Replace the models found in `dir` (`bayes-model.json`, `block-model.json`,
-    /// `article-model.json`, `page-type-model.json`); a missing file keeps the model already held.
+    /// `article-model.json`, `page-type-model.json`, `site-model.json`); a missing file keeps the model
+    /// already held.
     pub fn load_dir(&mut self, dir: &Path) -> Result<(), Error> {
         let read = |name: &str| -> Result<Option<String>, Error> {
             let p = dir.join(name);
@@ -79,10 +85,13 @@ impl Models {
         if let Some(t) = read(PAGE_TYPE_FILE)? {
             self.page_type = parse_page_type(&t)?;
         }
+        if let Some(t) = read(SITE_FILE)? {
+            self.site = parse_site(&t)?;
+        }
         Ok(())
     }
 
-    /// Write the four models into `dir` (created if missing) under the names [`Models::load_dir`]
+    /// Write the five models into `dir` (created if missing) under the names [`Models::load_dir`]
     /// reads.
     pub fn save_dir(&self, dir: &Path) -> Result<(), Error> {
         std::fs::create_dir_all(dir).map_err(|e| Error::Config(format!("{}: {e}", dir.display())))?;
@@ -94,12 +103,19 @@ impl Models {
         write(BAYES_FILE, serde_json::to_string(&self.bayes))?;
         write(BLOCKS_FILE, serde_json::to_string(&self.blocks))?;
         write(ARTICLE_FILE, serde_json::to_string(&self.article))?;
-        write(PAGE_TYPE_FILE, serde_json::to_string(&self.page_type))
+        write(PAGE_TYPE_FILE, serde_json::to_string(&self.page_type))?;
+        write(SITE_FILE, serde_json::to_string(&self.site))
     }
 
     /// What `auto` reads.
     pub fn auto(&self) -> auto::ModelRefs<'_> {
-        auto::ModelRefs { bayes: &self.bayes, blocks: &self.blocks, article: &self.article, page_type: &self.page_type }
+        auto::ModelRefs {
+            bayes: &self.bayes,
+            blocks: &self.blocks,
+            article: &self.article,
+            page_type: &self.page_type,
+            site: &self.site,
+        }
     }
 }
 
@@ -114,6 +130,13 @@ pub fn parse_bayes(text: &str) -> Result<BayesModel, Error> {
 pub fn parse_blocks(text: &str) -> Result<BlockModel, Error> {
     let m: BlockModel = serde_json::from_str(text).map_err(|e| Error::Config(format!("block model: {e}")))?;
     m.validate().map_err(|e| Error::Config(format!("block model: {e}")))?;
+    Ok(m)
+}
+
+/// Parse and check a site model file's text against the inputs the code computes.
+pub fn parse_site(text: &str) -> Result<SiteModel, Error> {
+    let m: SiteModel = serde_json::from_str(text).map_err(|e| Error::Config(format!("site model: {e}")))?;
+    m.validate().map_err(|e| Error::Config(format!("site model: {e}")))?;
     Ok(m)
 }
 

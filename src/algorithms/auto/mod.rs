@@ -54,6 +54,7 @@ mod region;
 mod regions;
 mod segment;
 mod select;
+mod site_model;
 
 use crate::algorithms::contract::SiteTemplateUse;
 pub use crate::algorithms::contract::params::{AutoParams, NoArticleText};
@@ -67,6 +68,7 @@ pub use page_type_model::PageTypeModel;
 pub use segment::{Blocks, TextBlock, segment};
 pub use select::rules::{Family, RULES, Rule, When, rule_named};
 pub use select::{page_signatures, roots_of};
+pub use site_model::{SITE_FEATURES, SiteModel};
 
 use super::bayes::BayesModel;
 use crate::algorithms::contract::decision::{DecidedBy, Decision};
@@ -84,6 +86,7 @@ pub struct ModelRefs<'a> {
     pub blocks: &'a BlockModel,
     pub article: &'a ArticleModel,
     pub page_type: &'a PageTypeModel,
+    pub site: &'a SiteModel,
 }
 
 /// The highest has-article probability of a page whose kept text has no paragraph.
@@ -102,14 +105,8 @@ fn calibrate(p: f64, scale: f64, shift: f64) -> f64 {
 /// Every step writes on one [`Choice`], and the outcome carries its record (`decisions`).
 pub fn run(ctx: &Context<'_>, models: &ModelRefs<'_>) -> Outcome {
     let doc = ctx.doc;
-    let mut m = measure(ctx, models.bayes);
-    let trained = models.blocks.is_trained();
-    let p = if trained { models.blocks.predict_taking(doc, &mut m) } else { Vec::new() };
-    let drop_comments = !ctx.params.auto.include_comments;
-    let (mut choice, roots) = choose_first(ctx, trained, &m, &p, drop_comments);
-    let verdict = judge_page(ctx, models, &m, &p, &roots);
-    let roots = choose_by_type(ctx, trained, &m, &p, &verdict, &mut choice, roots);
-    let (roots, site_template) = apply_rules(ctx, &m, &p, &verdict, &mut choice, roots);
+    let BeforeRules { m, p, trained, mut choice, roots, verdict } = before_rules(ctx, models);
+    let (roots, site_template) = apply_rules(ctx, models.site, &m, &p, &verdict, &mut choice, roots);
     let Verdict { signals, probability, is_article, non_article, .. } = verdict;
     let hidden_description = !is_article && declared_but_not_kept(ctx, &roots);
     let (roots, before_lead) = if is_article || ctx.params.auto.no_article_text == NoArticleText::Full {
@@ -260,6 +257,7 @@ fn choose_by_type(
 /// it was), and what the site's template did.
 fn apply_rules(
     ctx: &Context<'_>,
+    site_model: &SiteModel,
     m: &Measured,
     p: &[f64],
     verdict: &Verdict,
@@ -269,12 +267,13 @@ fn apply_rules(
     if !choice.is_made() {
         return (roots, None);
     }
-    let page = rules::RuleInput::new(ctx.doc, &m.blocks, &m.regions, p, &ctx.params.auto).with_site(ctx.site);
     let verdict = rules::Verdict {
         is_article: verdict.is_article,
         label: verdict.label,
         comments_kept: ctx.params.auto.include_comments,
     };
+    let page = rules::RuleInput::new(ctx.doc, &m.blocks, &m.regions, p, &ctx.params.auto)
+        .with_site(ctx.site, site_model, &verdict);
     let before = choice.snapshot();
     let changed = rules::run(&page, choice, |rule| rule.when.holds(&verdict));
     let kept = if changed { roots_of(ctx.doc, &choice.chosen) } else { Vec::new() };
@@ -286,6 +285,60 @@ fn apply_rules(
     } else {
         (kept, page.site_use.get())
     }
+}
+
+/// What `auto` has decided when its rule table starts: the measures, the block probabilities (empty
+/// without a trained block model), the choice and its roots, and the page verdict.
+struct BeforeRules {
+    m: Measured,
+    p: Vec<f64>,
+    trained: bool,
+    choice: Choice,
+    roots: Vec<NodeId>,
+    verdict: Verdict,
+}
+
+/// measure → classify → choose → page verdict → re-choose by type: [`run`] up to its rule table.
+fn before_rules(ctx: &Context<'_>, models: &ModelRefs<'_>) -> BeforeRules {
+    let mut m = measure(ctx, models.bayes);
+    let trained = models.blocks.is_trained();
+    let p = if trained { models.blocks.predict_taking(ctx.doc, &mut m) } else { Vec::new() };
+    let drop_comments = !ctx.params.auto.include_comments;
+    let (mut choice, roots) = choose_first(ctx, trained, &m, &p, drop_comments);
+    let verdict = judge_page(ctx, models, &m, &p, &roots);
+    let roots = choose_by_type(ctx, trained, &m, &p, &verdict, &mut choice, roots);
+    BeforeRules { m, p, trained, choice, roots, verdict }
+}
+
+/// The site model's training rows of one page (`lab::train::site`): `auto` run as [`run`] runs it,
+/// the rule table without the site's own rule, then a row for every chosen block (what the site model
+/// is asked about at extraction) with the block's text. Empty without a site template in `ctx`, or
+/// when nothing is chosen or the site knows too few other pages.
+pub fn site_rows(ctx: &Context<'_>, models: &ModelRefs<'_>) -> Vec<([f32; site_model::SITE_ROW], String)> {
+    let Some(template) = ctx.site else { return Vec::new() };
+    let alone = Context { site: None, ..*ctx };
+    let doc = ctx.doc;
+    let BeforeRules { m, p, mut choice, roots, verdict, .. } = before_rules(&alone, models);
+    apply_rules(&alone, models.site, &m, &p, &verdict, &mut choice, roots);
+    if !choice.is_made() {
+        return Vec::new();
+    }
+    let blocks = &m.blocks;
+    let is_records = matches!(verdict.label, Some(PageType::Listing | PageType::Collection));
+    let page = select::SitePageView {
+        p: &p,
+        regions: &m.regions,
+        is_article: verdict.is_article,
+        is_records,
+        chosen_chars: select::site_chosen_chars(blocks, &choice.chosen),
+    };
+    select::chosen_rows(doc, blocks, &choice.chosen, template, &page)
+        .into_iter()
+        .map(|(k, row)| {
+            let texts: Vec<&str> = blocks.texts_of(&blocks.list[k]).iter().map(|&t| doc.text(t)).collect();
+            (row, texts.join(" "))
+        })
+        .collect()
 }
 
 /// Whether the page's declared product description is long enough

@@ -105,6 +105,11 @@ fn saved_fold(
             }
             let mut engine = base.clone();
             engine.models.load_dir(dir)?;
+            if !saved.page_models && !dir.join(crate::engine::models::SITE_FILE).exists() {
+                // Saved before there was a site model: the embedded one saw every fold.
+                engine.models.site = crate::lab::train::site::train(sets, &engine, keep)?;
+                engine.models.save_dir(dir)?;
+            }
             if saved.page_models {
                 crate::lab::train::train_page_models(&mut engine, sets, keep)?;
                 // Written back, so that the next run without the flag scores these page models, not

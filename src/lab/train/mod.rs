@@ -7,6 +7,7 @@
 //! | `auto`'s block classifier | [`blocks`] | two stages of gradient-boosted oblivious trees ([`crate::learn::gbdt`]) |
 //! | `auto`'s has-article model | [`has_article`] | gradient-boosted trees over page signals (and a logistic regression kept for its readable weights) |
 //! | `auto`'s page-type model | [`page_type`] | six one-vs-rest forests over the same page signals |
+//! | `auto`'s site model | [`site`] | gradient-boosted trees over a chosen block's recurrences on its site's other pages |
 //!
 //! Pages go through the engine's own stages ([`crate::engine::Engine::prepare`], as `auto` sees them, site rules
 //! aside), so what is learned is what extraction computes. Pages are visited in dataset order and every
@@ -17,6 +18,7 @@ pub mod blocks;
 pub mod export;
 pub mod has_article;
 pub mod page_type;
+pub mod site;
 
 use crate::hash::Fnv1a;
 use crate::lab::dataset::Dataset;
@@ -26,7 +28,7 @@ pub use crate::lab::dataset::{PageFilter, all_pages};
 pub use crate::learn::gbdt::TrainParams;
 pub use blocks::{GoldGrams, Labels, Learn, PageRows, page_rows};
 
-/// Train all four models in order — Naive Bayes, the block classifier (which reads the Naive Bayes
+/// Train all five models in order — Naive Bayes, the block classifier (which reads the Naive Bayes
 /// posterior), then the page-level models (which read `auto`'s output) — each with the ones before
 /// it, into a copy of `base`.
 pub fn train_all(base: &Engine, datasets: &[Dataset], keep: PageFilter<'_>, learn: &Learn) -> Result<Engine, Error> {
@@ -37,8 +39,9 @@ pub fn train_all(base: &Engine, datasets: &[Dataset], keep: PageFilter<'_>, lear
     Ok(engine)
 }
 
-/// Train the has-article and page-type models on top of the engine's block models (cheap: one `auto`
-/// run per labelled page). Both are replaced.
+/// Train the has-article, page-type and site models on top of the engine's block models (cheap: one
+/// `auto` run per labelled page, and one more per page of a site with several pages). All three are
+/// replaced.
 pub fn train_page_models(engine: &mut Engine, datasets: &[Dataset], keep: PageFilter<'_>) -> Result<(), Error> {
     // The signals are read without the models being replaced, so their own verdicts do not leak in
     // (the block models do, as they do at extraction).
@@ -47,6 +50,7 @@ pub fn train_page_models(engine: &mut Engine, datasets: &[Dataset], keep: PageFi
     let rows = has_article::page_signals(datasets, engine, keep)?;
     engine.models.article = has_article::train(&rows)?;
     engine.models.page_type = page_type::train(&rows)?;
+    engine.models.site = site::train(datasets, engine, keep)?;
     Ok(())
 }
 

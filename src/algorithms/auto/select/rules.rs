@@ -17,6 +17,7 @@ use std::fmt;
 
 use super::furniture::{self, Furniture};
 use super::{code, notices, rails, records, repeats, sectioning, site, surest_owner, threads};
+use crate::algorithms::auto::SiteModel;
 use crate::algorithms::auto::choice::Choice;
 use crate::algorithms::auto::lexicon;
 use crate::algorithms::auto::regions::PageRegions;
@@ -25,6 +26,9 @@ use crate::algorithms::contract::params::AutoParams;
 use crate::algorithms::contract::{PageType, SiteTemplateUse};
 use crate::dom::{Document, NodeId};
 use crate::site::SiteTemplate;
+
+/// The model of a rule input given no site model: exact recurrence.
+static NO_SITE_MODEL: std::sync::LazyLock<SiteModel> = std::sync::LazyLock::new(SiteModel::default);
 
 /// One rule of the table.
 pub struct Rule {
@@ -151,6 +155,11 @@ pub(crate) struct RuleInput<'a> {
     pub auto: &'a AutoParams,
     /// The site's template, when the caller gave one.
     pub site: Option<&'a SiteTemplate>,
+    /// Which recurrences on the site make a block chrome.
+    site_model: Option<&'a SiteModel>,
+    /// The page is judged an article, or a listing or collection (the site model reads them).
+    is_article: bool,
+    is_records: bool,
     /// What the site's template did, once its rule ran.
     pub(crate) site_use: Cell<Option<SiteTemplateUse>>,
     /// Every block's probability, for [`RuleInput::surest`].
@@ -166,12 +175,25 @@ impl<'a> RuleInput<'a> {
         p: &'a [f64],
         auto: &'a AutoParams,
     ) -> Self {
-        RuleInput { doc, blocks, regions, auto, site: None, site_use: Cell::new(None), p, surest: OnceCell::new() }
+        RuleInput {
+            doc,
+            blocks,
+            regions,
+            auto,
+            site: None,
+            site_model: None,
+            is_article: false,
+            is_records: false,
+            site_use: Cell::new(None),
+            p,
+            surest: OnceCell::new(),
+        }
     }
 
-    /// With the site's template.
-    pub(crate) fn with_site(self, site: Option<&'a SiteTemplate>) -> Self {
-        RuleInput { site, ..self }
+    /// With the site's template and the model that reads it.
+    pub(crate) fn with_site(self, site: Option<&'a SiteTemplate>, model: &'a SiteModel, verdict: &Verdict) -> Self {
+        let is_records = matches!(verdict.label, Some(PageType::Listing | PageType::Collection));
+        RuleInput { site, site_model: Some(model), is_article: verdict.is_article, is_records, ..self }
     }
 
     /// The owner of the block the classifier is surest of, found when a rule first asks.
@@ -393,10 +415,18 @@ pub const RULES: &[Rule] = &[
         switch: None,
         family: Family::Site,
         when: When::Always,
-        reads: "blocks' paths and text, the site's template (when one is given)",
+        reads: "blocks' paths and text, the site's model and what it learned (when one is given)",
         step: Step::Drop(|page, chosen| {
             page.site.is_some_and(|site| {
-                let (used, changed) = site::drop_recurring(page.doc, page.blocks, chosen, site);
+                let model = page.site_model.unwrap_or(&NO_SITE_MODEL);
+                let view = site::PageView {
+                    p: page.p,
+                    regions: page.regions,
+                    is_article: page.is_article,
+                    is_records: page.is_records,
+                    chosen_chars: site::chosen_chars(page.blocks, chosen),
+                };
+                let (used, changed) = site::drop_site_blocks(page.doc, page.blocks, chosen, site, model, &view);
                 page.site_use.set(Some(used));
                 changed
             })
