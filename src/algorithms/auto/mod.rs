@@ -102,9 +102,9 @@ fn calibrate(p: f64, scale: f64, shift: f64) -> f64 {
 /// Every step writes on one [`Choice`], and the outcome carries its record (`decisions`).
 pub fn run(ctx: &Context<'_>, models: &ModelRefs<'_>) -> Outcome {
     let doc = ctx.doc;
-    let mut m = measure(ctx, models.bayes);
+    let m = measure(ctx, models.bayes);
     let trained = models.blocks.is_trained();
-    let p = if trained { models.blocks.predict_taking(doc, &mut m) } else { Vec::new() };
+    let p = if trained { models.blocks.predict(doc, &m) } else { Vec::new() };
     let drop_comments = !ctx.params.auto.include_comments;
     let (mut choice, roots) = choose_first(ctx, trained, &m, &p, drop_comments);
     let verdict = judge_page(ctx, models, &m, &p, &roots);
@@ -132,9 +132,7 @@ pub fn run(ctx: &Context<'_>, models: &ModelRefs<'_>) -> Outcome {
 /// Each block's standing in the heuristic region (1 inside, 0 outside): the probability the record
 /// gives blocks when no block model is trained.
 fn region_probabilities(m: &Measured) -> Vec<f64> {
-    let n = m.blocks.list.len();
-    let at = feature_index("region_keep").unwrap_or(0) * n;
-    m.features.get(at..at + n).map_or_else(|| vec![0.0; n], |col| col.iter().map(|&v| f64::from(v)).collect())
+    m.figures.region_keep().iter().map(|&v| f64::from(v)).collect()
 }
 
 /// The first choice: the text of the blocks at or above `params.auto.block_threshold`, less comment
@@ -381,7 +379,7 @@ mod tests {
         let n = m.blocks.list.len();
         assert!(n >= 4, "{n} blocks");
         let at = |name: &str| feature_index(name).unwrap_or_else(|| panic!("no feature {name}"));
-        let rows = m.feature_rows();
+        let rows = m.feature_rows(&doc);
         assert_eq!(rows.len(), n * nf);
         for k in 0..n {
             let r = &rows[k * nf..(k + 1) * nf];
@@ -391,7 +389,7 @@ mod tests {
             assert_eq!(r[at("page_cart_texts")], 2f32.ln());
         }
         // The same rows with the page's address: no block feature reads it.
-        assert_eq!(row(Some("https://shop.example/products/mug")).features, m.features);
+        assert_eq!(row(Some("https://shop.example/products/mug")).feature_rows(&doc), rows);
     }
 
     #[test]
