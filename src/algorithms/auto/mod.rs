@@ -70,7 +70,7 @@ pub use select::{page_signatures, roots_of};
 
 use super::bayes::BayesModel;
 use crate::algorithms::contract::decision::{DecidedBy, Decision};
-use crate::algorithms::contract::{Content, Context, Outcome, PageType, score_elements};
+use crate::algorithms::contract::{Content, Context, Outcome, PageType, score_elements_listed};
 use crate::dom::NodeId;
 use choice::{Choice, Stamp};
 use select::rules;
@@ -118,7 +118,9 @@ pub fn run(ctx: &Context<'_>, models: &ModelRefs<'_>) -> Outcome {
         (select::lead(doc, &roots, ctx.params.auto.lead_chars), Some(roots))
     };
     let block_p = if trained { p } else { region_probabilities(&m) };
-    let decisions = choice.record(doc, &m, &block_p, &roots, before_lead.as_deref(), ctx.want_blocks);
+    // The decisions' text nodes are for the explanation only.
+    let with_texts = ctx.want_blocks && ctx.blocks_listed.is_none();
+    let decisions = choice.record(doc, &m, &block_p, &roots, before_lead.as_deref(), with_texts);
     // Per-block scores only when asked for: building them is a walk over every element.
     let blocks = if ctx.want_blocks { block_report(ctx, &m, trained, &decisions, &roots) } else { Vec::new() };
     let content = if hidden_description {
@@ -335,7 +337,7 @@ fn block_report(
             *e = d;
         }
     }
-    let mut blocks = score_elements(ctx.doc, roots, |i| {
+    let mut blocks = score_elements_listed(ctx.doc, roots, ctx.blocks_listed, |i| {
         let k = i as usize;
         let mut s = vec![("ctd", m.density[k]), ("density_sum", m.density_sum[k]), ("p", m.p.p[k])];
         let judged = owners.get(&i).filter(|_| trained);
