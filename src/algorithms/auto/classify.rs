@@ -6,7 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::context::{CONTEXT, Neighbourhood, context_features};
+use super::context::{CONTEXT, ContextRows, Neighbourhood};
 use super::measure::Measured;
 use crate::dom::Document;
 use crate::learn::gbdt::Forest;
@@ -100,16 +100,26 @@ impl BlockModel {
         if again.is_empty() {
             return p;
         }
-        let ctx = context_features(&Neighbourhood::of(doc, &m.blocks), &p);
+        let layout = Neighbourhood::of(doc, &m.blocks);
+        let context = ContextRows::new(&layout, &p);
+        // Stage 2's probabilities, set once every context row (which reads stage 1's) is written.
+        let mut second = Vec::new();
         for (unsure, columns) in again {
             let mut columns = columns.unwrap_or_else(|| rows.columns(unsure.iter().copied(), nc));
-            for c in 0..nc {
-                columns.extend(unsure.iter().map(|&k| ctx[k * nc + c]));
+            // The context columns after the block's own, written in place column by column.
+            let (own, u) = (columns.len(), unsure.len());
+            columns.resize(own + nc * u, 0.0);
+            for (j, &k) in unsure.iter().enumerate() {
+                for (c, v) in context.row(k).into_iter().enumerate() {
+                    columns[own + c * u + j] = v;
+                }
             }
             let p2 = self.stage2.predict_columns(&columns, unsure.len());
-            for (&k, q) in unsure.iter().zip(p2) {
-                p[k] = q;
-            }
+            second.extend(unsure.into_iter().zip(p2));
+        }
+        drop(context);
+        for (k, q) in second {
+            p[k] = q;
         }
         p
     }
@@ -118,8 +128,9 @@ impl BlockModel {
 /// Blocks whose feature rows are computed and judged by stage 1 together.
 const BATCH: usize = 2048;
 
-/// At most this many of stage 1's unsure rows wait for stage 2 as computed (about 4 MB of them).
-const KEPT_ROWS: usize = 8192;
+/// At most this many of stage 1's unsure rows wait for stage 2 as computed (about 2.4 MB of them; an
+/// ordinary page has a few hundred).
+const KEPT_ROWS: usize = 4096;
 
 /// Stage 1 is unsure of `p`: stage 2 is asked.
 fn unsure(p: f64) -> bool {
