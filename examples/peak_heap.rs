@@ -8,7 +8,8 @@
 //!
 //! Each page is extracted once to warm every first-use cache, then again with the allocator counting:
 //! the figure is the highest count of live bytes during the second call minus the count before it.
-//! The request is `pith extract --no-blocks`'s: `auto`, text and HTML, no block scores.
+//! The request is `pith extract --no-blocks`'s: `auto`, text and HTML, no block scores; with
+//! `PEAK_HEAP_BLOCKS=1` it is the service's default (block scores too), as `pith adversarial` measures.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -57,20 +58,18 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         return Err("usage: peak_heap PAGE.html [PAGE.html ...]".into());
     }
     let engine = pith::Engine::with_defaults()?;
+    let options = pith::Options { blocks: std::env::var_os("PEAK_HEAP_BLOCKS").is_some(), ..Default::default() };
     // With `PEAK_HEAP_WARM=PAGE`, every first-use cache is warmed on that page instead of on each page
     // itself, so that a heap profiler's global peak (massif's) falls inside the measured extraction.
     if let Ok(warm) = std::env::var("PEAK_HEAP_WARM") {
         let bytes = std::fs::read(warm)?;
-        drop(
-            engine
-                .extract(&pith::Request::with_options(&bytes, pith::Options { blocks: false, ..Default::default() }))?,
-        );
+        drop(engine.extract(&pith::Request::with_options(&bytes, options))?);
     }
     let warm_each = std::env::var_os("PEAK_HEAP_WARM").is_none();
     let mut ratios = Vec::new();
     for f in &files {
         let bytes = std::fs::read(f)?;
-        let req = pith::Request::with_options(&bytes, pith::Options { blocks: false, ..Default::default() });
+        let req = pith::Request::with_options(&bytes, options);
         if warm_each {
             drop(engine.extract(&req));
         }

@@ -102,9 +102,9 @@ impl Engine {
         // asked.
         let outcome = if req.options.explain.is_some() && !req.options.blocks {
             let all_blocks = Request { options: Options { blocks: true, ..req.options }, ..*req };
-            self.score_in(&all_blocks, &page, layout_read)
+            self.score_in(&all_blocks, &page, layout_read, true)
         } else {
-            self.score_in(req, &page, layout_read)
+            self.score_in(req, &page, layout_read, true)
         };
         let t_score = Instant::now();
         let (mut result, metadata_ms) = self.assemble(req, &page, outcome);

@@ -79,6 +79,7 @@ impl Page<'_> {
             meta: &self.meta,
             url,
             want_blocks,
+            blocks_listed: None,
             layout: None,
             product_description: &self.product_description,
             site: None,

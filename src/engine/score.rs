@@ -10,11 +10,21 @@ use crate::dom::layout::Layout;
 impl Engine {
     /// Stage 4: run the algorithm on a prepared page, let a matching site rule have its say, and bound
     /// the probability to [0, 1].
+    /// Every block is scored (`Outcome::blocks` lists them all when blocks are asked for).
     pub fn score(&self, req: &Request<'_>, page: &Page<'_>) -> Outcome {
-        self.score_in(req, page, None)
+        self.score_in(req, page, None, false)
     }
 
-    pub(super) fn score_in(&self, req: &Request<'_>, page: &Page<'_>, layout: Option<&Layout>) -> Outcome {
+    /// [`Engine::score`]; with `for_answer`, the outcome is read only to assemble the answer, so its
+    /// blocks may be only those the answer's block report can list (unless an explanation reads them
+    /// all, or a site rule may yet change which are content).
+    pub(super) fn score_in(
+        &self,
+        req: &Request<'_>,
+        page: &Page<'_>,
+        layout: Option<&Layout>,
+        for_answer: bool,
+    ) -> Outcome {
         // A per-request override of `auto`'s policies costs a copy of the parameters, only then.
         let overridden;
         let auto = &self.params.auto;
@@ -30,6 +40,8 @@ impl Engine {
             &self.params
         };
         let mut ctx = page.context(params, req.url, req.options.blocks);
+        let listed_only = for_answer && req.options.explain.is_none() && page.rule.is_none();
+        ctx.blocks_listed = listed_only.then_some(self.limits.max_blocks);
         ctx.layout = layout;
         ctx.site = req.site;
         let mut outcome = req.options.algorithm.run(&ctx, &self.models.auto());

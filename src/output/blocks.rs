@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::algorithms::contract::Block;
+use crate::algorithms::contract::{Block, report_order};
 use crate::dom::Document;
 
 /// Named measures: has-article signals, block scores (names are static in the library; owned when read
@@ -40,7 +40,7 @@ pub struct BlockOut {
 /// The reported blocks: the top `max` by rank, plus content blocks, at most `4·max` in all, in
 /// document order.
 pub fn report_blocks(doc: &Document, mut blocks: Vec<Block>, max: usize) -> Vec<BlockOut> {
-    blocks.sort_by(|a, b| b.rank.total_cmp(&a.rank).then(a.node.cmp(&b.node)));
+    blocks.sort_by(report_order);
     let mut chosen: Vec<Block> = Vec::new();
     let mut rest_content = Vec::new();
     for (k, b) in blocks.into_iter().enumerate() {
@@ -75,4 +75,43 @@ pub fn report_blocks(doc: &Document, mut blocks: Vec<Block>, max: usize) -> Vec<
             }
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::algorithms::contract::{elements, keep_listed};
+
+    #[test]
+    fn the_blocks_kept_for_a_report_give_the_same_report() {
+        let html = format!("<html><body>{}</body></html>", "<div><p>a b</p><span>c</span></div>".repeat(100));
+        let doc = Document::parse(&html);
+        // Ranks from a handful of values (ties broken by document order), every third-ish block content.
+        let mut seed = 12345u64;
+        let mut next = || {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            seed >> 33
+        };
+        let all: Vec<Block> = elements(&doc)
+            .map(|i| {
+                let rank = (next() % 7) as f64 / 7.0;
+                Block::new(i, vec![("r", rank)], next() % 3 == 0, rank)
+            })
+            .collect();
+        assert!(all.len() >= 300);
+        for max in [0, 1, 3, 10, 50] {
+            let mut held = Vec::new();
+            for (k, b) in all.iter().enumerate() {
+                held.push(b.clone());
+                if k % 7 == 6 {
+                    keep_listed(&mut held, max);
+                    assert!(held.len() <= 5 * max, "{} held for {max}", held.len());
+                }
+            }
+            let want = report_blocks(&doc, all.clone(), max);
+            assert_eq!(report_blocks(&doc, held, max), want, "max {max}");
+            // Content blocks past the top `max` are listed too: the part of the report pruning must keep.
+            assert!(max == 0 || want.len() > max, "{} listed for {max}", want.len());
+        }
+    }
 }

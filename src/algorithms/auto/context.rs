@@ -63,56 +63,84 @@ impl Neighbourhood {
 /// Context features of every block (row-major, `CONTEXT.len()` per block) from first-stage
 /// probabilities `p` (one per block).
 pub fn context_features(layout: &Neighbourhood, p: &[f64]) -> Vec<f32> {
-    let n = layout.chars.len();
-    let nc = CONTEXT.len();
-    let mut out = vec![0f32; n * nc];
-    if n == 0 {
-        return out;
+    let rows = ContextRows::new(layout, p);
+    let mut out = Vec::with_capacity(p.len() * CONTEXT.len());
+    for k in 0..layout.chars.len() {
+        out.extend_from_slice(&rows.row(k));
     }
-    let chars: Vec<f64> = layout.chars.iter().map(|&c| f64::from(c.max(1))).collect();
-    // Prefix sums of chars and chars·p, for window means and masses.
-    let mut cs = vec![0.0; n + 1];
-    let mut ps = vec![0.0; n + 1];
-    for k in 0..n {
-        cs[k + 1] = cs[k] + chars[k];
-        ps[k + 1] = ps[k] + chars[k] * p[k];
-    }
-    let window = |k: usize, r: usize| {
-        let (lo, hi) = (k.saturating_sub(r), (k + r + 1).min(n));
-        (ps[hi] - ps[lo]) / (cs[hi] - cs[lo]).max(1.0)
-    };
-    // Chars-weighted mean probability per parent and grandparent of the blocks' owners.
-    let up = |k: usize, steps: usize| if steps == 1 { layout.parent[k] } else { layout.grandparent[k] };
-    let mut groups: crate::hash::IdMap<(u32, u8), (f64, f64, f64)> = crate::hash::IdMap::default();
-    for k in 0..n {
-        for steps in [1usize, 2] {
-            let e = groups.entry((up(k, steps), steps as u8)).or_insert((0.0, 0.0, 0.0));
-            e.0 += chars[k] * p[k];
-            e.1 += chars[k];
-            e.2 = e.2.max(p[k]);
+    out
+}
+
+/// What every block's context features are read from: the page-wide sums over the first-stage
+/// probabilities, computed once, so that a block's row ([`ContextRows::row`]) is asked for only when
+/// it is needed (stage 2 reads the rows of the blocks stage 1 is unsure of).
+pub struct ContextRows<'a> {
+    layout: &'a Neighbourhood,
+    p: &'a [f64],
+    /// Prefix sums of chars and chars·p, for window means and masses.
+    cs: Vec<f64>,
+    ps: Vec<f64>,
+    /// Chars·p, chars and the largest p per parent (1) and grandparent (2) of the blocks' owners.
+    groups: crate::hash::IdMap<(u32, u8), (f64, f64, f64)>,
+    /// The first and the last confident block.
+    span: Option<(usize, usize)>,
+    total_mass: f64,
+}
+
+/// How many context features a row has.
+const WIDTH: usize = 16;
+const _: () = assert!(CONTEXT.len() == WIDTH);
+
+impl<'a> ContextRows<'a> {
+    pub fn new(layout: &'a Neighbourhood, p: &'a [f64]) -> ContextRows<'a> {
+        let n = layout.chars.len();
+        let chars = |k: usize| f64::from(layout.chars[k].max(1));
+        let mut cs = vec![0.0; n + 1];
+        let mut ps = vec![0.0; n + 1];
+        for k in 0..n {
+            cs[k + 1] = cs[k] + chars(k);
+            ps[k + 1] = ps[k] + chars(k) * p[k];
         }
+        let mut groups: crate::hash::IdMap<(u32, u8), (f64, f64, f64)> = crate::hash::IdMap::default();
+        for (k, &pk) in p.iter().enumerate().take(n) {
+            for steps in [1u8, 2] {
+                let e = groups.entry((up(layout, k, steps), steps)).or_insert((0.0, 0.0, 0.0));
+                e.0 += chars(k) * pk;
+                e.1 += chars(k);
+                e.2 = e.2.max(pk);
+            }
+        }
+        // The span: from the first to the last confident block with some text. "Confident" is part of
+        // the feature's definition, fixed at 0.5 as the models were trained, not the configurable
+        // threshold at which blocks are kept.
+        let confident = |k: &usize| p[*k] >= 0.5 && layout.chars[*k] >= 30;
+        let span = (0..n).find(confident).zip((0..n).rev().find(confident));
+        let total_mass = ps[n].max(1e-9);
+        ContextRows { layout, p, cs, ps, groups, span, total_mass }
     }
-    // The span: from the first to the last confident block with some text. "Confident" is part of the
-    // feature's definition, fixed at 0.5 as the models were trained, not the configurable threshold
-    // at which blocks are kept.
-    let confident: Vec<usize> = (0..n).filter(|&k| p[k] >= 0.5 && layout.chars[k] >= 30).collect();
-    let (first, last) = (confident.first().copied(), confident.last().copied());
-    let total_mass = ps[n].max(1e-9);
-    for k in 0..n {
+
+    /// The context features of block `k`, in [`CONTEXT`]'s order.
+    pub fn row(&self, k: usize) -> [f32; WIDTH] {
+        let (p, cs, ps) = (self.p, &self.cs, &self.ps);
+        let n = self.layout.chars.len();
+        let window = |k: usize, r: usize| {
+            let (lo, hi) = (k.saturating_sub(r), (k + r + 1).min(n));
+            (ps[hi] - ps[lo]) / (cs[hi] - cs[lo]).max(1.0)
+        };
         let at = |j: isize| {
             let j = k as isize + j;
             if j >= 0 && (j as usize) < n { p[j as usize] as f32 } else { 0.0 }
         };
         let (lo, hi) = (k.saturating_sub(3), (k + 4).min(n));
         let max3 = p[lo..hi].iter().copied().fold(0.0, f64::max);
-        let g1 = groups.get(&(up(k, 1), 1)).copied().unwrap_or_default();
-        let g2 = groups.get(&(up(k, 2), 2)).copied().unwrap_or_default();
-        let (inside, distance) = match (first, last) {
-            (Some(f), Some(l)) if k >= f && k <= l => (1.0, 0.0),
-            (Some(f), Some(l)) => (0.0, (if k < f { f - k } else { k - l }) as f32),
-            _ => (0.0, n as f32),
+        let g1 = self.groups.get(&(up(self.layout, k, 1), 1)).copied().unwrap_or_default();
+        let g2 = self.groups.get(&(up(self.layout, k, 2), 2)).copied().unwrap_or_default();
+        let (inside, distance) = match self.span {
+            Some((f, l)) if k >= f && k <= l => (1.0, 0.0),
+            Some((f, l)) => (0.0, (if k < f { f - k } else { k - l }) as f32),
+            None => (0.0, n as f32),
         };
-        let row = [
+        [
             p[k] as f32,
             at(-1),
             at(1),
@@ -127,10 +155,13 @@ pub fn context_features(layout: &Neighbourhood, p: &[f64]) -> Vec<f32> {
             inside,
             (1.0 + distance).ln(),
             (ps[n] / cs[n].max(1.0)) as f32,
-            (ps[k] / total_mass) as f32,
-            ((ps[n] - ps[k + 1]) / total_mass) as f32,
-        ];
-        out[k * nc..(k + 1) * nc].copy_from_slice(&row);
+            (ps[k] / self.total_mass) as f32,
+            ((ps[n] - ps[k + 1]) / self.total_mass) as f32,
+        ]
     }
-    out
+}
+
+/// Block `k`'s owner's parent (`steps` 1) or grandparent (2).
+fn up(layout: &Neighbourhood, k: usize, steps: u8) -> u32 {
+    if steps == 1 { layout.parent[k] } else { layout.grandparent[k] }
 }

@@ -47,45 +47,45 @@ const BASE: &[Feature] = &[
     ("owner_link_density", |v| share(v.owner.stats.link_chars, v.owner.stats.chars)),
     ("parent_chars", |v| ln1(v.stats(v.parent).chars as f64)),
     ("parent_link_density", |v| share(v.stats(v.parent).link_chars, v.stats(v.parent).chars)),
-    ("parent_children", |v| ln1(v.children as f64)),
-    ("same_siblings", |v| ln1(v.same as f64)),
+    ("parent_children", |v| ln1(v.f.children as f64)),
+    ("same_siblings", |v| ln1(v.f.same as f64)),
     ("container_chars", |v| ln1(v.stats(v.container).chars as f64)),
     ("container_link_density", |v| share(v.stats(v.container).link_chars, v.stats(v.container).chars)),
-    ("ctd", |v| ln1(v.page.inp.density[v.b.owner as usize])),
-    ("ctd_parent", |v| ln1(v.page.inp.density[v.parent as usize])),
-    ("density_sum", |v| ln1(v.page.inp.density_sum[v.b.owner as usize])),
-    ("density_sum_parent", |v| ln1(v.page.inp.density_sum[v.parent as usize])),
-    ("cetd_marked", |v| flag(v.page.marked[v.first as usize])),
-    ("in_max_density_sum", |v| flag(v.page.doc.contains(v.page.inp.max_ds, v.first))),
-    ("in_core", |v| flag(v.page.doc.contains(v.page.inp.core, v.first))),
-    ("in_region", |v| flag(v.page.region[v.first as usize])),
-    ("region_keep", |v| v.page.keep_of[v.k]),
-    ("p_rel", |v| (v.page.inp.p.p[v.b.owner as usize] / v.page.best_p) as f32),
-    ("in_max_p", |v| flag(v.page.doc.contains(v.page.inp.p.best, v.first))),
-    ("bayes_p", |v| v.page.nb[v.first as usize]),
-    ("anchor_ratio", |v| v.anchor_ratio as f32),
-    ("position", |v| share(v.b.offset, v.page.body_chars)),
-    ("block_position", |v| v.k as f32 / v.page.n.max(1) as f32),
-    ("title_share", |v| v.title.0),
-    ("title_cover", |v| v.title.1),
-    ("page_chars", |v| ln1(v.page.body_chars as f64)),
-    ("page_link_density", |v| share(v.page.body.stats.link_chars, v.page.body_chars)),
-    ("page_blocks", |v| ln1(v.page.n as f64)),
-    ("region_share", |v| share(v.page.region_chars, v.page.body_chars)),
-    ("block_share", |v| share(v.b.chars, v.page.region_chars.max(1))),
-    ("after_title", |v| v.page.title_block.map_or(0.5, |t| flag(v.k >= t))),
-    ("blocks_from_title", |v| v.page.title_block.map_or(5.0, |t| ln1(v.k.abs_diff(t) as f64))),
-    ("core_distance", |v| ln1(core_distance(v.page.doc, v.b.owner, v.page.inp.core) as f64)),
+    ("ctd", |v| ln1(v.page.density[v.b.owner as usize])),
+    ("ctd_parent", |v| ln1(v.page.density[v.parent as usize])),
+    ("density_sum", |v| ln1(v.page.density_sum[v.b.owner as usize])),
+    ("density_sum_parent", |v| ln1(v.page.density_sum[v.parent as usize])),
+    ("cetd_marked", |v| flag(v.f.marked)),
+    ("in_max_density_sum", |v| flag(v.page.doc.contains(v.page.fig.max_ds, v.first))),
+    ("in_core", |v| flag(v.page.doc.contains(v.page.fig.core, v.first))),
+    ("in_region", |v| flag(v.f.region)),
+    ("region_keep", |v| v.page.fig.keep_of[v.k]),
+    ("p_rel", |v| (v.page.p.p[v.b.owner as usize] / v.page.fig.best_p) as f32),
+    ("in_max_p", |v| flag(v.page.doc.contains(v.page.p.best, v.first))),
+    ("bayes_p", |v| v.f.nb),
+    ("anchor_ratio", |v| v.f.anchor_ratio),
+    ("position", |v| share(v.b.offset, v.page.fig.body_chars)),
+    ("block_position", |v| v.k as f32 / v.page.fig.n.max(1) as f32),
+    ("title_share", |v| v.f.title.0),
+    ("title_cover", |v| v.f.title.1),
+    ("page_chars", |v| ln1(v.page.fig.body_chars as f64)),
+    ("page_link_density", |v| share(v.page.body.stats.link_chars, v.page.fig.body_chars)),
+    ("page_blocks", |v| ln1(v.page.fig.n as f64)),
+    ("region_share", |v| share(v.page.fig.region_chars, v.page.fig.body_chars)),
+    ("block_share", |v| share(v.b.chars, v.page.fig.region_chars.max(1))),
+    ("after_title", |v| v.page.fig.title_block.map_or(0.5, |t| flag(v.k >= t))),
+    ("blocks_from_title", |v| v.page.fig.title_block.map_or(5.0, |t| ln1(v.k.abs_diff(t) as f64))),
+    ("core_distance", |v| ln1(core_distance(v.page.doc, v.b.owner, v.page.fig.core) as f64)),
     ("boilerplate_cues", |v| ln1(v.b.scan.cues as f64)),
     ("dated", |v| flag(v.b.scan.dated)),
-    ("parent_dated_share", |v| v.dated_share.0),
-    ("grandparent_dated_share", |v| v.dated_share.1),
-    ("running_before", |v| share(v.page.running_before[v.k], v.page.running_total)),
+    ("parent_dated_share", |v| v.f.dated_share.0),
+    ("grandparent_dated_share", |v| v.f.dated_share.1),
+    ("running_before", |v| share(v.page.fig.running_before[v.k], v.page.fig.running_total)),
     ("running_after", |v| {
         let own = if running_text(v.b) { v.b.chars } else { 0 };
-        ln1(f64::from(v.page.running_total - v.page.running_before[v.k] - own))
+        ln1(f64::from(v.page.fig.running_total - v.page.fig.running_before[v.k] - own))
     }),
-    ("repeats", |v| ln1(f64::from(v.page.repeats[v.k]))),
+    ("repeats", |v| ln1(f64::from(v.f.repeats))),
 ];
 
 /// The neighbours' measures, in row order after the name groups and the ancestor tags.
@@ -99,8 +99,8 @@ const NEIGHBOUR: &[Feature] = &[
     ("prev2_chars", |v| v.chars_at(-2)),
     ("next2_chars", |v| v.chars_at(2)),
     ("window_keep_share", |v| {
-        let (lo, hi) = (v.k.saturating_sub(3), (v.k + 4).min(v.page.n));
-        v.page.keep_of[lo..hi].iter().sum::<f32>() / (hi - lo) as f32
+        let (lo, hi) = (v.k.saturating_sub(3), (v.k + 4).min(v.page.fig.n));
+        v.page.fig.keep_of[lo..hi].iter().sum::<f32>() / (hi - lo) as f32
     }),
 ];
 
@@ -115,7 +115,7 @@ const RECORD: &[Feature] = &[
     ("record_siblings", |v| v.region.map_or(0.0, |(_, f)| f32::from(f.k))),
     ("record_link_share", |v| v.region.map_or(0.0, |(_, f)| share(f.link_chars, f.chars))),
     ("record_mean_chars", |v| v.region.map_or(0.0, |(_, f)| ln1(f64::from(f.chars / f.records.max(1))))),
-    ("record_region_share", |v| v.region.map_or(0.0, |(_, f)| share(f.chars, v.page.body_chars))),
+    ("record_region_share", |v| v.region.map_or(0.0, |(_, f)| share(f.chars, v.page.fig.body_chars))),
     ("record_dated_share", |v| v.region.map_or(0.0, |(_, f)| share(f.dated, f.records))),
     ("record_priced_share", |v| v.region.map_or(0.0, |(_, f)| share(f.priced, f.records))),
     ("record_top", |v| v.region.map_or(0.0, |(_, f)| flag(f.top))),
@@ -213,13 +213,12 @@ pub fn feature_index(name: &str) -> Option<usize> {
     feature_names().iter().position(|n| *n == name)
 }
 
-/// Everything the feature pass reads besides the page: the seed methods' published measures and the
-/// heuristic region.
+/// What the page-level passes ([`figures`]) read besides the page: the seed methods' published
+/// measures and the heuristic region. The measures a row reads per node (densities, P values) and the
+/// record regions are the page's own, given to [`Rows::new`].
 pub struct Inputs<'a> {
-    /// Composite text density and DensitySum per node, the marked nodes and the max-DensitySum node
-    /// (from [`crate::algorithms::cetd::DensitySumRun`]).
-    pub density: &'a [f64],
-    pub density_sum: &'a [f64],
+    /// The CETD-marked nodes and the max-DensitySum node (from
+    /// [`crate::algorithms::cetd::DensitySumRun`]).
     pub marked: &'a [NodeId],
     pub max_ds: NodeId,
     /// The heuristic region's core, the region, and the region after pruning (subtree roots and loose
@@ -235,28 +234,22 @@ pub struct Inputs<'a> {
     pub page_kind: &'a [f32],
     /// Per node, the name groups and tags of it and its ancestors ([`NameFlags::inherited`]).
     pub flags: &'a [u64],
-    /// The record regions and the longest prose run.
-    pub regions: &'a PageRegions,
 }
 
-/// What the page-level passes computed, shared by every block's [`View`].
-struct PageFigures<'a> {
-    doc: &'a Document,
-    inp: &'a Inputs<'a>,
-    blocks: &'a Blocks,
+/// What the page-level passes computed for the feature rows, once per page: the page's own figures
+/// and every block's share of them. The page's measures keep these rather than the rows themselves:
+/// a row is written from them when it is read ([`Rows::columns`]), a batch of rows at a time, so a
+/// page of a hundred thousand blocks never holds every row at once (the rows of such a page were
+/// most of its peak memory: a hundred and fifty values per block against this one small record).
+pub struct Figures {
     n: usize,
-    body: &'a Node,
     body_chars: u32,
     region_chars: u32,
     /// The page's P, kept off zero (the block's P is divided by it).
     best_p: f64,
-    /// Per node: inside a CETD-marked subtree, inside the region.
-    marked: Vec<bool>,
-    region: Vec<bool>,
-    /// Per text node: the Naive Bayes posterior of its block, through the paper's own blocking.
-    nb: Vec<f32>,
-    /// Per block: its first text node is in the pruned region (1) or not (0).
-    keep_of: Vec<f32>,
+    /// The max-DensitySum node and the heuristic region's core.
+    max_ds: NodeId,
+    core: NodeId,
     /// The headline: the first block that holds most of the title's words.
     title_block: Option<usize>,
     /// Per block: characters of running text ([`running_text`]) in the blocks before it; and the page's
@@ -265,17 +258,66 @@ struct PageFigures<'a> {
     /// more than its words.
     running_before: Vec<u32>,
     running_total: u32,
-    /// Per block: how many other blocks of the page hold the same text (menus printed twice, a
-    /// teaser's headline in a feed and a sidebar, "share" labels beside every post).
-    repeats: Vec<u32>,
+    /// Per block: its first text node is in the pruned region (1) or not (0).
+    keep_of: Vec<f32>,
+    /// The page's kind ([`page_kind`]), one value per [`PAGE_KIND`] entry.
+    page_kind: Vec<f32>,
+    each: Vec<BlockFigures>,
+}
+
+impl Figures {
+    /// Per block: its first text node is in the pruned region (1) or not (0), the `region_keep`
+    /// feature.
+    pub fn region_keep(&self) -> &[f32] {
+        &self.keep_of
+    }
+}
+
+/// One block's share of the page-level passes.
+#[derive(Debug, Clone, Copy)]
+struct BlockFigures {
+    /// The name groups and tags of the owner and its ancestors ([`NameFlags::inherited`]).
+    flags: u64,
+    /// Share of the title's words in the block, and share of its words that are title words.
+    title: (f32, f32),
+    /// Share of dated blocks under the owner's parent and under its grandparent.
+    dated_share: (f32, f32),
+    /// The Naive Bayes posterior of the first text node's block, through the paper's own blocking.
+    nb: f32,
+    /// AR of the anchor-ratio paper's XPath block around the owner.
+    anchor_ratio: f32,
+    /// The parent's element children, and how many of them have the owner's signature (repeats).
+    children: u32,
+    same: u32,
+    /// How many other blocks of the page hold the same text (menus printed twice, a teaser's headline
+    /// in a feed and a sidebar, "share" labels beside every post).
+    repeats: u32,
+    /// The first text node is inside a CETD-marked subtree, inside the region.
+    marked: bool,
+    region: bool,
+}
+
+/// Everything a block's row reads: the page, its blocks, the [`Figures`] and the measures kept beside
+/// them.
+pub struct Rows<'a> {
+    doc: &'a Document,
+    blocks: &'a Blocks,
+    fig: &'a Figures,
+    body: &'a Node,
+    /// Composite text density and DensitySum per node.
+    density: &'a [f64],
+    density_sum: &'a [f64],
+    p: &'a PValues,
+    /// The record regions and the longest prose run.
     regions: &'a PageRegions,
 }
 
 /// One block as its features see it: the block, the nodes around it and what was measured for it.
 pub struct View<'a> {
-    page: &'a PageFigures<'a>,
+    page: &'a Rows<'a>,
     k: usize,
     b: &'a TextBlock,
+    f: &'a BlockFigures,
     /// The block's first text node, and its owner element.
     first: NodeId,
     owner: &'a Node,
@@ -283,15 +325,6 @@ pub struct View<'a> {
     parent: NodeId,
     /// The nearest ancestor holding at least three times the block's text.
     container: NodeId,
-    /// AR of the anchor-ratio paper's XPath block around the owner.
-    anchor_ratio: f64,
-    /// The parent's element children, and how many of them have the owner's signature (repeats).
-    children: u32,
-    same: u32,
-    /// Share of the title's words in the block, and share of its words that are title words.
-    title: (f32, f32),
-    /// Share of dated blocks under the owner's parent and under its grandparent.
-    dated_share: (f32, f32),
     /// The region of the block's innermost record, its place among the records, and its characters.
     region: Option<(u32, &'a RegionFigures)>,
     record_place: Option<u32>,
@@ -305,7 +338,7 @@ impl View<'_> {
 
     fn neighbour(&self, j: isize) -> Option<&TextBlock> {
         let j = self.k as isize + j;
-        (j >= 0 && (j as usize) < self.page.n).then(|| &self.page.blocks.list[j as usize])
+        (j >= 0 && (j as usize) < self.page.fig.n).then(|| &self.page.blocks.list[j as usize])
     }
 
     fn chars_at(&self, j: isize) -> f32 {
@@ -318,7 +351,7 @@ impl View<'_> {
 
     fn keep_at(&self, j: isize) -> f32 {
         let j = self.k as isize + j;
-        if j >= 0 && (j as usize) < self.page.n { self.page.keep_of[j as usize] } else { 0.0 }
+        if j >= 0 && (j as usize) < self.page.fig.n { self.page.fig.keep_of[j as usize] } else { 0.0 }
     }
 }
 
@@ -361,15 +394,15 @@ fn flag(b: bool) -> f32 {
     f32::from(u8::from(b))
 }
 
-/// The features of every block, feature-major (feature `f` of block `k` at `f·n + k`, `n` blocks), as
-/// the classifier's trees read them, with room for `extra_columns` more columns after (the classifier's
-/// context columns). Written so directly: a row-major copy transposed afterwards was a second buffer of
-/// the same size beside it, the largest part of a block-heavy page's peak memory, and a pass of its own.
-pub fn features(doc: &Document, blocks: &Blocks, inp: &Inputs<'_>, extra_columns: usize) -> Vec<f32> {
-    let nf = feature_names().len();
-    let flags = inp.flags;
+/// How many features a row has ([`feature_names`]'s length).
+const WIDTH: usize =
+    BASE.len() + NAME_GROUPS.len() + TAG_FLAGS.len() + NEIGHBOUR.len() + PAGE_KIND.len() + RECORD.len();
+
+/// The page-level passes the feature rows read, every block's share of them kept ([`Figures`]).
+pub fn figures(doc: &Document, blocks: &Blocks, inp: &Inputs<'_>) -> Figures {
     let keep = covered(doc, inp.keep);
-    let body = doc.node(doc.body);
+    let marked = covered(doc, inp.marked);
+    let region = covered(doc, inp.region);
     let mut nb = vec![0f32; doc.len()];
     for (b, &pr) in inp.bayes.blocks.iter().zip(&inp.bayes.theme) {
         let pr = pr as f32;
@@ -412,103 +445,150 @@ pub fn features(doc: &Document, blocks: &Blocks, inp: &Inputs<'_>, extra_columns
             running_total += b.chars;
         }
     }
-    let page = PageFigures {
-        doc,
-        inp,
-        blocks,
-        n,
-        body,
-        body_chars: body.stats.chars,
-        region_chars: inp.region.iter().map(|&r| doc.node(r).stats.chars).sum(),
-        best_p: inp.p.page().max(1e-9),
-        marked: covered(doc, inp.marked),
-        region: covered(doc, inp.region),
-        nb,
-        keep_of: blocks.list.iter().map(|b| flag(keep[blocks.texts[b.first as usize] as usize])).collect(),
-        title_block: titles.iter().position(|t| t.0 >= 0.5),
-        running_before,
-        running_total,
-        repeats: repeats(doc, blocks),
-        regions: inp.regions,
-    };
-    let mut columns = Vec::with_capacity(n * (nf + extra_columns));
-    columns.resize(n * nf, 0f32);
-    let mut row = vec![0f32; nf];
+    let repeats = repeats(doc, blocks);
     // Per parent: its element children, and how many share each signature (counted once per parent,
     // so a parent of a hundred thousand children costs a hundred thousand steps, not their square).
     let mut sibling_sigs: IdMap<NodeId, (u32, IdMap<u64, u32>)> = IdMap::default();
-    for (k, b) in blocks.list.iter().enumerate() {
-        let owner = doc.node(b.owner);
-        let parent = if owner.parent == NONE || b.owner == doc.body { b.owner } else { owner.parent };
-        let mut container = parent;
-        while container != doc.body && doc.node(container).stats.chars < 3 * b.chars.max(1) {
-            let up = doc.node(container).parent;
-            if up == NONE {
-                break;
+    let each = blocks
+        .list
+        .iter()
+        .enumerate()
+        .map(|(k, b)| {
+            let parent = parent_of(doc, b.owner);
+            let (children, same) = if parent == b.owner {
+                (0, 0)
+            } else {
+                let (kids, counts) = sibling_sigs.entry(parent).or_insert_with(|| {
+                    let mut counts: IdMap<u64, u32> = IdMap::default();
+                    let mut kids = 0;
+                    for c in doc.children(parent).filter(|&c| !doc.node(c).is_text()) {
+                        *counts.entry(signature(doc, c)).or_default() += 1;
+                        kids += 1;
+                    }
+                    (kids, counts)
+                });
+                (*kids, counts.get(&signature(doc, b.owner)).copied().unwrap_or(0))
+            };
+            let first = blocks.texts[b.first as usize] as usize;
+            BlockFigures {
+                flags: inp.flags[b.owner as usize],
+                title: titles[k],
+                dated_share: (dated_share(up(b.owner)), dated_share(up(up(b.owner)))),
+                nb: nb[first],
+                anchor_ratio: inp.anchor_ratios.ratio(inp.anchor_ratios.xpath_block(b.owner)) as f32,
+                children,
+                same,
+                repeats: repeats[k],
+                marked: marked[first],
+                region: region[first],
             }
-            container = up;
-        }
-        let (children, same) = if parent == b.owner {
-            (0, 0)
-        } else {
-            let (kids, counts) = sibling_sigs.entry(parent).or_insert_with(|| {
-                let mut counts: IdMap<u64, u32> = IdMap::default();
-                let mut kids = 0;
-                for c in doc.children(parent).filter(|&c| !doc.node(c).is_text()) {
-                    *counts.entry(signature(doc, c)).or_default() += 1;
-                    kids += 1;
-                }
-                (kids, counts)
-            });
-            (*kids, counts.get(&signature(doc, b.owner)).copied().unwrap_or(0))
-        };
-        let view = View {
-            page: &page,
-            k,
-            b,
-            first: blocks.texts[b.first as usize],
-            owner,
-            parent,
-            container,
-            anchor_ratio: inp.anchor_ratios.ratio(inp.anchor_ratios.xpath_block(b.owner)),
-            children,
-            same,
-            title: titles[k],
-            dated_share: (dated_share(up(b.owner)), dated_share(up(up(b.owner)))),
-            region: inp.regions.region_of(k),
-            record_place: inp.regions.record_of[k].map(|r| inp.regions.place[r as usize]),
-            record_chars: inp.regions.record_of[k].map(|r| inp.regions.records.records[r as usize].chars),
-        };
-        row.fill(0.0);
-        let (base, rest) = row.split_at_mut(BASE.len());
-        for (slot, (_, value)) in base.iter_mut().zip(BASE) {
-            *slot = value(&view);
-        }
-        let fl = flags[b.owner as usize];
-        let (groups, rest) = rest.split_at_mut(NAME_GROUPS.len());
-        for (g, slot) in groups.iter_mut().enumerate() {
-            *slot = ((fl >> g) & 1) as f32;
-        }
-        let (tags, neighbours) = rest.split_at_mut(TAG_FLAGS.len());
-        for (t, slot) in tags.iter_mut().enumerate() {
-            *slot = ((fl >> (32 + t)) & 1) as f32;
-        }
-        let (neighbours, kind) = neighbours.split_at_mut(NEIGHBOUR.len());
-        for (slot, (_, value)) in neighbours.iter_mut().zip(NEIGHBOUR) {
-            *slot = value(&view);
-        }
-        let (kind, record) = kind.split_at_mut(PAGE_KIND.len());
-        for (slot, &value) in kind.iter_mut().zip(inp.page_kind) {
-            *slot = value;
-        }
-        for (slot, (_, value)) in record.iter_mut().zip(RECORD) {
-            *slot = value(&view);
-        }
-        for (f, &value) in row.iter().enumerate() {
-            columns[f * n + k] = value;
-        }
+        })
+        .collect();
+    Figures {
+        n,
+        body_chars: doc.node(doc.body).stats.chars,
+        region_chars: inp.region.iter().map(|&r| doc.node(r).stats.chars).sum(),
+        best_p: inp.p.page().max(1e-9),
+        max_ds: inp.max_ds,
+        core: inp.core,
+        title_block: titles.iter().position(|t| t.0 >= 0.5),
+        running_before,
+        running_total,
+        keep_of: blocks.list.iter().map(|b| flag(keep[blocks.texts[b.first as usize] as usize])).collect(),
+        page_kind: inp.page_kind.to_vec(),
+        each,
     }
-    columns
+}
+
+/// The owner's parent, or the owner itself at `<body>` and at the root.
+fn parent_of(doc: &Document, owner: NodeId) -> NodeId {
+    let parent = doc.node(owner).parent;
+    if parent == NONE || owner == doc.body { owner } else { parent }
+}
+
+impl<'a> Rows<'a> {
+    /// The rows of `blocks`, from the page's figures and its measures: composite text density and
+    /// DensitySum per node, the P values, the record regions.
+    pub fn new(
+        doc: &'a Document,
+        blocks: &'a Blocks,
+        fig: &'a Figures,
+        density: &'a [f64],
+        density_sum: &'a [f64],
+        p: &'a PValues,
+        regions: &'a PageRegions,
+    ) -> Rows<'a> {
+        Rows { doc, blocks, fig, body: doc.node(doc.body), density, density_sum, p, regions }
+    }
+
+    /// The features of the blocks `rows` (indices into the page's blocks), feature-major: feature `f`
+    /// of the `j`-th of `m` rows at `f·m + j`, as the classifier's trees read them, with room for
+    /// `extra_columns` more columns after (the classifier's context columns). Written so directly: a
+    /// row-major copy transposed afterwards was a second buffer of the same size beside it, and a pass
+    /// of its own. A row depends on its block and the page alone, never on the other rows asked for.
+    pub fn columns(&self, rows: impl ExactSizeIterator<Item = usize>, extra_columns: usize) -> Vec<f32> {
+        let (doc, blocks, fig) = (self.doc, self.blocks, self.fig);
+        let m = rows.len();
+        let mut columns = Vec::with_capacity(m * (WIDTH + extra_columns));
+        columns.resize(m * WIDTH, 0f32);
+        let mut row = [0f32; WIDTH];
+        for (j, k) in rows.enumerate() {
+            let b = &blocks.list[k];
+            let owner = doc.node(b.owner);
+            let parent = parent_of(doc, b.owner);
+            let mut container = parent;
+            while container != doc.body && doc.node(container).stats.chars < 3 * b.chars.max(1) {
+                let up = doc.node(container).parent;
+                if up == NONE {
+                    break;
+                }
+                container = up;
+            }
+            let regions = self.regions;
+            let view = View {
+                page: self,
+                k,
+                b,
+                f: &fig.each[k],
+                first: blocks.texts[b.first as usize],
+                owner,
+                parent,
+                container,
+                region: regions.region_of(k),
+                record_place: regions.record_of[k].map(|r| regions.place[r as usize]),
+                record_chars: regions.record_of[k].map(|r| regions.records.records[r as usize].chars),
+            };
+            row.fill(0.0);
+            let (base, rest) = row.split_at_mut(BASE.len());
+            for (slot, (_, value)) in base.iter_mut().zip(BASE) {
+                *slot = value(&view);
+            }
+            let fl = view.f.flags;
+            let (groups, rest) = rest.split_at_mut(NAME_GROUPS.len());
+            for (g, slot) in groups.iter_mut().enumerate() {
+                *slot = ((fl >> g) & 1) as f32;
+            }
+            let (tags, neighbours) = rest.split_at_mut(TAG_FLAGS.len());
+            for (t, slot) in tags.iter_mut().enumerate() {
+                *slot = ((fl >> (32 + t)) & 1) as f32;
+            }
+            let (neighbours, kind) = neighbours.split_at_mut(NEIGHBOUR.len());
+            for (slot, (_, value)) in neighbours.iter_mut().zip(NEIGHBOUR) {
+                *slot = value(&view);
+            }
+            let (kind, record) = kind.split_at_mut(PAGE_KIND.len());
+            for (slot, &value) in kind.iter_mut().zip(&fig.page_kind) {
+                *slot = value;
+            }
+            for (slot, (_, value)) in record.iter_mut().zip(RECORD) {
+                *slot = value(&view);
+            }
+            for (f, &value) in row.iter().enumerate() {
+                columns[f * m + j] = value;
+            }
+        }
+        columns
+    }
 }
 
 /// A block of running text: long enough for a sentence or two, with a sentence end, and hardly any of

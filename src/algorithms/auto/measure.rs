@@ -1,26 +1,23 @@
-//! Steps 1 and 2 of `auto` (see `mod.rs`): the seed methods' measures on the page and every text
-//! block's feature row, in one [`Measured`] that the classifier, the choice and training all read, so
-//! that what is learned is what runs. The rows are stored feature-major ([`transpose_into`]), the
-//! layout the classifier's trees read column by column.
+//! Steps 1 and 2 of `auto` (see `mod.rs`): the seed methods' measures on the page and what every text
+//! block's feature row is computed from, in one [`Measured`] that the classifier, the choice and
+//! training all read, so that what is learned is what runs. The rows come feature-major
+//! ([`Measured::rows`]), the layout the classifier's trees read column by column.
 
-use super::context::CONTEXT;
-use super::features::{self, feature_names};
+use super::features::{self, Figures, Rows, feature_names};
 use super::segment::{self, Blocks, segment};
 use super::{name_flags, page_type, prose, region, regions};
 use crate::algorithms::bayes::{self, BayesModel};
 use crate::algorithms::cetd::{self, Density};
 use crate::algorithms::contract::Context;
 use crate::algorithms::{anchor_ratio, pvalue};
-use crate::dom::NodeId;
+use crate::dom::{Document, NodeId};
 
 /// Everything `auto` measures on a page before deciding: the blocks, their feature rows and the
 /// heuristic region. Training reads the same struct, so what is learned is what runs.
 pub struct Measured {
     pub blocks: Blocks,
-    /// Feature-major: feature `f` of block `k` at `f·n + k` for `n` blocks (`feature_names().len()`
-    /// features), with room for the classifier's context columns after ([`Measured::feature_rows`]
-    /// gives the rows).
-    pub features: Vec<f32>,
+    /// The page-level figures every block's feature row is computed from ([`Measured::rows`]).
+    pub figures: Figures,
     /// The heuristic region after pruning (the decision when no block model is loaded).
     pub keep: Vec<NodeId>,
     pub density: Vec<f64>,
@@ -36,11 +33,18 @@ pub struct Measured {
 }
 
 impl Measured {
-    /// The features row-major (`feature_names().len()` per block), as training reads them.
-    pub fn feature_rows(&self) -> Vec<f32> {
+    /// The blocks' feature rows, computed from the figures and the measures when asked for (`doc` is
+    /// the page measured).
+    pub fn rows<'a>(&'a self, doc: &'a Document) -> Rows<'a> {
+        Rows::new(doc, &self.blocks, &self.figures, &self.density, &self.density_sum, &self.p, &self.regions)
+    }
+
+    /// Every block's features row-major (`feature_names().len()` per block), as training reads them.
+    pub fn feature_rows(&self, doc: &Document) -> Vec<f32> {
+        let columns = self.rows(doc).columns(0..self.blocks.list.len(), 0);
         // The columns are `feature_names().len()` rows of the transposed matrix.
-        let mut rows = Vec::with_capacity(self.features.len());
-        transpose_into(&self.features, feature_names().len(), &mut rows);
+        let mut rows = Vec::with_capacity(columns.len());
+        transpose_into(&columns, feature_names().len(), &mut rows);
         rows
     }
 }
@@ -67,8 +71,6 @@ pub fn measure(ctx: &Context<'_>, bayes_model: &BayesModel) -> Measured {
     page_signals.extend(regions.page_signals(doc.node(doc.body).stats.chars));
     let page_kind = features::page_kind(&page_signals, ctx.meta);
     let inputs = features::Inputs {
-        density: &ds.density,
-        density_sum: &ds.density_sum,
         marked: &ds.marked,
         max_ds: ds.max_node,
         core,
@@ -80,12 +82,11 @@ pub fn measure(ctx: &Context<'_>, bayes_model: &BayesModel) -> Measured {
         title_words: &title_words,
         page_kind: &page_kind,
         flags: &names.inherited,
-        regions: &regions,
     };
-    let features = features::features(doc, &blocks, &inputs, CONTEXT.len());
+    let figures = features::figures(doc, &blocks, &inputs);
     Measured {
         blocks,
-        features,
+        figures,
         keep,
         density: ds.density,
         density_sum: ds.density_sum,

@@ -72,7 +72,7 @@ pub use site_model::{SITE_FEATURES, SiteModel};
 
 use super::bayes::BayesModel;
 use crate::algorithms::contract::decision::{DecidedBy, Decision};
-use crate::algorithms::contract::{Content, Context, Outcome, PageType, score_elements};
+use crate::algorithms::contract::{Content, Context, Outcome, PageType, score_elements_listed};
 use crate::dom::NodeId;
 use choice::{Choice, Stamp};
 use select::rules;
@@ -115,7 +115,9 @@ pub fn run(ctx: &Context<'_>, models: &ModelRefs<'_>) -> Outcome {
         (select::lead(doc, &roots, ctx.params.auto.lead_chars), Some(roots))
     };
     let block_p = if trained { p } else { region_probabilities(&m) };
-    let decisions = choice.record(doc, &m, &block_p, &roots, before_lead.as_deref(), ctx.want_blocks);
+    // The decisions' text nodes are for the explanation only.
+    let with_texts = ctx.want_blocks && ctx.blocks_listed.is_none();
+    let decisions = choice.record(doc, &m, &block_p, &roots, before_lead.as_deref(), with_texts);
     // Per-block scores only when asked for: building them is a walk over every element.
     let blocks = if ctx.want_blocks { block_report(ctx, &m, trained, &decisions, &roots) } else { Vec::new() };
     let content = if hidden_description {
@@ -129,9 +131,7 @@ pub fn run(ctx: &Context<'_>, models: &ModelRefs<'_>) -> Outcome {
 /// Each block's standing in the heuristic region (1 inside, 0 outside): the probability the record
 /// gives blocks when no block model is trained.
 fn region_probabilities(m: &Measured) -> Vec<f64> {
-    let n = m.blocks.list.len();
-    let at = feature_index("region_keep").unwrap_or(0) * n;
-    m.features.get(at..at + n).map_or_else(|| vec![0.0; n], |col| col.iter().map(|&v| f64::from(v)).collect())
+    m.figures.region_keep().iter().map(|&v| f64::from(v)).collect()
 }
 
 /// The first choice: the text of the blocks at or above `params.auto.block_threshold`, less comment
@@ -300,9 +300,9 @@ struct BeforeRules {
 
 /// measure → classify → choose → page verdict → re-choose by type: [`run`] up to its rule table.
 fn before_rules(ctx: &Context<'_>, models: &ModelRefs<'_>) -> BeforeRules {
-    let mut m = measure(ctx, models.bayes);
+    let m = measure(ctx, models.bayes);
     let trained = models.blocks.is_trained();
-    let p = if trained { models.blocks.predict_taking(ctx.doc, &mut m) } else { Vec::new() };
+    let p = if trained { models.blocks.predict(ctx.doc, &m) } else { Vec::new() };
     let drop_comments = !ctx.params.auto.include_comments;
     let (mut choice, roots) = choose_first(ctx, trained, &m, &p, drop_comments);
     let verdict = judge_page(ctx, models, &m, &p, &roots);
@@ -390,7 +390,7 @@ fn block_report(
             *e = d;
         }
     }
-    let mut blocks = score_elements(ctx.doc, roots, |i| {
+    let mut blocks = score_elements_listed(ctx.doc, roots, ctx.blocks_listed, |i| {
         let k = i as usize;
         let mut s = vec![("ctd", m.density[k]), ("density_sum", m.density_sum[k]), ("p", m.p.p[k])];
         let judged = owners.get(&i).filter(|_| trained);
@@ -434,7 +434,7 @@ mod tests {
         let n = m.blocks.list.len();
         assert!(n >= 4, "{n} blocks");
         let at = |name: &str| feature_index(name).unwrap_or_else(|| panic!("no feature {name}"));
-        let rows = m.feature_rows();
+        let rows = m.feature_rows(&doc);
         assert_eq!(rows.len(), n * nf);
         for k in 0..n {
             let r = &rows[k * nf..(k + 1) * nf];
@@ -444,7 +444,7 @@ mod tests {
             assert_eq!(r[at("page_cart_texts")], 2f32.ln());
         }
         // The same rows with the page's address: no block feature reads it.
-        assert_eq!(row(Some("https://shop.example/products/mug")).features, m.features);
+        assert_eq!(row(Some("https://shop.example/products/mug")).feature_rows(&doc), rows);
     }
 
     #[test]

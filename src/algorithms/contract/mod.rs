@@ -30,6 +30,12 @@ pub struct Context<'a> {
     pub url: Option<&'a str>,
     /// The caller wants per-block scores (an algorithm may skip building them otherwise).
     pub want_blocks: bool,
+    /// `Some(max)` when the per-block scores are read only by the block report, which lists the top
+    /// `max` blocks by rank and content blocks up to four times `max` ([`keep_listed`]) and nothing
+    /// else: an algorithm may then keep only the blocks the report can list, and leave out what only
+    /// an explanation reads (its decisions' text nodes). A page of a hundred thousand elements held
+    /// that many scored blocks for a report of fifty. `None`: every block may be read.
+    pub blocks_listed: Option<usize>,
     /// The page's layout, for the visual methods (`vips`, `cehtd-ds`); `None` unless rendered.
     pub layout: Option<&'a crate::dom::layout::Layout>,
     /// The description of the one product the page declares in JSON-LD, in paragraphs (empty when it
@@ -53,6 +59,7 @@ impl<'a> Context<'a> {
             meta: &NO_DECLARATIONS,
             url: None,
             want_blocks: true,
+            blocks_listed: None,
             layout: None,
             product_description: &[],
             site: None,
@@ -215,19 +222,57 @@ pub fn score_elements(
     content: &[NodeId],
     score: impl Fn(NodeId) -> (Vec<(&'static str, f64)>, f64),
 ) -> Vec<Block> {
+    score_elements_listed(doc, content, None, score)
+}
+
+/// [`score_elements`], keeping only the blocks a report of `listed` blocks can list
+/// ([`Context::blocks_listed`]; all with `None`), a few thousand at most at any time.
+pub fn score_elements_listed(
+    doc: &Document,
+    content: &[NodeId],
+    listed: Option<usize>,
+    score: impl Fn(NodeId) -> (Vec<(&'static str, f64)>, f64),
+) -> Vec<Block> {
     let mut in_content = vec![false; doc.len()];
     for &r in content {
         for i in r..doc.node(r).end {
             in_content[i as usize] = true;
         }
     }
-    elements(doc)
-        .filter(|&i| doc.node(i).stats.chars > 0)
-        .map(|i| {
-            let (scores, rank) = score(i);
-            Block::new(i, scores, in_content[i as usize], rank)
-        })
-        .collect()
+    let mut out = Vec::new();
+    // Pruned whenever this many are held: each pruning sorts them once, so the cost stays linear in
+    // the page's blocks for a bound in the thousands.
+    let bound = listed.map_or(usize::MAX, |max| max.saturating_mul(10).max(4096));
+    for i in elements(doc).filter(|&i| doc.node(i).stats.chars > 0) {
+        let (scores, rank) = score(i);
+        out.push(Block::new(i, scores, in_content[i as usize], rank));
+        if out.len() >= bound
+            && let Some(max) = listed
+        {
+            keep_listed(&mut out, max);
+        }
+    }
+    out
+}
+
+/// The order the block report ranks blocks in: by rank, highest first, then in document order.
+pub fn report_order(a: &Block, b: &Block) -> std::cmp::Ordering {
+    b.rank.total_cmp(&a.rank).then(a.node.cmp(&b.node))
+}
+
+/// Keep, of `blocks`, those a report of `max` can list whatever blocks are added later: the top
+/// `max` by [`report_order`], and the top `4·max` content blocks (the report adds up to `3·max`
+/// content blocks after its top `max`, and at most `max` of the top content blocks are among those).
+/// A block dropped here is outranked by enough others that it never comes back into either set.
+pub fn keep_listed(blocks: &mut Vec<Block>, max: usize) {
+    blocks.sort_unstable_by(report_order);
+    let (mut k, mut content) = (0, 0);
+    blocks.retain(|b| {
+        let keep = k < max || (b.content && content < max.saturating_mul(4));
+        k += 1;
+        content += usize::from(b.content);
+        keep
+    });
 }
 
 /// A density method has no has-article model of its own; report the share of the page's non-link text

@@ -133,7 +133,7 @@ pub fn page_rows(engine: &Engine, bytes: &[u8], url: Option<&str>, labels: &Labe
     engine.with_context(bytes, url, |ctx| {
         let m = auto::measure(ctx, &engine.models.bayes);
         let mut rows = PageRows {
-            x: m.feature_rows(),
+            x: m.feature_rows(ctx.doc),
             layout: auto::Neighbourhood::of(ctx.doc, &m.blocks),
             ..PageRows::default()
         };
