@@ -324,14 +324,7 @@ pub fn site_rows(ctx: &Context<'_>, models: &ModelRefs<'_>) -> Vec<([f32; site_m
         return Vec::new();
     }
     let blocks = &m.blocks;
-    let is_records = matches!(verdict.label, Some(PageType::Listing | PageType::Collection));
-    let page = select::SitePageView {
-        p: &p,
-        regions: &m.regions,
-        is_article: verdict.is_article,
-        is_records,
-        chosen_chars: select::site_chosen_chars(blocks, &choice.chosen),
-    };
+    let page = select::SitePageView::new(&p, &m.regions, verdict.is_article, verdict.label, blocks, &choice.chosen);
     select::chosen_rows(doc, blocks, &choice.chosen, template, &page)
         .into_iter()
         .map(|(k, row)| {

@@ -22,7 +22,7 @@ use super::segment::{Blocks, block_owners};
 use crate::algorithms::contract::Context;
 use crate::dom::{Document, NONE, NodeId};
 pub use site::page_signatures;
-pub(super) use site::{PageView as SitePageView, chosen_chars as site_chosen_chars, chosen_rows};
+pub(super) use site::{PageView as SitePageView, chosen_rows};
 
 /// The text nodes `auto` keeps: those of blocks at or above `threshold` (stamped `stamp`), less
 /// comment threads when `drop_comments`.

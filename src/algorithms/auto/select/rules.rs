@@ -27,9 +27,6 @@ use crate::algorithms::contract::{PageType, SiteTemplateUse};
 use crate::dom::{Document, NodeId};
 use crate::site::SiteTemplate;
 
-/// The model of a rule input given no site model: exact recurrence.
-static NO_SITE_MODEL: std::sync::LazyLock<SiteModel> = std::sync::LazyLock::new(SiteModel::default);
-
 /// One rule of the table.
 pub struct Rule {
     /// Kebab-case and stable: users type it (`pith eval --without-rule`).
@@ -153,13 +150,12 @@ pub(crate) struct RuleInput<'a> {
     /// The page's record regions and its longest prose run.
     pub regions: &'a PageRegions,
     pub auto: &'a AutoParams,
-    /// The site's template, when the caller gave one.
-    pub site: Option<&'a SiteTemplate>,
-    /// Which recurrences on the site make a block chrome.
-    site_model: Option<&'a SiteModel>,
-    /// The page is judged an article, or a listing or collection (the site model reads them).
+    /// The site's template, when the caller gave one, and the model that tells which of its
+    /// recurrences make a block chrome.
+    site: Option<(&'a SiteTemplate, &'a SiteModel)>,
+    /// The page verdict (the site model reads it).
     is_article: bool,
-    is_records: bool,
+    label: Option<PageType>,
     /// What the site's template did, once its rule ran.
     pub(crate) site_use: Cell<Option<SiteTemplateUse>>,
     /// Every block's probability, for [`RuleInput::surest`].
@@ -181,9 +177,8 @@ impl<'a> RuleInput<'a> {
             regions,
             auto,
             site: None,
-            site_model: None,
             is_article: false,
-            is_records: false,
+            label: None,
             site_use: Cell::new(None),
             p,
             surest: OnceCell::new(),
@@ -192,8 +187,7 @@ impl<'a> RuleInput<'a> {
 
     /// With the site's template and the model that reads it.
     pub(crate) fn with_site(self, site: Option<&'a SiteTemplate>, model: &'a SiteModel, verdict: &Verdict) -> Self {
-        let is_records = matches!(verdict.label, Some(PageType::Listing | PageType::Collection));
-        RuleInput { site, site_model: Some(model), is_article: verdict.is_article, is_records, ..self }
+        RuleInput { site: site.map(|t| (t, model)), is_article: verdict.is_article, label: verdict.label, ..self }
     }
 
     /// The owner of the block the classifier is surest of, found when a rule first asks.
@@ -417,15 +411,8 @@ pub const RULES: &[Rule] = &[
         when: When::Always,
         reads: "blocks' paths and text, the site's model and what it learned (when one is given)",
         step: Step::Drop(|page, chosen| {
-            page.site.is_some_and(|site| {
-                let model = page.site_model.unwrap_or(&NO_SITE_MODEL);
-                let view = site::PageView {
-                    p: page.p,
-                    regions: page.regions,
-                    is_article: page.is_article,
-                    is_records: page.is_records,
-                    chosen_chars: site::chosen_chars(page.blocks, chosen),
-                };
+            page.site.is_some_and(|(site, model)| {
+                let view = site::PageView::new(page.p, page.regions, page.is_article, page.label, page.blocks, chosen);
                 let (used, changed) = site::drop_site_blocks(page.doc, page.blocks, chosen, site, model, &view);
                 page.site_use.set(Some(used));
                 changed

@@ -19,7 +19,9 @@
 use crate::algorithms::auto::regions::PageRegions;
 use crate::algorithms::auto::segment::{Blocks, TextBlock, block_owners, segment};
 use crate::algorithms::auto::site_model::{SITE_ROW, SiteModel};
-use crate::algorithms::contract::SiteTemplateUse;
+use crate::algorithms::contract::{PageType, SiteTemplateUse};
+
+use super::unchoose::unchoose_block;
 use crate::dom::{Document, NONE, NodeData, NodeId};
 use crate::hash::{Fnv1a, IdMap};
 use crate::site::{MIN_OTHER_PAGES, PageSignatures, SiteContext, SiteTemplate};
@@ -63,13 +65,33 @@ type BlockKeys = [u64; KINDS];
 /// What the site model reads of the page besides its blocks and the site.
 pub(crate) struct PageView<'a> {
     /// The block classifier's probabilities (empty without a trained one).
-    pub p: &'a [f64],
-    pub regions: &'a PageRegions,
-    pub is_article: bool,
+    p: &'a [f64],
+    regions: &'a PageRegions,
+    is_article: bool,
     /// The page is judged a listing or a collection: its records are its content.
-    pub is_records: bool,
+    is_records: bool,
     /// Characters of the chosen blocks.
-    pub chosen_chars: u32,
+    chosen_chars: u32,
+}
+
+impl<'a> PageView<'a> {
+    /// The view of a page judged `is_article` and labelled `label`, whose choice is `chosen`.
+    pub(crate) fn new(
+        p: &'a [f64],
+        regions: &'a PageRegions,
+        is_article: bool,
+        label: Option<PageType>,
+        blocks: &Blocks,
+        chosen: &[bool],
+    ) -> PageView<'a> {
+        PageView {
+            p,
+            regions,
+            is_article,
+            is_records: matches!(label, Some(PageType::Listing | PageType::Collection)),
+            chosen_chars: blocks.list.iter().filter(|b| is_chosen(blocks, b, chosen)).map(|b| b.chars).sum(),
+        }
+    }
 }
 
 fn masked_chars(doc: &Document, blocks: &Blocks, b: &TextBlock, out: &mut Vec<char>) {
@@ -214,9 +236,13 @@ fn asked(row: &[f32; SITE_ROW]) -> bool {
     text.into_iter().fold(0.0, f32::max) >= ASKED_RECURRENCE
 }
 
-/// Characters of the blocks with chosen text.
-pub(crate) fn chosen_chars(blocks: &Blocks, chosen: &[bool]) -> u32 {
-    blocks.list.iter().filter(|b| is_chosen(blocks, b, chosen)).map(|b| b.chars).sum()
+/// The page's keys and what its site knows of them (the page itself set aside when the site learned
+/// it).
+fn page_in_site<'t>(doc: &Document, blocks: &Blocks, template: &'t SiteTemplate) -> (Vec<BlockKeys>, SiteContext<'t>) {
+    let keys = block_keys(doc, blocks);
+    let in_order: Vec<u64> = keys.iter().map(|k| k[SIGNATURE]).collect();
+    let site = SiteContext::new(template, PageSignatures::digest_of(&in_order));
+    (keys, site)
 }
 
 fn is_chosen(blocks: &Blocks, b: &TextBlock, chosen: &[bool]) -> bool {
@@ -232,9 +258,7 @@ pub(crate) fn chosen_rows(
     template: &SiteTemplate,
     page: &PageView<'_>,
 ) -> Vec<(usize, [f32; SITE_ROW])> {
-    let keys = block_keys(doc, blocks);
-    let in_order: Vec<u64> = keys.iter().map(|k| k[SIGNATURE]).collect();
-    let site = SiteContext::new(template, PageSignatures::digest_of(&in_order));
+    let (keys, site) = page_in_site(doc, blocks, template);
     if site.other_pages() < MIN_OTHER_PAGES as usize {
         return Vec::new();
     }
@@ -259,9 +283,7 @@ pub(super) fn drop_site_blocks(
     model: &SiteModel,
     page: &PageView<'_>,
 ) -> (SiteTemplateUse, bool) {
-    let keys = block_keys(doc, blocks);
-    let in_order: Vec<u64> = keys.iter().map(|k| k[SIGNATURE]).collect();
-    let site = SiteContext::new(template, PageSignatures::digest_of(&in_order));
+    let (keys, site) = page_in_site(doc, blocks, template);
     let others = site.other_pages() as u32;
     let unchanged = SiteTemplateUse { pages: others, blocks_removed: 0 };
     if others < MIN_OTHER_PAGES {
@@ -291,9 +313,7 @@ pub(super) fn drop_site_blocks(
     for &k in &going {
         let b = &blocks.list[k];
         removed += u32::from(b.chars > 0);
-        for &t in blocks.texts_of(b) {
-            chosen[t as usize] = false;
-        }
+        unchoose_block(blocks, b, chosen);
     }
     (SiteTemplateUse { pages: others, blocks_removed: removed }, true)
 }
