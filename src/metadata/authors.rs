@@ -8,7 +8,7 @@
 //! and an outlet's name glued to a person's (`青网新闻张毅`) leaves the person's.
 
 use super::jsonld::{self, Entity};
-use super::{Declarations, byline, dates};
+use super::{Declarations, byline, dates, names};
 use crate::dom::fold_ws as clean;
 // `key`: normalised for containment tests, lower case, letters and digits only.
 use crate::text::words::alnum_key as key;
@@ -37,8 +37,8 @@ fn template_address(s: &str) -> bool {
 fn is_name(s: &str) -> bool {
     let s = s.trim();
     !s.is_empty()
-        && !byline::is_label(s)
-        && !byline::is_placeholder(s)
+        && !names::is_label(s)
+        && !names::is_placeholder(s)
         && s.chars().count() <= 80
         && !s.starts_with('@')
         && !template_address(s)
@@ -86,7 +86,7 @@ fn chinese_outlet_keys(s: &Declarations, visible: &byline::Byline) -> Vec<String
         out.extend(crate::text::words::title_parts(t).into_iter().skip(1).map(key));
     }
     out.extend(visible.source.as_deref().map(key));
-    out.retain(|k| k.chars().any(byline::is_han));
+    out.retain(|k| k.chars().any(names::is_han));
     out
 }
 
@@ -116,21 +116,21 @@ pub(super) fn authors(
     let outlets = chinese_outlet_keys(s, visible);
     let editors: Vec<String> = visible.editors.iter().map(|e| key(e)).collect();
     let chinese_person = |a: String| -> Option<String> {
-        if !a.chars().any(byline::is_han) {
+        if !a.chars().any(names::is_han) {
             return (!editors.contains(&key(&a))).then_some(a);
         }
         let k = key(&a);
         if outlets.iter().any(|o| *o == k || (o.starts_with(&k) && k.chars().count() >= 2)) {
             return None;
         }
-        (!byline::is_outlet(&a) && !editors.contains(&k)).then_some(a)
+        (!names::is_outlet(&a) && !editors.contains(&k)).then_some(a)
     };
     let lists: Vec<Vec<String>> = lists
         .into_iter()
         .map(|l| {
             l.iter()
                 .filter(|a| is_name(a))
-                .map(|a| byline::clean_name(a))
+                .map(|a| names::clean_name(a))
                 .filter(|a| is_name(a))
                 .filter_map(chinese_person)
                 .collect()
@@ -157,7 +157,7 @@ pub(super) fn authors(
 #[cfg(test)]
 mod tests {
     use super::is_name;
-    use crate::metadata::byline::is_outlet;
+    use crate::metadata::names::is_outlet;
     use crate::metadata::tests::meta;
 
     #[test]

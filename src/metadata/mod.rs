@@ -34,6 +34,7 @@ pub mod dates;
 pub mod declarations;
 mod gather;
 pub mod jsonld;
+mod names;
 pub mod page_meta;
 mod product;
 mod scan;
