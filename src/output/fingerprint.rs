@@ -61,10 +61,13 @@ pub fn simhash(text: &str) -> u64 {
     votes.majority()
 }
 
-/// The last [`SHINGLE`] words, kept in a ring of reused buffers.
+/// The hashes of the shingles the next words complete, fed as the words come: each word's bytes go
+/// into the [`SHINGLE`] shingles that hold it in one pass, whose hash chains are independent (so the
+/// processor runs them side by side), instead of each shingle hashing its three words again.
 #[derive(Default)]
 struct Window {
-    words: [String; SHINGLE],
+    /// The hash so far of the shingle that starts at word `s`, in slot `s % SHINGLE`.
+    states: [Fnv1a; SHINGLE],
     /// Words seen so far.
     seen: usize,
 }
@@ -72,29 +75,35 @@ struct Window {
 impl Window {
     /// Take the next word; the hash of the shingle it completes, once there are [`SHINGLE`] words.
     fn push(&mut self, word: &str) -> Option<u64> {
-        let slot = &mut self.words[self.seen % SHINGLE];
-        slot.clear();
-        slot.push_str(word);
-        self.seen += 1;
-        (self.seen >= SHINGLE).then(|| self.hash(SHINGLE))
-    }
-
-    /// A text of one word up to [`SHINGLE`] - 1 words: the hash of all of them as one shingle.
-    fn short_text(&self) -> Option<u64> {
-        (self.seen > 0 && self.seen < SHINGLE).then(|| self.hash(self.seen))
-    }
-
-    /// The hash of the last `n` words, oldest first, joined by one space.
-    fn hash(&self, n: usize) -> u64 {
-        let mut h = Fnv1a::new();
-        for k in 0..n {
-            if k > 0 {
-                h.byte(b' ');
-            }
-            let word = &self.words[(self.seen - n + k) % SHINGLE];
-            h.bytes(word.bytes());
+        let w = self.seen;
+        // The shingle that starts here takes the slot of the one that ended with the word before.
+        self.states[w % SHINGLE] = Fnv1a::new();
+        // The shingles that hold this word: those that start at it and at the words before it (up to
+        // SHINGLE - 1 of them); all but the newest have words already, and a space goes first.
+        let open = (w + 1).min(SHINGLE);
+        for k in 1..open {
+            self.states[(w - k) % SHINGLE].byte(b' ');
         }
-        fmix64(h.finish())
+        if open == SHINGLE {
+            let [a, b, c] = &mut self.states;
+            for byte in word.bytes() {
+                a.byte(byte);
+                b.byte(byte);
+                c.byte(byte);
+            }
+        } else {
+            for k in 0..open {
+                self.states[(w - k) % SHINGLE].bytes(word.bytes());
+            }
+        }
+        self.seen += 1;
+        (self.seen >= SHINGLE).then(|| fmix64(self.states[(self.seen - SHINGLE) % SHINGLE].finish()))
+    }
+
+    /// A text of one word up to [`SHINGLE`] - 1 words: the hash of all of them as one shingle (the
+    /// one that starts at the first word).
+    fn short_text(&self) -> Option<u64> {
+        (self.seen > 0 && self.seen < SHINGLE).then(|| fmix64(self.states[0].finish()))
     }
 }
 
