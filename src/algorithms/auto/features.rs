@@ -600,8 +600,8 @@ fn running_text(b: &TextBlock) -> bool {
 /// Per block: how many other blocks have the same text, whitespace aside (blocks of fewer than four
 /// characters count none: digits and arrows repeat by nature). One hash per block, one map.
 fn repeats(doc: &Document, blocks: &Blocks) -> Vec<u32> {
-    let hashes: Vec<Option<u64>> =
-        blocks.list.iter().map(|b| (b.chars >= 4).then(|| blocks.text_hash(doc, b))).collect();
+    let all = blocks.text_hashes(doc);
+    let hashes: Vec<Option<u64>> = blocks.list.iter().zip(all).map(|(b, &h)| (b.chars >= 4).then_some(h)).collect();
     let mut counts: IdMap<u64, u32> = IdMap::default();
     for h in hashes.iter().flatten() {
         *counts.entry(*h).or_default() += 1;

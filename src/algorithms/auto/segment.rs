@@ -120,6 +120,10 @@ pub struct Blocks {
     /// Every text node under `<body>`, in order; blocks index into it.
     pub texts: Vec<NodeId>,
     pub list: Vec<TextBlock>,
+    /// Per block, [`Blocks::text_hash`], computed when first asked: the block feature `repeats` and
+    /// the rule of that name both read them, and on a page of running text hashing its text twice
+    /// was a tenth of the extraction.
+    hashes: std::sync::OnceLock<Vec<u64>>,
 }
 
 impl Blocks {
@@ -143,12 +147,17 @@ impl Blocks {
     /// A hash of block `b`'s text with its whitespace left out: blocks that differ only in spacing
     /// or line breaks hash alike. Both readers of repeated text (the block feature `repeats` and the
     /// rule of that name) use it, so they agree on what a repeat is.
-    pub(super) fn text_hash(&self, doc: &Document, b: &TextBlock) -> u64 {
+    fn text_hash(&self, doc: &Document, b: &TextBlock) -> u64 {
         let mut h = Fnv1a::new();
         for &t in self.texts_of(b) {
             hash_non_whitespace(&mut h, doc.text(t));
         }
         h.finish()
+    }
+
+    /// Every block's [`Blocks::text_hash`], in the order of `list`, hashed once per page.
+    pub(super) fn text_hashes(&self, doc: &Document) -> &[u64] {
+        self.hashes.get_or_init(|| self.list.iter().map(|b| self.text_hash(doc, b)).collect())
     }
 }
 

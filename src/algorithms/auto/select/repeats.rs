@@ -26,11 +26,12 @@ pub(super) fn drop_repeats(doc: &Document, blocks: &Blocks, chosen: &mut [bool],
     // runs on every page), and a hash match is confirmed on the texts themselves.
     let mut seen: IdMap<u64, &TextBlock> = IdMap::default();
     let mut dropped = false;
-    for b in &blocks.list {
+    let hashes = blocks.text_hashes(doc);
+    for (b, &hash) in blocks.list.iter().zip(hashes) {
         if b.chars < min_chars || !wholly_chosen(blocks, b, chosen) {
             continue;
         }
-        let first = *seen.entry(blocks.text_hash(doc, b)).or_insert(b);
+        let first = *seen.entry(hash).or_insert(b);
         if !std::ptr::eq(first, b) && parent(first) != parent(b) && chars(first).eq(chars(b)) {
             dropped |= unchoose_block(blocks, b, chosen);
         }
