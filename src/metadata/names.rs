@@ -129,7 +129,7 @@ pub fn is_placeholder(name: &str) -> bool {
 /// Two to four Han characters (a middle dot allowed, for transliterated names): how Chinese names
 /// are written in bylines.
 pub(super) fn is_han_name(t: &str) -> bool {
-    (2..=4).contains(&t.chars().count()) && t.chars().all(|c| ('\u{4E00}'..='\u{9FFF}').contains(&c) || c == '·')
+    (2..=4).contains(&t.chars().count()) && t.chars().all(|c| is_han(c) || c == '·')
 }
 
 /// A name after a label: up to a space, a separator or the next label.
