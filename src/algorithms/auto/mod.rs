@@ -324,7 +324,7 @@ pub fn site_rows(ctx: &Context<'_>, models: &ModelRefs<'_>) -> Vec<([f32; site_m
         return Vec::new();
     }
     let blocks = &m.blocks;
-    let page = select::SitePageView::new(&p, &m.regions, verdict.is_article, verdict.label, blocks, &choice.chosen);
+    let page = select::SitePageView::new(&m.regions, verdict.is_article, verdict.label, blocks, &choice.chosen);
     select::chosen_rows(doc, blocks, &choice.chosen, template, &page)
         .into_iter()
         .map(|(k, row)| {

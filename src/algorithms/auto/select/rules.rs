@@ -412,7 +412,7 @@ pub const RULES: &[Rule] = &[
         reads: "blocks' paths and text, the site's model and what it learned (when one is given)",
         step: Step::Drop(|page, chosen| {
             page.site.is_some_and(|(site, model)| {
-                let view = site::PageView::new(page.p, page.regions, page.is_article, page.label, page.blocks, chosen);
+                let view = site::PageView::new(page.regions, page.is_article, page.label, page.blocks, chosen);
                 let (used, changed) = site::drop_site_blocks(page.doc, page.blocks, chosen, site, model, &view);
                 page.site_use.set(Some(used));
                 changed

@@ -42,10 +42,10 @@ const RECUR_SHARE: f64 = 1.0;
 const ASKED_RECURRENCE: f32 = 0.5;
 
 /// Row positions of the recurrences [`asked`] reads.
-const SAME_SIGNATURE: usize = 4;
-const SAME_LEAD: usize = 6;
-const SAME_TAIL: usize = 7;
-const SAME_TEXT: usize = 8;
+const SAME_SIGNATURE: usize = 3;
+const SAME_LEAD: usize = 5;
+const SAME_TAIL: usize = 6;
+const SAME_TEXT: usize = 7;
 
 /// Characters of a block's text its lead and tail keys hold: enough for a label and its colon
 /// (`来源：`, `By `), few enough that the words after it do not enter.
@@ -64,8 +64,6 @@ type BlockKeys = [u64; KINDS];
 
 /// What the site model reads of the page besides its blocks and the site.
 pub(crate) struct PageView<'a> {
-    /// The block classifier's probabilities (empty without a trained one).
-    p: &'a [f64],
     regions: &'a PageRegions,
     is_article: bool,
     /// The page is judged a listing or a collection: its records are its content.
@@ -77,7 +75,6 @@ pub(crate) struct PageView<'a> {
 impl<'a> PageView<'a> {
     /// The view of a page judged `is_article` and labelled `label`, whose choice is `chosen`.
     pub(crate) fn new(
-        p: &'a [f64],
         regions: &'a PageRegions,
         is_article: bool,
         label: Option<PageType>,
@@ -85,7 +82,6 @@ impl<'a> PageView<'a> {
         chosen: &[bool],
     ) -> PageView<'a> {
         PageView {
-            p,
             regions,
             is_article,
             is_records: matches!(label, Some(PageType::Listing | PageType::Collection)),
@@ -202,7 +198,6 @@ fn site_row(
     let recur = |key: u64| if key == 0 { 0.0 } else { site.others_with(key) as f32 / others };
     let share = |a: u32, b: u32| if b == 0 { 0.0 } else { a as f32 / b as f32 };
     [
-        page.p.get(k).copied().unwrap_or(0.5) as f32,
         (1.0 + b.chars as f32).ln(),
         share(b.link_chars, b.chars),
         (1.0 + site.other_pages() as f32).ln(),
@@ -408,10 +403,20 @@ mod tests {
         assert_ne!(a[0][PLACE], a[0][LEAD]);
     }
 
+    #[test]
+    fn the_recurrences_asked_about_are_where_the_model_reads_them() {
+        use crate::algorithms::auto::SITE_FEATURES;
+        let at = |i: usize| SITE_FEATURES[i];
+        assert_eq!(
+            [at(SAME_SIGNATURE), at(SAME_LEAD), at(SAME_TAIL), at(SAME_TEXT)],
+            ["same_signature", "same_lead", "same_tail", "same_text"]
+        );
+    }
+
     /// A page view for the untrained rule, which reads none of it.
     fn no_view() -> PageView<'static> {
         static REGIONS: std::sync::LazyLock<PageRegions> = std::sync::LazyLock::new(PageRegions::default);
-        PageView { p: &[], regions: &REGIONS, is_article: true, is_records: false, chosen_chars: 0 }
+        PageView { regions: &REGIONS, is_article: true, is_records: false, chosen_chars: 0 }
     }
 
     fn used(pages: u32, blocks_removed: u32) -> SiteTemplateUse {
