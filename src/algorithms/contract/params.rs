@@ -258,9 +258,9 @@ pub struct AutoParams {
     /// text speaks of cookies) whatever their share of the kept text, when kept text lies outside
     /// them. A consent manager's preference center, written out in the HTML, can outweigh a short post.
     pub drop_consent_notices: bool,
-    /// On a page labelled `product`, leave out its recommendation rails: the section a heading such as
-    /// "Customers also bought" or "Similar items" opens, when it holds neither the block the
-    /// classifier is surest of nor half of the kept text. They are other products' cards.
+    /// On a page labelled `product`, leave out its recommendation rails: record regions of three or
+    /// more records, at least half of them priced, that hold neither the block the classifier is
+    /// surest of nor half of the kept text. They are other products' cards.
     pub drop_recommendation_rails: bool,
     /// On a page labelled `listing` or `collection`, leave out its filter and sort panels: elements
     /// named for filters, facets or refinements that start after the first kept text and hold neither

@@ -1,5 +1,5 @@
 //! What page furniture says, read from a short text alone: controls' labels, a forum's poster details,
-//! breadcrumb trails, bare web addresses, share prompts, reprint notices and a product page's recommendation-rail headings. Each
+//! breadcrumb trails, bare web addresses, share prompts and reprint notices. Each
 //! predicate is one rule of `select`'s that leaves such a text out of the answer; the whole-text lists
 //! are compared by [`super::phrase_matcher`].
 
@@ -190,27 +190,6 @@ pub fn is_share_prompt(text: &str) -> bool {
 /// search prepares its searcher anew on each call.
 static QR_PROMPTS: std::sync::LazyLock<[memchr::memmem::Finder<'static>; 4]> =
     std::sync::LazyLock::new(|| ["扫一扫", "二维码", "扫码", "关注该公众号"].map(memchr::memmem::Finder::new));
-
-/// Headings of a product page's recommendation rails, lower-case, matched anywhere in a short heading
-/// ("People who viewed this item also viewed", "Others like you also bought:").
-pub const RAIL_HEADINGS: &[&str] = &[
-    "also viewed",
-    "also bought",
-    "also like",
-    "also love",
-    "similar items",
-    "similar products",
-    "related products",
-    "related items",
-    "recommended for you",
-    "customers also",
-    "frequently bought together",
-    "complete the look",
-    "recently viewed",
-    "you may like",
-    "相关推荐",
-    "猜你喜欢",
-];
 
 #[cfg(test)]
 mod tests {

@@ -11,7 +11,7 @@
 //! | [`name_matcher`] | how a rule ([`Names`]) matches an element's class/id name, in three ways; a name's words | the name lists here; `select` (rules by hand), `page_type` (words) |
 //! | [`phrase_matcher`] | a short text compared with phrase lists, whole or by its opening | [`furniture`] |
 //! | [`container_names`] | class/id stems of containers: noise, comment and review threads, footers, filter panels, consent notices, posts | `region`, `select`, `page_type` |
-//! | [`furniture`] | predicates of page chrome by its text: control labels, poster details, breadcrumbs, bare addresses, share prompts, reprint notices, rail headings | `select` |
+//! | [`furniture`] | predicates of page chrome by its text: control labels, poster details, breadcrumbs, bare addresses, share prompts, reprint notices | `select` |
 //! | [`name_groups`] | class/id word groups of the `name_*` block features and the `names_*` page signals | `features`, `page_type` |
 //! | [`boilerplate_cues`] | furniture words and phrases counted per block | `segment` |
 //! | [`type_cues`] | each page type's interface texts: carts, calls to action, pagination, cue phrases | `page_type` |
@@ -36,8 +36,7 @@ pub use container_names::{
 #[allow(unused_imports)]
 pub use container_names::CONSENT_NOTICES;
 pub use furniture::{
-    RAIL_HEADINGS, is_bare_address, is_breadcrumb, is_interface_label, is_poster_detail, is_reprint_notice,
-    is_share_prompt,
+    is_bare_address, is_breadcrumb, is_interface_label, is_poster_detail, is_reprint_notice, is_share_prompt,
 };
 pub use name_groups::{ALL_NAME_GROUPS, NAME_GROUPS, PAGE_NAME_GROUPS, name_group_bits};
 pub use name_matcher::{Names, matches_any, words};

@@ -1,9 +1,9 @@
 //! What a page of a given type carries beside its content: a listing's filter and sort panels (rule
-//! `filter-panels`), a product's recommendation rails (`recommendation-rails`), a service page's
-//! calls to action (`calls-to-action`). One family because each is what a page of its type carries
-//! beside its content.
+//! `filter-panels`), a service page's calls to action (`calls-to-action`). One family because each
+//! is what a page of its type carries beside its content. (A product's recommendation rails are
+//! found by their record regions: `records`.)
 
-use super::unchoose::{Opener, chosen_before, drop_named_after_first, drop_opened_sections, unchoose_block};
+use super::unchoose::{chosen_before, drop_named_after_first, unchoose_block};
 use crate::algorithms::auto::lexicon;
 use crate::algorithms::auto::segment::Blocks;
 use crate::dom::{Document, NodeId};
@@ -18,22 +18,6 @@ pub(super) fn drop_filter_panels(doc: &Document, chosen: &mut [bool], surest: No
     drop_named_after_first(doc, chosen, &lexicon::FILTER_PANELS, |i, n| {
         let held = before[n.end as usize] - before[i as usize];
         !(i..n.end).contains(&surest) && 2 * held < total
-    })
-}
-
-/// The longest heading of a recommendation rail, in bytes.
-const RAIL_HEADING_MAX_BYTES: usize = 60;
-
-/// Unchoose a product page's recommendation rails (rule `recommendation-rails`): a chosen heading
-/// that stands alone in its block and names a rail ([`lexicon::RAIL_HEADINGS`]: "Customers also
-/// bought", "Similar items"), with the highest ancestor that starts with it and holds neither the
-/// surest block nor half of the chosen text. Shops render these rails as cards much like the
-/// product's own blocks, and often with class names no rule can read. Returns whether any text was
-/// unchosen.
-pub(super) fn drop_recommendation_rails(doc: &Document, chosen: &mut [bool], surest: NodeId) -> bool {
-    drop_opened_sections(doc, chosen, surest, RAIL_HEADING_MAX_BYTES, Opener::WholeBlock, |text| {
-        let lower = text.to_lowercase();
-        lexicon::RAIL_HEADINGS.iter().any(|p| lower.contains(p))
     })
 }
 
@@ -75,31 +59,6 @@ mod tests {
         let doc = Document::parse(wrapped);
         let mut all: Vec<bool> = (0..doc.len()).map(|i| doc.node(i as NodeId).is_text()).collect();
         assert!(!drop_filter_panels(&doc, &mut all, NONE));
-    }
-
-    #[test]
-    fn a_products_recommendation_rails_are_dropped() {
-        let description = "A stoneware mug, glazed by hand in small batches, that keeps coffee warm for longer \
-            than the thin porcelain cups it replaces, and washes clean in the dishwasher.";
-        let html = format!(
-            "<body><h1>Stoneware mug</h1><p id=desc>{description}</p><ul><li>Capacity: 350 ml</li></ul>\
-             <div><div><h2>Customers also bought</h2></div><ul><li><a href=/a>Teapot</a> $40</li>\
-             <li><a href=/b>Saucer</a> $12</li></ul></div>\
-             <p>Made in our workshop: we hope you <em>also like</em> the plates.</p></body>"
-        );
-        let doc = Document::parse(&html);
-        let mut chosen: Vec<bool> = (0..doc.len()).map(|i| doc.node(i as NodeId).is_text()).collect();
-        let surest = (0..doc.len() as NodeId)
-            .find(|&i| doc.node(i).element().and_then(|e| e.id_class.as_deref()) == Some("desc"))
-            .unwrap_or(NONE);
-        assert!(drop_recommendation_rails(&doc, &mut chosen, surest));
-        // The rail goes, heading and cards; a phrase inside a sentence does not open one.
-        assert_eq!(
-            chosen_text(&doc, &chosen),
-            format!(
-                "Stoneware mug|{description}|Capacity: 350 ml|Made in our workshop: we hope you|also like|the plates."
-            )
-        );
     }
 
     #[test]

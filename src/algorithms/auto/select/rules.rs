@@ -228,10 +228,10 @@ pub const RULES: &[Rule] = &[
     Rule {
         name: "recommendation-rails",
         switch: Some(|auto| auto.drop_recommendation_rails),
-        family: Family::Rails,
+        family: Family::Records,
         when: When::Labelled(&[PageType::Product]),
-        reads: "headings, chosen text, the surest block",
-        step: Step::Drop(|page, chosen| rails::drop_recommendation_rails(page.doc, chosen, page.surest())),
+        reads: "record regions, chosen text, the surest block",
+        step: Step::Drop(|page, chosen| records::drop_priced_cards(page.blocks, page.regions, chosen, page.surest())),
     },
     Rule {
         name: "calls-to-action",
