@@ -247,7 +247,7 @@ pub const RULES: &[Rule] = &[
         name: "records-beside-main",
         switch: None,
         family: Family::Records,
-        when: When::Labelled(&[PageType::Listing, PageType::Collection]),
+        when: When::Labelled(&[PageType::Listing, PageType::Collection, PageType::Forum]),
         reads: "record regions, chosen text",
         step: Step::Drop(|page, chosen| records::drop_records_beside_main(page.blocks, page.regions, chosen)),
     },
