@@ -105,6 +105,33 @@ fn prose_container(doc: &Document, first: NodeId, last: NodeId) -> NodeId {
     if a == NONE { doc.body } else { a }
 }
 
+/// The chosen text of a page by top-level record region: each block's top-level region, the chosen
+/// characters each region holds and the chosen characters of the whole page.
+struct ChosenByRegion {
+    top: Vec<Option<u32>>,
+    per: Vec<u32>,
+    total: u32,
+}
+
+impl ChosenByRegion {
+    fn of(blocks: &Blocks, regions: &PageRegions, chosen: &[bool]) -> ChosenByRegion {
+        let mut per = vec![0u32; regions.regions.len()];
+        let mut total = 0u32;
+        let mut top = Vec::with_capacity(blocks.list.len());
+        for (k, b) in blocks.list.iter().enumerate() {
+            let t = regions.top_region_of(k);
+            top.push(t);
+            if wholly_chosen(blocks, b, chosen) {
+                total += b.chars;
+                if let Some(t) = t {
+                    per[t as usize] += b.chars;
+                }
+            }
+        }
+        ChosenByRegion { top, per, total }
+    }
+}
+
 /// The least share of the chosen text the main region of a listing must hold for the other regions
 /// to go ([`drop_records_beside_main`]). Site-grouped CV with fold models read back: at 0.8, 13
 /// pages up and 5 down, no set lower (zh-listdetail 0.9001 -> 0.9037); at 0.7, 18 up and 8 down
@@ -113,30 +140,18 @@ const MAIN_REGION_MIN_SHARE: u32 = 80;
 
 /// On a listing, collection or forum page, unchoose the chosen blocks of the top-level record regions
 /// other than its main one (rule `records-beside-main`): the region that holds the most chosen text,
-/// when it holds [`MAIN_REGION_MIN_SHARE`] per cent of it or more. A listing's content is its records,
-/// and a thread's its posts (site-grouped CV, forums added: forums-harvest 0.8293 -> 0.8299, wcxb-dev's
-/// forum pages 0.7908 -> 0.7913, 7 pages up and 4 down, one by 0.064); what
-/// the page carries beside them in other regions (a hot list, a second column's links, the
-/// navigation's menus) is chrome whose blocks the classifier let through one by one. So is the text in
-/// no region after the main region's last record (its pagination, the footer's lines): a listing ends
-/// with its records. Text in no region before them (the listing's heading, its introduction) is left
-/// to the classifier. Site-grouped 3-fold CV with fold models read back, the text after the main
-/// region added: 9 pages up (zh-listdetail's list pages 0.8175 -> 0.8187), one down (a documentation
-/// page judged a listing, -0.015), no set lower. Returns whether any text was unchosen.
+/// when it holds [`MAIN_REGION_MIN_SHARE`] per cent of it or more. A listing's content is its records
+/// and a thread's its posts; what the page carries beside them in other regions (a hot list, a second
+/// column's links, the navigation's menus, a thread's "similar threads") is chrome whose blocks the
+/// classifier let through one by one. So is the text in no region after the main region's last
+/// record (its pagination, the footer's lines): a listing ends with its records. Text in no region
+/// before them (the listing's heading, its introduction) is left to the classifier. Site-grouped
+/// 3-fold CV with fold models read back, the text after the main region added: 9 pages up
+/// (zh-listdetail's list pages 0.8175 -> 0.8187), one down (a documentation page judged a listing,
+/// -0.015), no set lower; forum threads added: forums-harvest 0.8293 -> 0.8299, wcxb-dev's forum pages
+/// 0.7908 -> 0.7913, 7 pages up and 4 down (one by 0.064). Returns whether any text was unchosen.
 pub(super) fn drop_records_beside_main(blocks: &Blocks, regions: &PageRegions, chosen: &mut [bool]) -> bool {
-    let mut per = vec![0u32; regions.regions.len()];
-    let mut total = 0u32;
-    let mut top = Vec::with_capacity(blocks.list.len());
-    for (k, b) in blocks.list.iter().enumerate() {
-        let t = regions.top_region_of(k);
-        top.push(t);
-        if wholly_chosen(blocks, b, chosen) {
-            total += b.chars;
-            if let Some(t) = t {
-                per[t as usize] += b.chars;
-            }
-        }
-    }
+    let ChosenByRegion { top, per, total } = ChosenByRegion::of(blocks, regions, chosen);
     let Some((main, &most)) = per.iter().enumerate().max_by_key(|(_, c)| **c) else { return false };
     if total == 0 || u64::from(most) * 100 < u64::from(MAIN_REGION_MIN_SHARE) * u64::from(total) {
         return false;
@@ -166,21 +181,11 @@ const RAIL_MIN_CARDS: u32 = 3;
 /// own offers, such as a game's editions and bundles, are priced records too; a rail without prices
 /// whose heading the list named). Returns whether any text was unchosen.
 pub(super) fn drop_priced_cards(blocks: &Blocks, regions: &PageRegions, chosen: &mut [bool], surest: NodeId) -> bool {
-    let mut per = vec![0u32; regions.regions.len()];
-    let mut total = 0u32;
-    let mut top = Vec::with_capacity(blocks.list.len());
+    let ChosenByRegion { top, per, total } = ChosenByRegion::of(blocks, regions, chosen);
     let mut holds_surest = vec![false; regions.regions.len()];
-    for (k, b) in blocks.list.iter().enumerate() {
-        let t = regions.top_region_of(k);
-        top.push(t);
+    for (b, t) in blocks.list.iter().zip(&top) {
         if let Some(t) = t {
-            holds_surest[t as usize] |= b.owner == surest;
-        }
-        if wholly_chosen(blocks, b, chosen) {
-            total += b.chars;
-            if let Some(t) = t {
-                per[t as usize] += b.chars;
-            }
+            holds_surest[*t as usize] |= b.owner == surest;
         }
     }
     let cards: Vec<bool> = regions
@@ -188,7 +193,10 @@ pub(super) fn drop_priced_cards(blocks: &Blocks, regions: &PageRegions, chosen: 
         .iter()
         .enumerate()
         .map(|(i, f)| {
-            f.records >= RAIL_MIN_CARDS && f.priced * 2 >= f.records && !holds_surest[i] && per[i] * 2 < total
+            f.records >= RAIL_MIN_CARDS
+                && f.priced * 2 >= f.records
+                && !holds_surest[i]
+                && u64::from(per[i]) * 2 < u64::from(total)
         })
         .collect();
     let mut dropped = false;
