@@ -2,9 +2,9 @@
 //! notices about JavaScript (`script-notices`) and reprint and copyright notices
 //! (`reprint-notices`). One family because each is found by what it says, whatever its place.
 
-use super::unchoose::{Opener, chosen_chars, drop_opened_sections, unchoose_topmost};
+use super::unchoose::{chosen_chars, drop_opened_sections, unchoose_topmost};
 use crate::algorithms::auto::lexicon;
-use crate::dom::{Document, NONE, Node, NodeId, Tag};
+use crate::dom::{Document, Node, NodeId, Tag};
 
 /// The most text (characters) a `<noscript>` element may hold and be a notice: some forums write a
 /// whole thread there for crawlers, and that is content.
@@ -56,7 +56,7 @@ const REPRINT_NOTICE_MAX_BYTES: usize = 600;
 /// them. A page whose main content is a statement keeps it: its text is at least half of what is
 /// chosen. Returns whether any text was unchosen.
 pub(super) fn drop_reprint_notices(doc: &Document, chosen: &mut [bool]) -> bool {
-    drop_opened_sections(doc, chosen, NONE, REPRINT_NOTICE_MAX_BYTES, Opener::BlockStart, lexicon::is_reprint_notice)
+    drop_opened_sections(doc, chosen, REPRINT_NOTICE_MAX_BYTES, lexicon::is_reprint_notice)
 }
 
 #[cfg(test)]

@@ -85,28 +85,17 @@ pub(super) fn unchoose_topmost(
 }
 
 /// The most section openers read on one page: a bound on the work a hostile page can ask for, far
-/// above the three or four rails of a real product page or the one notice of a news page.
+/// above the one notice of a news page.
 const MAX_OPENERS: usize = 64;
 
-/// Where in its block the text that opens a section stands.
-#[derive(Clone, Copy, PartialEq)]
-pub(super) enum Opener {
-    /// It is the block's whole text: a heading ("Customers also bought"), not a phrase in a sentence.
-    WholeBlock,
-    /// It is the block's first chosen text: a notice's name before its clauses in one paragraph.
-    BlockStart,
-}
-
-/// Unchoose every section a chosen text opens: a text node of at most `max_bytes` that stands in its
-/// block as `opener` says and that `opens` accepts, with the highest ancestor that starts with it
-/// and holds neither `surest` nor half of the chosen text (with [`Opener::BlockStart`], that
-/// ancestor holds the whole block). At most [`MAX_OPENERS`] openers are read.
+/// Unchoose every section a chosen text opens: a text node of at most `max_bytes` that is its block's
+/// first chosen text (a notice's name before its clauses in one paragraph) and that `opens` accepts,
+/// with the highest ancestor that starts with it, holds the whole block and holds less than half of
+/// the chosen text. At most [`MAX_OPENERS`] openers are read.
 pub(super) fn drop_opened_sections(
     doc: &Document,
     chosen: &mut [bool],
-    surest: NodeId,
     max_bytes: usize,
-    opener: Opener,
     opens: impl Fn(&str) -> bool,
 ) -> bool {
     let end = doc.node(doc.body).end;
@@ -125,8 +114,7 @@ pub(super) fn drop_opened_sections(
         while block != NONE && doc.node(block).tag().is_some_and(|t| !t.is_block()) {
             block = doc.node(block).parent;
         }
-        let whole = block != NONE && doc.node(block).stats.chars <= node.stats.chars + 2;
-        if block == NONE || (opener == Opener::WholeBlock && !whole) || !opens(doc.text(t)) {
+        if block == NONE || !opens(doc.text(t)) {
             continue;
         }
         openers += 1;
@@ -141,14 +129,14 @@ pub(super) fn drop_opened_sections(
         let mut up = node.parent;
         while up != NONE && up > doc.body {
             let n = doc.node(up);
-            if (up..n.end).contains(&surest) || chosen_in(up, t) > 0 || chosen_in(up, n.end) * 2 >= total {
+            if chosen_in(up, t) > 0 || chosen_in(up, n.end) * 2 >= total {
                 break;
             }
             section = up;
             up = n.parent;
         }
         // Ids are in document order: an ancestor of the block has a smaller one.
-        if section != NONE && (opener == Opener::WholeBlock || section <= block) {
+        if section != NONE && section <= block {
             let section_end = doc.node(section).end as usize;
             chosen[section as usize..section_end].fill(false);
             dropped = true;
