@@ -1,6 +1,11 @@
 //! Second copies of chosen text (rule `repeats`): a description per product variant, a post quoted
 //! in a reply, a mobile layout beside the desktop one. Its own file for the hashing that keeps the
 //! search cheap on every page.
+//!
+//! Not on documentation: a reference repeats by design (the same parameter described for every
+//! function that takes it, the same note under every method), and its readers want each. Site-grouped
+//! 3-fold CV over the fifteen sets with the rule off on pages labelled documentation: docs-sites LCS F1
+//! +0.0146, wcxb-dev documentation +0.0035, ten pages up by more than 0.05, none down.
 
 use super::unchoose::{unchoose_block, wholly_chosen};
 use crate::algorithms::auto::segment::{Blocks, TextBlock};

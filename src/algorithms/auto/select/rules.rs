@@ -96,6 +96,8 @@ pub enum When {
     Labelled(&'static [PageType]),
     /// [`When::Labelled`], unless reader comments are kept.
     LabelledUnlessCommentsKept(&'static [PageType]),
+    /// Every page but those labelled with one of these types.
+    NotLabelled(&'static [PageType]),
 }
 
 /// `types` by name, joined by "or".
@@ -113,6 +115,7 @@ impl When {
             When::ArticleUnlessCommentsKept => v.is_article && !v.comments_kept,
             When::Labelled(types) => labelled(types),
             When::LabelledUnlessCommentsKept(types) => labelled(types) && !v.comments_kept,
+            When::NotLabelled(types) => !labelled(types),
         }
     }
 }
@@ -124,6 +127,7 @@ impl fmt::Display for When {
             When::Article => write!(f, "articles"),
             When::ArticleUnlessCommentsKept => write!(f, "articles, unless comments are kept"),
             When::Labelled(types) => write!(f, "pages labelled {}", type_names(types)),
+            When::NotLabelled(types) => write!(f, "every page not labelled {}", type_names(types)),
             When::LabelledUnlessCommentsKept(types) => {
                 write!(f, "pages labelled {}, unless comments are kept", type_names(types))
             }
@@ -286,7 +290,7 @@ pub const RULES: &[Rule] = &[
         name: "repeats",
         switch: None,
         family: Family::Repeats,
-        when: When::Always,
+        when: When::NotLabelled(&[PageType::Documentation]),
         reads: "blocks' text; repeat_min_chars",
         step: Step::Drop(|page, chosen| {
             repeats::drop_repeats(page.doc, page.blocks, chosen, page.auto.repeat_min_chars)
@@ -500,6 +504,16 @@ mod tests {
         }
         assert_eq!(rule_named("repeats").map(|r| r.family), Some(Family::Repeats));
         assert!(rule_named("help").is_none());
+    }
+
+    #[test]
+    fn documentation_keeps_its_repeats() {
+        let when = rule_named("repeats").map(|r| r.when);
+        let verdict = |is_article, label| Verdict { is_article, label, comments_kept: false };
+        let holds = |v: Verdict| when.is_some_and(|w| w.holds(&v));
+        assert!(holds(verdict(true, None)));
+        assert!(holds(verdict(false, Some(PageType::Product))));
+        assert!(!holds(verdict(false, Some(PageType::Documentation))));
     }
 
     #[test]
