@@ -46,14 +46,21 @@ CHROME = ["北京极客伙伴科技有限公司", "扫码关注量子位", "华�
 _CJK_RUN = re.compile(r"^[\u4e00-\u9fff]+$")
 
 
-@pytest.fixture(scope="module")
-def site(tmp_path_factory):
+def portal_pages() -> list[portal.Page]:
+    """The portal's pages (one site of zh-listdetail); fails when CI is set and the datasets are
+    missing, skips otherwise."""
     dataset = portal.DATASETS / "zh-listdetail"
     if not dataset.is_dir():
         if os.environ.get("CI"):
             pytest.fail(f"CI needs the developer datasets at {portal.DATASETS}")
         pytest.skip(f"no datasets at {portal.DATASETS}")
     _, pages = portal.load_site(dataset, "qbitai_com")
+    return pages
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    pages = portal_pages()
     server = portal.Portal(pages).start()
     out = tmp_path_factory.mktemp("site-search")
     crawls = {
@@ -214,12 +221,7 @@ def test_every_article_keeps_its_headline_whatever_order_the_site_is_learned_in(
 
     import pith
 
-    dataset = portal.DATASETS / "zh-listdetail"
-    if not dataset.is_dir():
-        if os.environ.get("CI"):
-            pytest.fail(f"CI needs the developer datasets at {portal.DATASETS}")
-        pytest.skip(f"no datasets at {portal.DATASETS}")
-    _, pages = portal.load_site(dataset, "qbitai_com")
+    pages = portal_pages()
     plain = re.compile(r"[\"“”'‘’\s]")
     orders = [pages, pages[::-1], pages[1:] + pages[:1]]
     for seed in range(3):
