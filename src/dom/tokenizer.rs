@@ -241,7 +241,7 @@ impl<S: TokenSink> Tokenizer<'_, S> {
             }
             self.chars(run, i, true, true);
             let mode = match next {
-                _ if letter(next) => match self.tag(TagKind::StartTag, i + 1) {
+                _ if letter(next) => match self.tag(TagKind::StartTag, i + 1, false) {
                     TagEnd::Eof => return Ok(Mode::Data),
                     TagEnd::Emitted(result) => {
                         let mode = Self::mode_after(result);
@@ -253,7 +253,7 @@ impl<S: TokenSink> Tokenizer<'_, S> {
                     }
                 },
                 Some(b'/') if letter(after) => {
-                    if let TagEnd::Eof = self.tag(TagKind::EndTag, i + 2) {
+                    if let TagEnd::Eof = self.tag(TagKind::EndTag, i + 2, false) {
                         return Ok(Mode::Data);
                     }
                     Mode::Data
@@ -342,8 +342,10 @@ impl<S: TokenSink> Tokenizer<'_, S> {
     }
 
     /// A tag whose name starts at `start` (just after `<` or `</`), with its attributes, up to and
-    /// including its `>`. Leaves `pos` after the tag.
-    fn tag(&mut self, kind: TagKind, start: usize) -> TagEnd<S::Handle> {
+    /// including its `>`. Leaves `pos` after the tag. `ends_raw_text` marks the end tag that closes a
+    /// raw text element: it is always emitted, as the tree builder waits for it in its text mode (a
+    /// name flattened elsewhere, an SVG `<style>` or `<title>` nested too deep, must not swallow it).
+    fn tag(&mut self, kind: TagKind, start: usize, ends_raw_text: bool) -> TagEnd<S::Handle> {
         let b = self.b;
         let n = b.len();
         let mut i = start;
@@ -491,7 +493,7 @@ impl<S: TokenSink> Tokenizer<'_, S> {
         if kind == TagKind::StartTag {
             self.last_start = Some(name.clone());
             self.last_self_closing = self_closing;
-        } else if !self.flattened.is_empty() && self.closes_flattened(&name) {
+        } else if !ends_raw_text && !self.flattened.is_empty() && self.closes_flattened(&name) {
             return TagEnd::Emitted(TokenSinkResult::Continue);
         }
         let tag = Tag { kind, name, self_closing, attrs: exact, had_duplicate_attributes: duplicate };
@@ -635,7 +637,7 @@ impl<S: TokenSink> Tokenizer<'_, S> {
         self.pos = end;
         if end < self.b.len() {
             // `end` is the `<` of `</name` followed by a space, `/` or `>`: a complete tag follows.
-            if let TagEnd::Eof = self.tag(TagKind::EndTag, end + 2) {
+            if let TagEnd::Eof = self.tag(TagKind::EndTag, end + 2, true) {
                 self.pos = self.b.len();
             }
         }
@@ -1157,6 +1159,23 @@ mod tests {
         assert!(got.is_err_and(|nodes| nodes > 1000 && nodes < 1010));
         let page = "<?pi>y".repeat(100_000);
         assert!(crate::dom::tree::parse(StrTendril::from(page.as_str()), 1000, u32::MAX).is_err());
+    }
+
+    /// An element flattened for its depth has its name counted, and that many later end tags of the
+    /// name are dropped; never the one that ends a raw text element, which the tree builder waits for
+    /// (found by `pith fuzz`: SVG `<style>`s nested past the limit, then an HTML `<style>`).
+    #[test]
+    fn a_flattened_name_does_not_swallow_the_end_of_raw_text() {
+        use html5ever::tendril::StrTendril;
+        for name in ["style", "title", "textarea", "script"] {
+            let page = format!(
+                "<body><svg>{}</svg><div><{name}>raw</{name}><p>after</p></div></body>",
+                format!("<{name}>").repeat(40)
+            );
+            let tree = crate::dom::tree::parse(StrTendril::from(page.as_str()), usize::MAX, 8);
+            let dump = tree.map(|t| crate::dom::tree::dump(&t)).unwrap_or_default();
+            assert!(dump.contains("\"after\""), "{name}: {dump}");
+        }
     }
 
     /// Random edits of the cases above (bytes deleted, repeated and swapped, fragments of other cases
