@@ -46,6 +46,12 @@ pub fn is_tab_panel(role: &str) -> bool {
     role.trim().eq_ignore_ascii_case("tabpanel")
 }
 
+/// True for the roles of a dialog laid over the page (a consent banner, a sign-up form, a size guide).
+pub fn is_dialog_role(role: &str) -> bool {
+    let r = role.trim();
+    r.eq_ignore_ascii_case("dialog") || r.eq_ignore_ascii_case("alertdialog")
+}
+
 /// True for the `id` of a segment that a streaming server renderer sends late: React sends
 /// `<div hidden id="S:3">…</div>` after the shell, and a small inline script moves it into place as
 /// soon as it arrives. A browser shows that content, so its `hidden` attribute does not hide it

@@ -204,7 +204,13 @@ impl Builder {
                 "aria-hidden" if self.honour_style && v.trim().eq_ignore_ascii_case("true") => {
                     hiding.hidden_by.get_or_insert(Action::StyleHidden);
                 }
-                "role" => hiding.tab_panel |= crate::text::hidden::is_tab_panel(v),
+                "role" => {
+                    hiding.tab_panel |= crate::text::hidden::is_tab_panel(v);
+                    hiding.dialog_role |= self.honour_style && crate::text::hidden::is_dialog_role(v);
+                }
+                "aria-modal" if self.honour_style => {
+                    hiding.aria_modal = Some(v.trim().eq_ignore_ascii_case("true"));
+                }
                 "open" => hiding.dialog_open = true,
                 "href" => href = Some(v.into()),
                 "src" => src = Some(v.into()),

@@ -95,6 +95,10 @@ pub(super) struct Hiding {
     pub(super) dialog_open: bool,
     /// A control names the element in its `aria-controls` ([`note_controls`]).
     pub(super) disclosed: bool,
+    /// The element's role is a dialog's ([`crate::text::hidden::is_dialog_role`]).
+    pub(super) dialog_role: bool,
+    /// Its `aria-modal`, when it has one.
+    pub(super) aria_modal: Option<bool>,
 }
 
 impl Hiding {
@@ -104,6 +108,14 @@ impl Hiding {
         // ([`note_controls`]) is kept even while hidden.
         // A `<dialog>` shows only while `open` (a script opens it: a sign-up form, a share sheet).
         self.hidden_attr |= !self.dialog_open && &**name == "dialog";
+        // A dialog laid over the page (a consent banner, a newsletter prompt, a menu drawer, a size
+        // guide) is not the page, even while shown and even when a button on the page opens it; one
+        // that says it is not modal (`aria-modal="false"`: a product's sheet in the page's flow) is
+        // read. Left out as a style hides, so a page saved as nothing but a dialog is read again
+        // whole ([`hid_the_page`]).
+        if (self.dialog_role && self.aria_modal != Some(false)) || self.aria_modal == Some(true) {
+            return Some(*self.hidden_by.get_or_insert(Action::StyleHidden));
+        }
         if !self.tab_panel && !self.disclosed {
             if let Some(hidden) = self.hidden_by {
                 return Some(hidden);
@@ -180,6 +192,31 @@ mod tests {
         let icons = format!("<body><span aria-hidden=\"true\">{}</span><p>{prose}</p></body>", "icon ".repeat(300));
         let doc = Document::parse(&icons);
         assert!(!doc.subtree_text(doc.body).contains("icon"));
+    }
+
+    #[test]
+    fn dialogs_over_the_page_are_left_out_and_sheets_in_its_flow_are_read() {
+        let prose = "The oil softens the beard and calms the skin beneath it, morning and night. ".repeat(20);
+        let page = format!(
+            "<body><button aria-controls=nav>Menu</button>\
+             <div id=nav role=dialog aria-modal=true><a href=/>Shop</a><a href=/about>About</a></div>\
+             <div role=alertdialog><p>We use cookies to improve your visit.</p></div>\
+             <div aria-modal=true class=drawer><p>Your cart is empty.</p></div>\
+             <h1>Beard oil</h1><p>{prose}</p>\
+             <div role=dialog aria-modal=false><p>Sandalwood, cedar and bergamot.</p></div></body>"
+        );
+        let doc = Document::parse(&page);
+        let text = doc.subtree_text(doc.body);
+        for dropped in ["Shop", "cookies", "cart is empty"] {
+            assert!(!text.contains(dropped), "{dropped} kept in {text}");
+        }
+        for kept in ["Beard oil", "softens the beard", "Sandalwood"] {
+            assert!(text.contains(kept), "{kept} missing from {text}");
+        }
+        // A page saved as nothing but a dialog (a quick view stored on its own) is read whole.
+        let alone = format!("<body><div role=dialog><h1>Beard oil</h1><p>{prose}</p></div></body>");
+        let doc = Document::parse(&alone);
+        assert!(doc.subtree_text(doc.body).starts_with("Beard oil"), "{}", doc.subtree_text(doc.body));
     }
 
     #[test]
