@@ -104,27 +104,20 @@ pub(super) struct Hiding {
 impl Hiding {
     /// How the element called `name` is left out, or `None` when it is read.
     pub(super) fn verdict(mut self, name: &LocalName) -> Option<Action> {
-        // A tab panel ([`crate::text::hidden::is_tab_panel`]) or an element a control discloses
-        // ([`note_controls`]) is kept even while hidden.
         // A `<dialog>` shows only while `open` (a script opens it: a sign-up form, a share sheet).
         self.hidden_attr |= !self.dialog_open && &**name == "dialog";
+        let hidden = self.hidden_by.or((self.hidden_attr && !self.streamed).then_some(Action::Skipped));
         // A dialog laid over the page (a consent banner, a newsletter prompt, a menu drawer, a size
         // guide) is not the page, even while shown and even when a button on the page opens it; one
         // that says it is not modal (`aria-modal="false"`: a product's sheet in the page's flow) is
-        // read. Left out as a style hides, so a page saved as nothing but a dialog is read again
-        // whole ([`hid_the_page`]).
+        // read. One its markup shows is left out as a style hides, so a page saved as nothing but a
+        // dialog is read again whole ([`hid_the_page`]).
         if (self.dialog_role && self.aria_modal != Some(false)) || self.aria_modal == Some(true) {
-            return Some(*self.hidden_by.get_or_insert(Action::StyleHidden));
+            return Some(hidden.unwrap_or(Action::StyleHidden));
         }
-        if !self.tab_panel && !self.disclosed {
-            if let Some(hidden) = self.hidden_by {
-                return Some(hidden);
-            }
-            if self.hidden_attr && !self.streamed {
-                return Some(Action::Skipped);
-            }
-        }
-        None
+        // A tab panel ([`crate::text::hidden::is_tab_panel`]) or an element a control discloses
+        // ([`note_controls`]) is kept even while hidden.
+        if self.tab_panel || self.disclosed { None } else { hidden }
     }
 }
 
