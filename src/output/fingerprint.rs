@@ -24,12 +24,8 @@
 //! 6. It is written as 16 lower-case hexadecimal digits, most significant first. A text without a
 //!    word has no shingle, so no bit has a majority: `0000000000000000`.
 
-use std::borrow::Cow;
-
-use unicode_normalization::{IsNormalized, UnicodeNormalization, is_nfkc_quick};
-
 use crate::hash::{Fnv1a, fmix64};
-use crate::text::words::for_each_word;
+use crate::text::words::{for_each_word, nfkc};
 
 /// Words per shingle. Three: a changed word changes three shingles of a text's hundreds, and a
 /// common pair of words (`of the`, `的 发`) is not enough for two unrelated texts to share one.
@@ -42,12 +38,7 @@ pub fn fingerprint(text: &str) -> String {
 
 /// The fingerprint's 64 bits.
 pub fn simhash(text: &str) -> u64 {
-    // Most texts are in NFKC already (ASCII, and most Chinese text): the quick check answers for them
-    // without the copy, which was most of the fingerprint's cost.
-    let normalised: Cow<'_, str> = match is_nfkc_quick(text.chars()) {
-        IsNormalized::Yes => Cow::Borrowed(text),
-        IsNormalized::No | IsNormalized::Maybe => Cow::Owned(text.nfkc().collect()),
-    };
+    let normalised = nfkc(text);
     let mut window = Window::default();
     let mut votes = Votes::default();
     for_each_word(&normalised, |w| {
@@ -169,6 +160,8 @@ impl Votes {
 
 #[cfg(test)]
 mod tests {
+    use unicode_normalization::UnicodeNormalization;
+
     use super::*;
 
     /// The recipe spelled out the slow way: words, shingles joined by a space, FNV-1a then fmix64,

@@ -3,6 +3,8 @@
 //! element names. Apart from the feature tables because it is a pass over the page's elements, not
 //! over its blocks.
 
+use std::collections::HashMap;
+
 use super::lexicon;
 use crate::dom::{Document, NONE, Tag};
 
@@ -37,6 +39,9 @@ fn tag_bits(tag: Tag) -> u32 {
     bits
 }
 
+/// Distinct element names whose groups a page's pass remembers.
+const MAX_NAMES_REMEMBERED: usize = 8192;
+
 /// Every element's name groups, read once per page: the block features' inherited flags and the
 /// page signals' counts.
 pub struct NameFlags {
@@ -50,11 +55,26 @@ pub struct NameFlags {
 pub fn name_flags(doc: &Document) -> NameFlags {
     let mut f = vec![0u64; doc.len()];
     let mut counts = [0u32; lexicon::ALL_NAME_GROUPS];
+    // A page repeats its names (a card's, a list item's classes on every one of them): each distinct
+    // name is matched once. Bounded, so a page of distinct names costs one lookup more per element.
+    let mut seen: HashMap<&str, u32> = HashMap::new();
     for i in doc.body..doc.node(doc.body).end {
         let n = doc.node(i);
         let Some(e) = n.element() else { continue };
         let parent = if n.parent == NONE { 0 } else { f[n.parent as usize] };
-        let own_names = e.id_class.as_deref().map_or(0, lexicon::name_group_bits);
+        let own_names = match e.id_class.as_deref() {
+            None => 0,
+            Some(name) => match seen.get(name) {
+                Some(&bits) => bits,
+                None => {
+                    let bits = lexicon::name_group_bits(name);
+                    if seen.len() < MAX_NAMES_REMEMBERED {
+                        seen.insert(name, bits);
+                    }
+                    bits
+                }
+            },
+        };
         let mut bits = own_names;
         while bits != 0 {
             counts[bits.trailing_zeros() as usize] += 1;
