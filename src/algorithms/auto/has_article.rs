@@ -73,6 +73,8 @@ fn card_structure(doc: &Document, headings: &[u32]) -> (u32, u32, Vec<bool>) {
 /// The signal of the kept text's paragraph-like blocks (log of their count), which `auto` also
 /// reads itself (an article has one).
 pub(super) const PARAGRAPHS: &str = "paragraphs";
+/// The signal of the prose under the page's headline, ln(1 + characters) ([`headline_prose`]).
+pub(super) const HEADLINE_PROSE: &str = "headline_prose";
 /// The signal of the kept text's amount (log of its characters).
 pub(super) const TEXT_CHARS: &str = "text_chars";
 
@@ -352,7 +354,7 @@ fn block_signals(doc: &Document, judged: Option<Judged<'_>>) -> [(&'static str, 
             ("prose_run", 0.0),
             ("prose_run_blocks", 0.0),
             ("prose_run_share", 0.0),
-            ("headline_prose", 0.0),
+            (HEADLINE_PROSE, 0.0),
             ("headline_prose_share", 0.0),
         ];
     };
@@ -381,7 +383,7 @@ fn block_signals(doc: &Document, judged: Option<Judged<'_>>) -> [(&'static str, 
         ("prose_run", (1.0 + f64::from(run.chars)).ln()),
         ("prose_run_blocks", (1.0 + f64::from(run.blocks)).ln()),
         ("prose_run_share", f64::from(run.chars) / f64::from(run.all_chars.max(1))),
-        ("headline_prose", (1.0 + f64::from(after_headline)).ln()),
+        (HEADLINE_PROSE, (1.0 + f64::from(after_headline)).ln()),
         ("headline_prose_share", f64::from(after_headline) / f64::from(run.all_chars.max(1))),
     ]
 }

@@ -15,7 +15,7 @@ use crate::dom::{Document, NONE, NodeId};
 /// one-line snippet at most), in characters.
 const TEASER_MAX_CHARS: u32 = 120;
 /// The least running text, in characters, that makes the chosen text a body a feed can follow.
-const FEED_BODY_MIN_CHARS: u32 = 600;
+pub(super) const FEED_BODY_MIN_CHARS: u32 = 600;
 /// The fewest link-only records after the body that make a feed.
 const FEED_MIN_BLOCKS: usize = 3;
 
@@ -46,9 +46,11 @@ fn running_text(b: &TextBlock) -> bool {
 ///   more), when there are at least [`FEED_MIN_BLOCKS`]: cards of "related" and "latest", each a
 ///   link around a headline, inside the article's element or not.
 ///
-/// Articles only: a listing's items are such records, and an introduction before them would make
-/// them a feed (site-grouped CV with the older block-only form of the second test on every page:
-/// tiptopjaw-2026 LCS F1 0.7728 → 0.7682). Returns whether any text was unchosen.
+/// Articles, and pages whose headline leads into [`FEED_BODY_MIN_CHARS`] of prose, forum threads
+/// aside (the rule table's `ArticleOrLedProse`): a listing's items are such records, and an
+/// introduction before them would make them a feed (site-grouped CV with the older block-only form of
+/// the second test on every page: tiptopjaw-2026 LCS F1 0.7728 → 0.7682); a listing's heading leads
+/// into headline links, not into a body. Returns whether any text was unchosen.
 pub(super) fn drop_records_after_article(
     doc: &Document,
     blocks: &Blocks,

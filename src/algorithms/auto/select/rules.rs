@@ -90,6 +90,10 @@ pub enum When {
     Always,
     /// A page judged an article.
     Article,
+    /// A page judged an article, or one not labelled a forum whose headline (the block that shares
+    /// the most words with its `<title>`) leads into as much prose as a feed can follow
+    /// ([`Verdict::headline_prose`]): a portal's article that its teaser feed made look a listing.
+    ArticleOrLedProse,
     /// A page judged an article, unless reader comments are kept (`include_comments`).
     ArticleUnlessCommentsKept,
     /// A page the page-type models label with one of these types (never an article).
@@ -112,6 +116,10 @@ impl When {
         match self {
             When::Always => true,
             When::Article => v.is_article,
+            When::ArticleOrLedProse => {
+                v.is_article
+                    || (v.headline_prose >= super::records::FEED_BODY_MIN_CHARS && v.label != Some(PageType::Forum))
+            }
             When::ArticleUnlessCommentsKept => v.is_article && !v.comments_kept,
             When::Labelled(types) => labelled(types),
             When::LabelledUnlessCommentsKept(types) => labelled(types) && !v.comments_kept,
@@ -125,6 +133,9 @@ impl fmt::Display for When {
         match self {
             When::Always => write!(f, "every page"),
             When::Article => write!(f, "articles"),
+            When::ArticleOrLedProse => {
+                write!(f, "articles, and pages not labelled forum whose headline leads into prose")
+            }
             When::ArticleUnlessCommentsKept => write!(f, "articles, unless comments are kept"),
             When::Labelled(types) => write!(f, "pages labelled {}", type_names(types)),
             When::NotLabelled(types) => write!(f, "every page not labelled {}", type_names(types)),
@@ -207,6 +218,8 @@ pub(crate) struct Verdict {
     pub label: Option<PageType>,
     /// `include_comments`.
     pub comments_kept: bool,
+    /// Characters of prose under the page's headline (the page signal `headline_prose`).
+    pub headline_prose: u32,
 }
 
 /// The rules, in the order they run.
@@ -259,7 +272,7 @@ pub const RULES: &[Rule] = &[
         name: "records-after-article",
         switch: None,
         family: Family::Records,
-        when: When::Article,
+        when: When::ArticleOrLedProse,
         reads: "record regions, the longest prose run",
         step: Step::Drop(|page, chosen| {
             records::drop_records_after_article(page.doc, page.blocks, page.regions, chosen)
@@ -509,11 +522,26 @@ mod tests {
     #[test]
     fn documentation_keeps_its_repeats() {
         let when = rule_named("repeats").map(|r| r.when);
-        let verdict = |is_article, label| Verdict { is_article, label, comments_kept: false };
+        let verdict = |is_article, label| Verdict { is_article, label, comments_kept: false, headline_prose: 0 };
         let holds = |v: Verdict| when.is_some_and(|w| w.holds(&v));
         assert!(holds(verdict(true, None)));
         assert!(holds(verdict(false, Some(PageType::Product))));
         assert!(!holds(verdict(false, Some(PageType::Documentation))));
+    }
+
+    #[test]
+    fn a_feed_follows_an_article_or_a_headline_that_leads_into_prose() {
+        let when = rule_named("records-after-article").map(|r| r.when);
+        let verdict =
+            |is_article, label, headline_prose| Verdict { is_article, label, comments_kept: false, headline_prose };
+        let holds = |v: Verdict| when.is_some_and(|w| w.holds(&v));
+        let body = super::super::records::FEED_BODY_MIN_CHARS;
+        assert!(holds(verdict(true, None, 0)));
+        // A portal's article that its teaser feed made look a listing.
+        assert!(holds(verdict(false, Some(PageType::Listing), body)));
+        assert!(!holds(verdict(false, Some(PageType::Listing), body - 1)));
+        // A thread's first post leads into the replies, which are its content.
+        assert!(!holds(verdict(false, Some(PageType::Forum), 10 * body)));
     }
 
     #[test]
