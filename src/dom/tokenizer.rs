@@ -68,6 +68,7 @@ pub(super) fn run<S: TokenSink>(input: StrTendril, sink: &S, watch: &mut dyn Wat
         last_start: None,
         last_self_closing: false,
         scratch: String::new(),
+        names: NameCache::default(),
         attrs: Vec::new(),
         flattened: HashMap::new(),
     };
@@ -119,6 +120,51 @@ fn ends_name(b: u8) -> bool {
     matches!(b, b'\t' | b'\n' | 0x0C | b' ' | b'/' | b'>')
 }
 
+/// The names (tags and attributes) a page spelled last, by their bytes as written, each in a slot its
+/// bytes pick: a page repeats a few dozen names thousands of times, and making a name an atom hashes
+/// it when it is longer than seven bytes (`data-src`, `aria-label`). A name another one displaced is
+/// made again; the cache never grows, whatever a page spells.
+struct NameCache {
+    slots: Vec<Option<(Box<[u8]>, LocalName)>>,
+}
+
+impl NameCache {
+    const SLOTS: usize = 256;
+    /// Longer names are made each time (rare, and a hostile page's are as long as it likes).
+    const MAX_BYTES: usize = 32;
+
+    fn slot(bytes: &[u8]) -> usize {
+        let (first, last) = (bytes.first().copied().unwrap_or(0), bytes.last().copied().unwrap_or(0));
+        let mid = bytes.get(bytes.len() / 2).copied().unwrap_or(0);
+        let h = (bytes.len() as u32).wrapping_mul(0x9E37_79B9)
+            ^ u32::from(first).wrapping_mul(0x85EB_CA6B)
+            ^ u32::from(mid).wrapping_mul(0xC2B2_AE35)
+            ^ u32::from(last).wrapping_mul(0x27D4_EB2F);
+        (h >> 24) as usize % Self::SLOTS
+    }
+
+    fn get(&self, slot: usize, bytes: &[u8]) -> Option<LocalName> {
+        match self.slots.get(slot) {
+            Some(Some((key, name))) if **key == *bytes => Some(name.clone()),
+            _ => None,
+        }
+    }
+
+    fn put(&mut self, slot: usize, bytes: &[u8], name: &LocalName) {
+        if bytes.len() <= Self::MAX_BYTES
+            && let Some(s) = self.slots.get_mut(slot)
+        {
+            *s = Some((bytes.into(), name.clone()));
+        }
+    }
+}
+
+impl Default for NameCache {
+    fn default() -> Self {
+        NameCache { slots: vec![None; Self::SLOTS] }
+    }
+}
+
 struct Tokenizer<'a, S: TokenSink> {
     input: &'a StrTendril,
     b: &'a [u8],
@@ -129,6 +175,7 @@ struct Tokenizer<'a, S: TokenSink> {
     /// Whether that start tag ended with `/>`.
     last_self_closing: bool,
     scratch: String,
+    names: NameCache,
     /// A tag's attributes while it is read. Each tag then gets a copy at its exact length: the tree
     /// keeps every element's attributes until the arena copy, where they were a fifth of the parse's
     /// peak, and a `Vec` grown by pushing holds room for four (160 bytes) for one attribute.
@@ -330,15 +377,22 @@ impl<S: TokenSink> Tokenizer<'_, S> {
     /// A name (tag or attribute) from the page's bytes `a..b`: ASCII capitals lowered, NUL replaced.
     fn name(&mut self, a: usize, b: usize) -> LocalName {
         let bytes = &self.b[a..b];
+        let slot = NameCache::slot(bytes);
+        if let Some(name) = self.names.get(slot, bytes) {
+            return name;
+        }
         let s = &self.input[a..b];
-        if !bytes.iter().any(|&c| c.is_ascii_uppercase() || c == 0) {
-            return LocalName::from(s);
-        }
-        self.scratch.clear();
-        for c in s.chars() {
-            self.scratch.push(if c == '\0' { '\u{fffd}' } else { c.to_ascii_lowercase() });
-        }
-        LocalName::from(self.scratch.as_str())
+        let name = if !bytes.iter().any(|&c| c.is_ascii_uppercase() || c == 0) {
+            LocalName::from(s)
+        } else {
+            self.scratch.clear();
+            for c in s.chars() {
+                self.scratch.push(if c == '\0' { '\u{fffd}' } else { c.to_ascii_lowercase() });
+            }
+            LocalName::from(self.scratch.as_str())
+        };
+        self.names.put(slot, bytes, &name);
+        name
     }
 
     /// A tag whose name starts at `start` (just after `<` or `</`), with its attributes, up to and
