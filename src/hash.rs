@@ -6,7 +6,7 @@
 //!   process and may change between releases, so it can serve neither.
 //! - [`fmix64`]: MurmurHash3's 64-bit finaliser, which makes every bit of a hash depend on every bit of
 //!   its input (the content fingerprint needs each of its 64 bits to be a fair coin; FNV-1a's low bits
-//!   depend only on the low bits of the bytes fed).
+//!   depend only on the low bits of the bytes fed); the tokenizer's name cache picks its slots with it.
 //! - [`IdMap`]: a hash map keyed by node ids and other small integers, with multiplicative (Fibonacci)
 //!   hashing. The standard hasher resists flooding attacks a page cannot mount here (its keys are arena
 //!   indices we assign), and costs several times more.

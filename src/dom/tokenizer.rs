@@ -33,6 +33,8 @@ use html5ever::tokenizer::{Doctype, Tag, TagKind, Token, TokenSink, TokenSinkRes
 use html5ever::{Attribute, LocalName, QualName, ns};
 use memchr::{memchr, memchr2, memchr3, memmem};
 
+use crate::hash::fmix64;
+
 /// What the tokenizer asks the tree while it parses: the tree's parse implements it.
 pub(super) trait Watch {
     /// Asked after every tag and comment (the tokens that make nodes): stop the parse here.
@@ -133,14 +135,13 @@ impl NameCache {
     /// Longer names are made each time (rare, and a hostile page's are as long as it likes).
     const MAX_BYTES: usize = 32;
 
+    /// The slot of a name: its length and its first, middle and last bytes, mixed by the library's
+    /// finaliser ([`fmix64`]); the whole name is compared before a slot's atom is used.
     fn slot(bytes: &[u8]) -> usize {
-        let (first, last) = (bytes.first().copied().unwrap_or(0), bytes.last().copied().unwrap_or(0));
-        let mid = bytes.get(bytes.len() / 2).copied().unwrap_or(0);
-        let h = (bytes.len() as u32).wrapping_mul(0x9E37_79B9)
-            ^ u32::from(first).wrapping_mul(0x85EB_CA6B)
-            ^ u32::from(mid).wrapping_mul(0xC2B2_AE35)
-            ^ u32::from(last).wrapping_mul(0x27D4_EB2F);
-        (h >> 24) as usize % Self::SLOTS
+        let byte = |k: usize| u64::from(bytes.get(k).copied().unwrap_or(0));
+        let key =
+            bytes.len() as u64 | byte(0) << 32 | byte(bytes.len() / 2) << 40 | byte(bytes.len().wrapping_sub(1)) << 48;
+        (fmix64(key) % Self::SLOTS as u64) as usize
     }
 
     fn get(&self, slot: usize, bytes: &[u8]) -> Option<LocalName> {
