@@ -171,17 +171,27 @@ pub(super) fn drop_records_beside_main(blocks: &Blocks, regions: &PageRegions, c
 /// The fewest records of a rail of other products' cards.
 const RAIL_MIN_CARDS: u32 = 3;
 
+/// The most characters a card of a rail holds on average: a name, a price, a line or two. A region of
+/// longer records is a page's sections, not a rail.
+const CARD_MAX_CHARS: u32 = 300;
+
 /// On a product page, unchoose its recommendation rails (rule `recommendation-rails`): the chosen
 /// blocks of the top-level record regions of [`RAIL_MIN_CARDS`] records or more, at least half of them
-/// priced, that hold neither the surest block nor half of the chosen text. A product page carries one
-/// product; a run of priced cards beside it is other products ("also bought", "similar", "recently
-/// viewed"), in whatever language the shop writes its headings. Site-grouped 3-fold CV with fold
-/// models read back, against the rule that read such rails' headings from a list of phrases:
-/// products-zyte word F1 0.578 -> 0.586 (precision 0.596 -> 0.607), wcxb-dev product pages 0.665 ->
-/// 0.664, collections 0.657 -> 0.659, listings 0.728 -> 0.728, no other page changed; 20 pages up
-/// by more than 0.001 F1 (the most 0.46 -> 0.82), 14 down, 5 of them by more than 0.02 (a page's
+/// priced or most of their text link text, that do not hold the surest block and hold less than half
+/// of the chosen text (a region of linked cards of [`CARD_MAX_CHARS`] or fewer on average, whatever
+/// share it holds). A product page carries one product; a run of priced or linked cards beside it is
+/// other products ("also bought", "similar", "related ads", "recently viewed"), in whatever language
+/// the shop writes its headings and whether or not its prices carry a sign. Site-grouped 3-fold CV
+/// with fold models read back, against the rule that read such rails' headings from a list of
+/// phrases: products-zyte word F1 0.578 -> 0.586 (precision 0.596 -> 0.607), wcxb-dev product pages
+/// 0.665 -> 0.664, collections 0.657 -> 0.659, listings 0.728 -> 0.728, no other page changed; 20 pages
+/// up by more than 0.001 F1 (the most 0.46 -> 0.82), 14 down, 5 of them by more than 0.02 (a page's
 /// own offers, such as a game's editions and bundles, are priced records too; a rail without prices
-/// whose heading the list named). Returns whether any text was unchosen.
+/// whose heading the list named). Linked cards added, and let go whatever their share: products-zyte
+/// 0.6060 -> 0.6157 (precision 0.6303 -> 0.6384), wcxb-dev unchanged (product 0.6659 -> 0.6660,
+/// collection 0.6658 -> 0.6659), 10 pages up by more than 0.01 (a classified-ads page 0.13 -> 0.57),
+/// none down by more than 0.01; without the bound on a card's length a grid page judged a product
+/// lost its three long sections (0.35 -> 0.11). Returns whether any text was unchosen.
 pub(super) fn drop_priced_cards(blocks: &Blocks, regions: &PageRegions, chosen: &mut [bool], surest: NodeId) -> bool {
     let ChosenByRegion { top, per, total } = ChosenByRegion::of(blocks, regions, chosen);
     let mut holds_surest = vec![false; regions.regions.len()];
@@ -195,10 +205,16 @@ pub(super) fn drop_priced_cards(blocks: &Blocks, regions: &PageRegions, chosen: 
         .iter()
         .enumerate()
         .map(|(i, f)| {
-            f.records >= RAIL_MIN_CARDS
-                && f.priced * 2 >= f.records
-                && !holds_surest[i]
-                && u64::from(per[i]) * 2 < u64::from(total)
+            // Other products' cards: priced, or links (each card leads to the other product's page).
+            let linked = f.chars > 0 && f.link_chars * 2 >= f.chars;
+            let cards = f.records >= RAIL_MIN_CARDS && (f.priced * 2 >= f.records || linked);
+            // A rail of linked cards may hold more of the chosen text than the product itself (twenty
+            // related ads beside a two-line description): it goes whatever its share. Other regions go
+            // only when they hold less than half of the chosen text, and so do long records (whole
+            // sections of a page that is a grid itself).
+            let minor = u64::from(per[i]) * 2 < u64::from(total);
+            let linked_cards = linked && f.chars <= CARD_MAX_CHARS * f.records;
+            cards && !holds_surest[i] && (minor || linked_cards)
         })
         .collect();
     let mut dropped = false;
@@ -334,11 +350,23 @@ mod tests {
             text,
             format!("Stoneware mug|{description}|Capacity: 350 ml|Height: 9 cm|Weight: 320 g|Vous aimerez aussi")
         );
-        // The same cards without prices are not other products for sale: they stay.
+        // Records without prices whose text is mostly not links are the product's own: they stay.
         let unpriced: String = ["Care guide", "Glaze notes", "Our kiln", "Workshop visits"]
-            .map(|n| format!("<li><a href=/g>{n}</a><span>Read more</span></li>"))
+            .map(|n| format!("<li><a href=/g>{n}</a><span>: washed by hand, dried in the air</span></li>"))
             .concat();
         assert!(!run_cards(&page(&unpriced)).0);
+        // Linked cards without a price sign go, even when they hold most of the chosen text.
+        let ads: String = (1..=12)
+            .map(|n| format!("<li><a href=/ad{n}>Rs 2,{n}00 Hand-thrown mug number {n}, glazed</a></li>"))
+            .collect();
+        let (dropped, text) = run_cards(&page(&ads));
+        assert!(dropped);
+        assert!(!text.contains("Hand-thrown"), "{text}");
+        // Long linked records are a page's sections, not cards: a region of them that holds most of
+        // the chosen text stays.
+        let section = |n: u32| format!("<div><a href=/s{n}>{}</a></div>", description.repeat(3));
+        let sections: String = (1..=3).map(section).collect();
+        assert!(!run_cards(&format!("<body><h1>Stoneware</h1><div>{sections}</div></body>")).0);
         // A page whose content is priced cards (the surest block among them) keeps them.
         let grid = format!("{}{cards}", card(("A stoneware mug set", "60.00")));
         assert!(!run_cards(&format!("<body><h1>Mugs</h1><ul>{grid}</ul><p>Free delivery.</p></body>")).0);
