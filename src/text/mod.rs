@@ -3,5 +3,6 @@
 pub mod decode;
 pub mod hidden;
 pub(crate) mod lexer;
+pub mod nfkc;
 pub mod prestrip;
 pub mod words;

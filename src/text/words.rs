@@ -4,9 +4,7 @@
 //! `\w+` runs, except that every CJK character (Han, kana, Hangul, Thai) is a word of its own: a `\w+`
 //! token in Chinese is a whole clause, which would make one wrong character cost the whole clause.
 
-use std::borrow::Cow;
-
-use unicode_normalization::{IsNormalized, UnicodeNormalization, is_nfkc_quick};
+pub use super::nfkc::nfkc;
 
 /// First position of an ASCII `needle` (given lower-case) in `hay`, ignoring ASCII case. Only the
 /// places where the needle's first letter occurs are compared.
@@ -21,108 +19,6 @@ pub fn find_ascii_ci(hay: &[u8], needle: &[u8]) -> Option<usize> {
         at = i + 1;
     }
     None
-}
-
-/// Whether `c` is unchanged by NFKC, has no mark to reorder past it and cannot join the character
-/// before it (quick check "yes", combining class 0): a text splits before each such character into
-/// pieces that normalise apart, which is what lets [`nfkc`] skip them. ASCII and the CJK ideographs
-/// are answered at once; the rest of the Basic Multilingual Plane from a table the normaliser's own
-/// answers fill on first use (8 KiB); other planes are never counted stable.
-fn is_stable(c: char) -> bool {
-    static TABLE: std::sync::LazyLock<Vec<u64>> = std::sync::LazyLock::new(|| {
-        let mut bits = vec![0u64; 0x10000 / 64];
-        for (k, c) in (0..0x10000u32).filter_map(char::from_u32).map(|c| (c as usize, c)) {
-            if unicode_normalization::char::canonical_combining_class(c) == 0
-                && is_nfkc_quick(std::iter::once(c)) == IsNormalized::Yes
-            {
-                bits[k / 64] |= 1 << (k % 64);
-            }
-        }
-        bits
-    });
-    let k = c as usize;
-    c.is_ascii() || (0x4E00..=0x9FFF).contains(&k) || (k < 0x10000 && TABLE[k / 64] >> (k % 64) & 1 == 1)
-}
-
-/// Length of the ASCII run that `b` starts with.
-fn ascii_run(b: &[u8]) -> usize {
-    let mut n = 0;
-    while let Some(chunk) = b.get(n..n + 32) {
-        if !chunk.is_ascii() {
-            break;
-        }
-        n += 32;
-    }
-    n + b[n..].iter().position(|&x| !x.is_ascii()).unwrap_or(b.len() - n)
-}
-
-/// The ASCII character a full-width form (U+FF01 to U+FF5E) stands for, which is its NFKC.
-fn full_width_ascii(c: char) -> Option<char> {
-    matches!(c as u32, 0xFF01..=0xFF5E).then(|| char::from(((c as u32) - 0xFEE0) as u8))
-}
-
-/// `s` in Unicode NFKC, borrowed when it is so already. Only the pieces that start at the last stable
-/// character ([`is_stable`]) before an other one and run to the next stable one are checked, and
-/// normalised where the check does not pass: a Chinese text's full-width commas or an English one's
-/// no-break spaces no longer send the whole text through the normaliser. A piece of full-width forms
-/// alone after its stable character is mapped to ASCII directly (most of Chinese punctuation).
-pub fn nfkc(s: &str) -> Cow<'_, str> {
-    let mut out: Option<String> = None;
-    // Bytes of `s` before `done` are in `out` (when it exists); `anchor` is where the piece that holds
-    // the next unstable character starts: the stable character before it, or where the last piece ended.
-    let (mut done, mut anchor) = (0, 0);
-    let mut at = 0;
-    while at < s.len() {
-        // ASCII runs are stable throughout: skipped 32 bytes at a time, then byte by byte.
-        let lead = s.as_bytes()[at];
-        if lead.is_ascii() {
-            at += ascii_run(&s.as_bytes()[at..]);
-            anchor = at - 1;
-            continue;
-        }
-        if (0xE4..=0xE9).contains(&lead) {
-            // U+4000 to U+9FFF: CJK ideographs and the hexagram symbols, all stable, read undecoded.
-            anchor = at;
-            at += 3;
-            continue;
-        }
-        let Some(c) = s[at..].chars().next() else { break };
-        let i = at;
-        at += c.len_utf8();
-        if is_stable(c) {
-            anchor = i;
-            continue;
-        }
-        let mut full_width = full_width_ascii(c).is_some();
-        while let Some(d) = s[at..].chars().next() {
-            if is_stable(d) {
-                break;
-            }
-            full_width &= full_width_ascii(d).is_some();
-            at += d.len_utf8();
-        }
-        let end = at;
-        let piece = &s[anchor..end];
-        if full_width {
-            let o = out.get_or_insert_with(|| String::with_capacity(s.len() + 16));
-            o.push_str(&s[done..i]);
-            o.extend(s[i..end].chars().filter_map(full_width_ascii));
-            done = end;
-        } else if is_nfkc_quick(piece.chars()) != IsNormalized::Yes {
-            let o = out.get_or_insert_with(|| String::with_capacity(s.len() + 16));
-            o.push_str(&s[done..anchor]);
-            o.extend(piece.nfkc());
-            done = end;
-        }
-        anchor = end;
-    }
-    match out {
-        None => Cow::Borrowed(s),
-        Some(mut o) => {
-            o.push_str(&s[done..]);
-            Cow::Owned(o)
-        }
-    }
 }
 
 /// NFKC, then whitespace folded to single spaces and trimmed.
@@ -404,51 +300,6 @@ mod tests {
     fn prices_are_a_currency_sign_and_a_digit_in_a_short_text() {
         assert!(looks_like_price("$19.99") && looks_like_price("€ 12,50") && looks_like_price("￥1999"));
         assert!(!looks_like_price("19.99") && !looks_like_price("US$ in a long sentence about 2024 prices"));
-    }
-
-    #[test]
-    fn nfkc_by_pieces_is_nfkc() {
-        let cases = [
-            "",
-            "plain ascii",
-            "水稻育秧",
-            "e\u{301}t\u{e9}",
-            "Ａｂｃ，中文。（注）",
-            "a\u{323}\u{301}b",
-            "\u{1100}\u{1161}\u{11a8}\u{ac00}\u{11a8}",
-            "\u{fb01}le x\u{a0}y \u{2460} \u{2026}",
-            "\u{f900}\u{4e00}\u{301}",
-            "\u{ff76}\u{ff9e} \u{304b}\u{3099}",
-            "Москва\u{a0}— «город»",
-        ];
-        for t in cases {
-            assert_eq!(nfkc(t), t.nfkc().collect::<String>(), "{t:?}");
-        }
-        assert!(matches!(nfkc("plain 水稻。《Москва》"), Cow::Borrowed(_)));
-        // The undecoded fast path's range (lead bytes E4 to E9) is stable throughout.
-        for c in (0x4000..=0x9FFF).filter_map(char::from_u32) {
-            assert!(unicode_normalization::char::canonical_combining_class(c) == 0, "{c:?}");
-            assert!(is_nfkc_quick(std::iter::once(c)) == IsNormalized::Yes, "{c:?}");
-        }
-        for c in (0xFF01..=0xFF5E).filter_map(char::from_u32) {
-            assert_eq!(full_width_ascii(c).map(String::from), Some(c.nfkc().collect::<String>()), "{c:?}");
-        }
-        // Strings drawn from a pool of starters, marks, jamo and compatibility forms, in every order.
-        let pool: Vec<char> = "ae中Ａ，。é\u{3000}\u{301}\u{323}\u{a0}\u{1100}\u{1161}\u{11a8}\u{ac00}\u{ff76}\u{ff9e}\u{304b}\u{3099}\u{fb01}\u{f900} ."
-            .chars()
-            .collect();
-        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
-        for _ in 0..4000 {
-            let mut t = String::new();
-            for _ in 0..(seed % 9) {
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
-                t.push(pool[(seed % pool.len() as u64) as usize]);
-            }
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1);
-            assert_eq!(nfkc(&t), t.nfkc().collect::<String>(), "{t:?}");
-        }
     }
 
     #[test]
