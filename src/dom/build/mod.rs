@@ -544,6 +544,7 @@ mod tests {
                     <div id=A class='B c'><p>one <b>two</b>,</p><a href=/x>link</a></div>\
                     <b>1<p>2</b>3</p><table>x<tr><td>y</td></tr></table>\
                     <div hidden>h</div><div style='display:none'>h</div><span aria-hidden=true>h</span>\
+                    <div id=guide><a onclick=\"hide(document.getElementById('guide'))\">Close</a>sizes</div>\
                     <script>s()</script><select><option>o</select></body></html>";
         let a = Document::parse(page);
         let parsed = crate::dom::parse_html(page);

@@ -6,8 +6,24 @@
 use scraper::Html;
 
 use super::Builder;
-use super::visibility::{Action, climb_wrappers, note_controls};
+use super::visibility::{Action, MAX_HANDLERS, climb_wrappers, closed_by_its_own_control, note_controls};
 use crate::dom::NodeId;
+
+/// The overlays of a scraper tree that a control inside closes by their `id`, as `working_tree`'s.
+fn overlays_scraper(parsed: &Html) -> std::collections::HashSet<ego_tree::NodeId> {
+    let mut marked = std::collections::HashSet::new();
+    let element = |i: ego_tree::NodeId| parsed.tree.get(i).and_then(|n| n.value().as_element());
+    let parent = |c: ego_tree::NodeId| parsed.tree.get(c)?.parent().map(|p| p.id());
+    let has_id = |i: ego_tree::NodeId, name: &str| element(i).and_then(|e| e.id()).is_some_and(|id| id.trim() == name);
+    let is_root = |i: ego_tree::NodeId| element(i).is_some_and(|e| matches!(e.name(), "html" | "body"));
+    let handlers = parsed.tree.nodes().filter_map(|n| Some((n.id(), n.value().as_element()?.attr("onclick")?)));
+    for (control, handler) in handlers.take(MAX_HANDLERS) {
+        closed_by_its_own_control(control, handler, parent, has_id, is_root, |o| {
+            marked.insert(o);
+        });
+    }
+    marked
+}
 
 impl Builder {
     /// [`Builder::disclosed_wrappers`] for a scraper tree.
@@ -56,6 +72,7 @@ impl Builder {
             }
         }
         let wrappers = self.disclosed_wrappers_scraper(parsed);
+        let overlays = overlays_scraper(parsed);
         use ego_tree::iter::Edge;
         // Depth of skipped subtrees; each Close of such an element decrements it.
         let mut skip_depth = 0usize;
@@ -64,7 +81,7 @@ impl Builder {
             match edge {
                 Edge::Open(node) => match node.value() {
                     scraper::Node::Element(el) => {
-                        let action = if skip_depth > 0 || drop(node.id()) {
+                        let action = if skip_depth > 0 || drop(node.id()) || overlays.contains(&node.id()) {
                             Action::Skipped
                         } else {
                             let next = self.nodes.len() as NodeId;

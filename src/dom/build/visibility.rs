@@ -138,6 +138,75 @@ pub(super) fn hid_the_page(shown: usize, style_hidden: &[tree::Id], t: &Tree) ->
     hidden >= HIDDEN_MIN && hidden >= 20 * shown
 }
 
+/// At most this many click handlers a page are read for the overlay they close: a bound on what a
+/// hostile page can make the build do (each handler climbs [`OVERLAY_LEVELS`] ancestors at most).
+pub(super) const MAX_HANDLERS: usize = 4096;
+
+/// How many levels above its control an overlay may stand.
+const OVERLAY_LEVELS: usize = 12;
+
+/// How many quoted names of one handler are read.
+const MAX_NAMES: usize = 4;
+
+/// Whether a click handler hides what it acts on: it calls something that hides, closes, removes or
+/// dismisses, or sets `none` (`display`). Read in the page's script, whatever language its text is in;
+/// a handler that shows or toggles (a disclosure, whose content is the page's) does not count.
+fn hides(handler: &str) -> bool {
+    let h = handler.to_ascii_lowercase();
+    let any = |words: &[&str]| words.iter().any(|w| h.contains(w));
+    any(&["hide", "close", "remove", "dismiss", "'none'", "\"none\"", "fadeout", "slideup"])
+        && !any(&["show", "toggle"])
+}
+
+/// The names a handler writes in quotes (`getElementById('size_grid')`, `$('#popup')`), `#` left
+/// out: the `id`s it may act on.
+fn quoted_names(handler: &str) -> impl Iterator<Item = &str> {
+    handler
+        .split(['\'', '"'])
+        .skip(1)
+        .step_by(2)
+        .map(|q| q.strip_prefix('#').unwrap_or(q))
+        .filter(|q| {
+            !q.is_empty() && q.len() <= 64 && q.bytes().all(|b| b.is_ascii_alphanumeric() || b"-_:".contains(&b))
+        })
+        .take(MAX_NAMES)
+}
+
+/// Mark the overlay a control closes by its own `id`: the nearest of `control`'s ancestors (up to
+/// [`OVERLAY_LEVELS`] above it, `<body>` and `<html>` aside) whose `id` the control's click handler
+/// names, when the handler hides what it acts on ([`hides`]). A size guide, a video layer or a
+/// newsletter box laid over the page carries its own close button (`<a onclick="hide(document.
+/// getElementById('size_grid'))">Close</a>` inside `<div id=size_grid>`); shown only after a click,
+/// and closed again by one, it is not the page's text, whatever stylesheet hides it meanwhile.
+pub(super) fn closed_by_its_own_control<I: Copy>(
+    control: I,
+    handler: &str,
+    parent: impl Fn(I) -> Option<I>,
+    has_id: impl Fn(I, &str) -> bool,
+    is_root: impl Fn(I) -> bool,
+    mut mark: impl FnMut(I),
+) {
+    if !hides(handler) {
+        return;
+    }
+    let names: Vec<&str> = quoted_names(handler).collect();
+    if names.is_empty() {
+        return;
+    }
+    let mut at = control;
+    for _ in 0..OVERLAY_LEVELS {
+        let Some(p) = parent(at) else { return };
+        if is_root(p) {
+            return;
+        }
+        if names.iter().any(|n| has_id(p, n)) {
+            mark(p);
+            return;
+        }
+        at = p;
+    }
+}
+
 /// Remember the `id`s an element's `aria-controls` names. A button or link that names the element it
 /// shows and hides (an accordion's answer, a "read more" section, a tab's panel) discloses content of
 /// the page a click away, and the builder keeps that element though hidden; menus disclosed the same
@@ -153,6 +222,36 @@ pub(super) fn note_controls<'a>(disclosed: &mut HashSet<Box<str>>, attrs: impl I
 #[cfg(test)]
 mod tests {
     use crate::dom::{Document, DomLimits};
+
+    #[test]
+    fn an_overlay_its_own_control_closes_is_left_out() {
+        let prose = "The slippers are knitted from boiled wool and soled with natural rubber. ".repeat(5);
+        let text = |html: &str| {
+            let doc = Document::parse(&format!("<body><h1>Slippers</h1><p>{prose}</p>{html}</body>"));
+            doc.subtree_text(doc.body)
+        };
+        // A size guide whose close link hides it by its id, however deep the link sits.
+        let guide = "<div id=size_grid><div><span><a href=# onclick=\"hide(document.getElementById('size_grid'));\
+                     return false;\">Close X</a></span></div><h2>Size guide</h2><p>Measure your foot.</p></div>";
+        assert!(!text(guide).contains("Size guide"), "{}", text(guide));
+        // The same with jQuery's selector, and with the style set by hand.
+        let jq = "<div id=promo><button onclick=\"$('#promo').fadeOut()\">x</button>Join our list</div>";
+        assert!(!text(jq).contains("Join our list"));
+        let by_hand = "<div id=layer><a onclick=\"document.getElementById('layer').style.display='none'\">x</a>\
+                       Watch the video</div>";
+        assert!(!text(by_hand).contains("Watch the video"));
+        // A control that shows or toggles its section discloses the page's content: it stays.
+        let faq = "<div id=answer1><a onclick=\"toggle('answer1')\">Answer</a>Wash them by hand.</div>";
+        assert!(text(faq).contains("Wash them by hand."));
+        // A handler that names another element, or none, closes nothing here.
+        let other = "<div id=box><a onclick=\"hide('cart')\">Close cart</a>Free delivery.</div>";
+        assert!(text(other).contains("Free delivery."));
+        // The body is never an overlay, whatever a handler names.
+        let doc = Document::parse(&format!(
+            "<body id=page><p>{prose}</p><a onclick=\"closeMenu('page')\">Close menu</a></body>"
+        ));
+        assert!(doc.subtree_text(doc.body).contains("boiled wool"));
+    }
 
     #[test]
     fn a_page_hidden_whole_by_its_inline_style_is_read() {

@@ -4,7 +4,7 @@
 //! scraper walk's (`scraper_tree`).
 
 use super::Builder;
-use super::visibility::{Action, climb_wrappers, note_controls};
+use super::visibility::{Action, MAX_HANDLERS, climb_wrappers, closed_by_its_own_control, note_controls};
 use crate::dom::NodeId;
 use crate::dom::tree::{self, Data, Tree};
 
@@ -54,6 +54,7 @@ impl Builder {
             }
         }
         let wrappers = self.disclosed_wrappers(t);
+        let overlays = overlays(t);
         // One entry per element being walked: whether `open` pushed an arena node for it.
         let mut open: Vec<Action> = Vec::new();
         let mut id = t.nodes[tree::DOCUMENT as usize].first_child;
@@ -62,7 +63,9 @@ impl Builder {
             let mut descend = false;
             match &n.data {
                 Data::Element { local, attrs, .. } => {
-                    let action = if self.skip.as_ref().is_some_and(|s| s[id as usize]) {
+                    let action = if self.skip.as_ref().is_some_and(|s| s[id as usize])
+                        || overlays.get(id as usize).copied().unwrap_or(false)
+                    {
                         Action::Skipped
                     } else if wrappers.get(id as usize).copied().unwrap_or(false) && self.honour_style {
                         // A disclosed element's wrapper ([`climb_wrappers`]): read whatever its style.
@@ -136,4 +139,34 @@ impl Builder {
             }
         }
     }
+}
+
+/// Per working-tree element (empty when there is none): whether it is an overlay a control inside it
+/// closes by its `id` ([`closed_by_its_own_control`]), left out with its subtree.
+fn overlays(t: &Tree) -> Vec<bool> {
+    let mut marked: Vec<bool> = Vec::new();
+    let element = |i: tree::Id| match &t.nodes[i as usize].data {
+        Data::Element { local, attrs, .. } => Some((local, attrs)),
+        _ => None,
+    };
+    let parent = |c: tree::Id| Some(t.nodes[c as usize].parent).filter(|&p| p != tree::NIL);
+    let has_id = |i: tree::Id, name: &str| {
+        element(i).is_some_and(|(_, attrs)| attrs.iter().any(|a| &*a.name.local == "id" && a.value.trim() == name))
+    };
+    let is_root = |i: tree::Id| element(i).is_some_and(|(local, _)| matches!(&**local, "html" | "body"));
+    let handlers = t.nodes.iter().enumerate().filter_map(|(i, n)| match &n.data {
+        Data::Element { attrs, .. } => {
+            attrs.iter().find(|a| &*a.name.local == "onclick").map(|a| (i as tree::Id, &*a.value))
+        }
+        _ => None,
+    });
+    for (control, handler) in handlers.take(MAX_HANDLERS) {
+        closed_by_its_own_control(control, handler, parent, has_id, is_root, |o| {
+            if marked.is_empty() {
+                marked = vec![false; t.nodes.len()];
+            }
+            marked[o as usize] = true;
+        });
+    }
+    marked
 }
