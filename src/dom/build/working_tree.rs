@@ -3,6 +3,8 @@
 //! it. Everything this walk knows of that tree's shape is here; the arena it feeds is the same as the
 //! scraper walk's (`scraper_tree`).
 
+use html5ever::local_name;
+
 use super::Builder;
 use super::visibility::{Action, MAX_HANDLERS, climb_wrappers, closed_by_its_own_control, note_controls};
 use crate::dom::NodeId;
@@ -46,15 +48,22 @@ impl Builder {
     pub(in crate::dom) fn build_tree(&mut self, t: &Tree) {
         // Both outputs sized once: growing them by doubling copied and faulted in fresh pages each time.
         self.nodes.reserve(t.kept_bound);
-        let text: usize = t.nodes.iter().map(|n| if let Data::Text(s) = &n.data { s.len() } else { 0 }).sum();
-        self.text_buf.reserve(text);
-        for n in &t.nodes {
-            if let Data::Element { attrs, .. } = &n.data {
-                note_controls(&mut self.disclosed, attrs.iter().map(|a| (&*a.name.local, &*a.value)));
+        // One pass for the text's length, the disclosures' names and the overlays' controls.
+        let mut text = 0;
+        let mut overlays = Overlays { t, marked: Vec::new(), handlers: 0 };
+        for (i, n) in t.nodes.iter().enumerate() {
+            match &n.data {
+                Data::Text(s) => text += s.len(),
+                Data::Element { attrs, .. } => {
+                    note_controls(&mut self.disclosed, attrs.iter().map(|a| (&*a.name.local, &*a.value)));
+                    overlays.visit(i as tree::Id, attrs);
+                }
+                _ => {}
             }
         }
+        self.text_buf.reserve(text);
         let wrappers = self.disclosed_wrappers(t);
-        let overlays = overlays(t);
+        let overlays = overlays.marked;
         // One entry per element being walked: whether `open` pushed an arena node for it.
         let mut open: Vec<Action> = Vec::new();
         let mut id = t.nodes[tree::DOCUMENT as usize].first_child;
@@ -141,32 +150,44 @@ impl Builder {
     }
 }
 
-/// Per working-tree element (empty when there is none): whether it is an overlay a control inside it
-/// closes by its `id` ([`closed_by_its_own_control`]), left out with its subtree.
-fn overlays(t: &Tree) -> Vec<bool> {
-    let mut marked: Vec<bool> = Vec::new();
-    let element = |i: tree::Id| match &t.nodes[i as usize].data {
-        Data::Element { local, attrs, .. } => Some((local, attrs)),
-        _ => None,
-    };
-    let parent = |c: tree::Id| Some(t.nodes[c as usize].parent).filter(|&p| p != tree::NIL);
-    let has_id = |i: tree::Id, name: &str| {
-        element(i).is_some_and(|(_, attrs)| attrs.iter().any(|a| &*a.name.local == "id" && a.value.trim() == name))
-    };
-    let is_root = |i: tree::Id| element(i).is_some_and(|(local, _)| matches!(&**local, "html" | "body"));
-    let handlers = t.nodes.iter().enumerate().filter_map(|(i, n)| match &n.data {
-        Data::Element { attrs, .. } => {
-            attrs.iter().find(|a| &*a.name.local == "onclick").map(|a| (i as tree::Id, &*a.value))
+/// The overlays of a working tree that a control inside closes by their `id`
+/// ([`closed_by_its_own_control`]), found as the elements are visited in order.
+struct Overlays<'t> {
+    t: &'t Tree,
+    /// Per working-tree element (empty when there is none): whether it is such an overlay, left out
+    /// with its subtree.
+    marked: Vec<bool>,
+    /// Click handlers read so far, [`MAX_HANDLERS`] at most.
+    handlers: usize,
+}
+
+impl Overlays<'_> {
+    fn visit(&mut self, control: tree::Id, attrs: &[html5ever::Attribute]) {
+        if self.handlers >= MAX_HANDLERS {
+            return;
         }
-        _ => None,
-    });
-    for (control, handler) in handlers.take(MAX_HANDLERS) {
-        closed_by_its_own_control(control, handler, parent, has_id, is_root, |o| {
+        let Some(handler) = attrs.iter().find(|a| a.name.local == local_name!("onclick")) else { return };
+        self.handlers += 1;
+        let t = self.t;
+        let element = |i: tree::Id| match &t.nodes[i as usize].data {
+            Data::Element { local, attrs, .. } => Some((local, attrs)),
+            _ => None,
+        };
+        let parent = |c: tree::Id| Some(t.nodes[c as usize].parent).filter(|&p| p != tree::NIL);
+        let has_id = |i: tree::Id, name: &str| {
+            element(i).is_some_and(|(_, attrs)| {
+                attrs.iter().any(|a| a.name.local == local_name!("id") && a.value.trim() == name)
+            })
+        };
+        let is_root = |i: tree::Id| {
+            element(i).is_some_and(|(local, _)| *local == local_name!("html") || *local == local_name!("body"))
+        };
+        let marked = &mut self.marked;
+        closed_by_its_own_control(control, &handler.value, parent, has_id, is_root, |o| {
             if marked.is_empty() {
-                marked = vec![false; t.nodes.len()];
+                *marked = vec![false; t.nodes.len()];
             }
             marked[o as usize] = true;
         });
     }
-    marked
 }
