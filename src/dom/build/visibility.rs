@@ -150,9 +150,10 @@ const MAX_NAMES: usize = 4;
 
 /// Whether a click handler hides what it acts on: it calls something that hides, closes, removes or
 /// dismisses, or sets `none` (`display`). Read in the page's script, whatever language its text is in;
-/// a handler that shows or toggles (a disclosure, whose content is the page's) does not count.
+/// a handler that shows or toggles (a disclosure, whose content is the page's) does not count, nor does
+/// jQuery's `closest`, which finds an ancestor and closes nothing.
 fn hides(handler: &str) -> bool {
-    let h = handler.to_ascii_lowercase();
+    let h = handler.to_ascii_lowercase().replace("closest", "");
     let any = |words: &[&str]| words.iter().any(|w| h.contains(w));
     any(&["hide", "close", "remove", "dismiss", "'none'", "\"none\"", "fadeout", "slideup"])
         && !any(&["show", "toggle"])
@@ -243,6 +244,9 @@ mod tests {
         // A control that shows or toggles its section discloses the page's content: it stays.
         let faq = "<div id=answer1><a onclick=\"toggle('answer1')\">Answer</a>Wash them by hand.</div>";
         assert!(text(faq).contains("Wash them by hand."));
+        // Finding an ancestor is not closing it.
+        let pick = "<div id=row><a onclick=\"$(this).closest('#row').addClass('picked')\">Pick</a>Size 38</div>";
+        assert!(text(pick).contains("Size 38"));
         // A handler that names another element, or none, closes nothing here.
         let other = "<div id=box><a onclick=\"hide('cart')\">Close cart</a>Free delivery.</div>";
         assert!(text(other).contains("Free delivery."));
