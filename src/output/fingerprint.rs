@@ -25,7 +25,8 @@
 //!    word has no shingle, so no bit has a majority: `0000000000000000`.
 
 use crate::hash::{Fnv1a, fmix64};
-use crate::text::words::{for_each_word, nfkc};
+use crate::text::nfkc::nfkc;
+use crate::text::words::for_each_word;
 
 /// Words per shingle. Three: a changed word changes three shingles of a text's hundreds, and a
 /// common pair of words (`of the`, `的 发`) is not enough for two unrelated texts to share one.

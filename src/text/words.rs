@@ -4,7 +4,7 @@
 //! `\w+` runs, except that every CJK character (Han, kana, Hangul, Thai) is a word of its own: a `\w+`
 //! token in Chinese is a whole clause, which would make one wrong character cost the whole clause.
 
-pub use super::nfkc::nfkc;
+use super::nfkc::nfkc;
 
 /// First position of an ASCII `needle` (given lower-case) in `hay`, ignoring ASCII case. Only the
 /// places where the needle's first letter occurs are compared.
