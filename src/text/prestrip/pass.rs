@@ -8,7 +8,7 @@ use std::cell::Cell;
 use std::rc::Rc;
 use std::sync::LazyLock;
 
-use html5ever::tendril::{ByteTendril, StrTendril};
+use html5ever::tendril::StrTendril;
 use lol_html::html_content::Element;
 use lol_html::{ElementContentHandlers, HandlerResult, HtmlRewriter, RewriteStrSettings, Selector, Settings};
 
@@ -96,12 +96,13 @@ pub(super) fn run(html: &str, flatten: bool, observers: Observers) -> Prestrippe
     };
     let settings = observers.into_iter().fold(settings, |s, h| s.append_element_content_handler(h));
     let settings: Settings<'_, '_> = settings.into();
-    // The output goes straight into the tendril html5ever will read: no second copy of the page.
-    let mut out = ByteTendril::with_capacity(u32::try_from(html.len()).unwrap_or(u32::MAX));
-    let mut rewriter = HtmlRewriter::new(settings, |chunk: &[u8]| out.push_slice(chunk));
+    // The pass only removes, so the output fits the input's length; it is then copied into a tendril of
+    // exactly its own (one given a capacity rounds it up to a power of two, and lives to the parse's end).
+    let mut out = Vec::with_capacity(html.len());
+    let mut rewriter = HtmlRewriter::new(settings, |chunk: &[u8]| out.extend_from_slice(chunk));
     let ok = rewriter.write(html.as_bytes()).is_ok() && rewriter.end().is_ok();
-    if ok && let Ok(text) = out.try_reinterpret() {
-        return Prestripped { html: text, applied: true, elements: 0 };
+    if ok && let Ok(text) = std::str::from_utf8(&out) {
+        return Prestripped { html: StrTendril::from_slice(text), applied: true, elements: 0 };
     }
     Prestripped { html: StrTendril::from_slice(html), applied: false, elements: 0 }
 }
