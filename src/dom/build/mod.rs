@@ -297,7 +297,7 @@ impl Builder {
             first_child: NONE,
             next_sibling: NONE,
             end: id + 1,
-            depth: self.stack.len() as u32,
+            depth: u16::try_from(self.stack.len()).unwrap_or(u16::MAX),
             in_link,
             data,
             stats,
