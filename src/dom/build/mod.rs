@@ -28,7 +28,7 @@ use super::tree;
 use super::{Document, DomLimits, Element, NONE, Node, NodeData, NodeId, Refs, Stats, Tag, fold_ws};
 use crate::text::hidden::{is_ignored, is_streamed_segment, style_hides};
 use crate::text::prestrip::MAX_NESTING;
-use visibility::{Action, Hiding, hid_the_page, is_form_control};
+use visibility::{Action, Hiding, a_dialog_hid_the_page, hid_the_page, is_form_control};
 
 /// The document title is cut to this many bytes of source text.
 const MAX_TITLE_BYTES: usize = 1024;
@@ -92,10 +92,15 @@ pub(super) struct Builder {
     /// Whether an inline `display:none` / `visibility:hidden` or `aria-hidden="true"` hides an element
     /// (see `visibility::hid_the_page` for when they do not).
     honour_style: bool,
+    /// Whether `aria-hidden="true"` hides an element (see `visibility::a_dialog_hid_the_page` for when
+    /// it does not).
+    honour_aria_hidden: bool,
     /// The `id`s that a disclosure control names in its `aria-controls` (`visibility::note_controls`).
     disclosed: std::collections::HashSet<Box<str>>,
     /// The working-tree elements skipped for their inline style or `aria-hidden`.
     style_hidden: Vec<tree::Id>,
+    /// Those of them skipped for `aria-hidden` alone.
+    aria_hidden: Vec<tree::Id>,
 }
 
 impl Builder {
@@ -121,8 +126,10 @@ impl Builder {
             preformatted: Vec::new(),
             pre_pending: String::new(),
             honour_style: true,
+            honour_aria_hidden: true,
             disclosed: Default::default(),
             style_hidden: Vec::new(),
+            aria_hidden: Vec::new(),
         }
     }
 
@@ -201,8 +208,10 @@ impl Builder {
                 "hidden" => hiding.hidden_attr = crate::text::hidden::hidden_attribute_hides(v),
                 // Hidden from screen readers, shown on screen: a page saved while a dialog was open
                 // marks its whole body so. Read again like a style that hid the page.
-                "aria-hidden" if self.honour_style && v.trim().eq_ignore_ascii_case("true") => {
-                    hiding.hidden_by.get_or_insert(Action::StyleHidden);
+                "aria-hidden"
+                    if self.honour_style && self.honour_aria_hidden && v.trim().eq_ignore_ascii_case("true") =>
+                {
+                    hiding.hidden_by.get_or_insert(Action::AriaHidden);
                 }
                 "role" => {
                     hiding.tab_panel |= crate::text::hidden::is_tab_panel(v);
@@ -484,6 +493,11 @@ impl Document {
             // Read again without style hiding: the page's text is what its hiding styles (or its
             // `aria-hidden`) hid.
             b = Builder { honour_style: false, ..Builder::new(limits) };
+            b.build_tree(&tree);
+        } else if a_dialog_hid_the_page(b.text_buf.len(), &b.aria_hidden, &tree) {
+            // Read again with `aria-hidden` ignored: a modal open when the page was saved marked the
+            // content behind it so.
+            b = Builder { honour_aria_hidden: false, ..Builder::new(limits) };
             b.build_tree(&tree);
         }
         drop(tree);

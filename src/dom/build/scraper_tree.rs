@@ -110,7 +110,7 @@ impl Builder {
                     if let scraper::Node::Element(_) = node.value() {
                         match actions.pop() {
                             Some(Action::Pushed) => self.close_element(),
-                            Some(Action::Skipped | Action::StyleHidden) => skip_depth -= 1,
+                            Some(Action::Skipped | Action::StyleHidden | Action::AriaHidden) => skip_depth -= 1,
                             Some(Action::Flattened) | None => {}
                         }
                     }

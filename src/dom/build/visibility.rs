@@ -29,6 +29,10 @@ pub(super) enum Action {
     /// without style hiding when they hid nearly all of it ([`hid_the_page`]); the scraper
     /// walk (site rules) has no second reading and skips them like any other.
     StyleHidden,
+    /// Skipped for `aria-hidden="true"`: counted with [`Action::StyleHidden`], and also apart, to read
+    /// the page again with only `aria-hidden` ignored when it hid most of the text
+    /// ([`a_dialog_hid_the_page`]).
+    AriaHidden,
     /// Past a limit: the tag is dropped, its content goes to the nearest kept ancestor.
     Flattened,
 }
@@ -36,7 +40,7 @@ pub(super) enum Action {
 impl Action {
     /// The element is left out with its subtree.
     pub(super) fn skips(self) -> bool {
-        matches!(self, Action::Skipped | Action::StyleHidden)
+        matches!(self, Action::Skipped | Action::StyleHidden | Action::AriaHidden)
     }
 }
 
@@ -136,6 +140,26 @@ pub(super) fn hid_the_page(shown: usize, style_hidden: &[tree::Id], t: &Tree) ->
     }
     let hidden: usize = style_hidden.iter().map(|&root| t.text_len(root)).sum();
     hidden >= HIDDEN_MIN && hidden >= 20 * shown
+}
+
+/// How many times the text it stayed visible `aria-hidden` must hide for the page to count as saved
+/// with a dialog open ([`a_dialog_hid_the_page`]).
+const ARIA_HIDDEN_FACTOR: usize = 3;
+
+/// True when `aria-hidden="true"` hid most of the page's text: at least [`HIDDEN_MIN`] bytes and
+/// [`ARIA_HIDDEN_FACTOR`] times what stayed visible (`shown`). A script that opens a modal (a consent
+/// banner, a sign-in prompt) marks everything behind it `aria-hidden` for screen readers; a page saved
+/// in that state has its whole content so marked while its header and the modal stay visible, more
+/// than [`hid_the_page`] allows. The content is on screen behind the modal, so the page is read again
+/// with `aria-hidden` ignored and its inline styles still honoured. Decorative `aria-hidden` (icons,
+/// a carousel's copies, a duplicate menu) stays beside a page's visible content and never comes near
+/// three quarters of its text.
+pub(super) fn a_dialog_hid_the_page(shown: usize, aria_hidden: &[tree::Id], t: &Tree) -> bool {
+    if aria_hidden.is_empty() {
+        return false;
+    }
+    let hidden: usize = aria_hidden.iter().map(|&root| t.text_len(root)).sum();
+    hidden >= HIDDEN_MIN && hidden >= ARIA_HIDDEN_FACTOR * shown
 }
 
 /// At most this many click handlers a page are read for the overlay they close: a bound on what a
@@ -288,6 +312,29 @@ mod tests {
         let icons = format!("<body><span aria-hidden=\"true\">{}</span><p>{prose}</p></body>", "icon ".repeat(300));
         let doc = Document::parse(&icons);
         assert!(!doc.subtree_text(doc.body).contains("icon"));
+    }
+
+    #[test]
+    fn a_page_behind_an_open_modal_is_read_with_its_header_and_styles() {
+        let prose = "The seller describes the item: new, with tags, in the original packing. ".repeat(40);
+        let header = "<a href=/>Home</a> <a href=/deals>Deals</a> <a href=/help>Help</a> ".repeat(10);
+        // A consent modal left open: the script marked the item aria-hidden, while the site's header and
+        // the modal stay visible, too much text for the whole page to count as hidden by its styles.
+        let consent = "By clicking Accept you agree to the use of cookies on this site. ".repeat(6);
+        let page = format!(
+            "<body><header>{header}</header><div class=modal><p>{consent}</p></div>\
+             <div aria-hidden=\"true\"><h1>Hip pads</h1><p>{prose}</p>\
+             <div style='display:none'><p>Your basket is empty.</p></div></div></body>"
+        );
+        let doc = Document::parse(&page);
+        let text = doc.subtree_text(doc.body);
+        assert!(text.contains("Hip pads") && text.contains("original packing"), "{text}");
+        // Read again with aria-hidden ignored, not every hiding: the inline style still hides.
+        assert!(!text.contains("basket"), "{text}");
+        // When the visible text is more than a third of what aria-hidden hides, the hiding holds.
+        let more_visible = format!("<body><p>{prose}</p><div aria-hidden=\"true\"><p>{prose}</p></div></body>");
+        let doc = Document::parse(&more_visible);
+        assert_eq!(doc.subtree_text(doc.body).matches("original packing").count(), 40);
     }
 
     #[test]

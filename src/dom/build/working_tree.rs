@@ -90,8 +90,11 @@ impl Builder {
                     {
                         s[id as usize] = self.nodes.len() as NodeId - 1;
                     }
-                    if action == Action::StyleHidden {
+                    if matches!(action, Action::StyleHidden | Action::AriaHidden) {
                         self.style_hidden.push(id);
+                    }
+                    if action == Action::AriaHidden {
+                        self.aria_hidden.push(id);
                     }
                     if action.skips() {
                         if &**local == "head" {
