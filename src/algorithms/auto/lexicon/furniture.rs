@@ -9,8 +9,11 @@ use super::phrase_matcher::{Phrases, opens_with, same_words};
 /// "反侵权公告" (simplified and traditional script).
 const REPRINT_NOTICE_NAMES: &[&str] =
     &["免责声明", "版权声明", "侵权公告", "版权与免责", "免責聲明", "版權聲明", "侵權公告", "版權與免責"];
-/// What a notice opens with: "声明：该文观点仅代表作者本人…".
-const REPRINT_NOTICE_OPENINGS: &[&str] = &["声明：", "声明:", "聲明：", "聲明:"];
+/// What a notice's opening label ends with, before its colon: "声明：该文观点仅代表作者本人…",
+/// "特别声明：以上内容…仅提供信息存储服务".
+const REPRINT_NOTICE_LABELS: &[&str] = &["声明", "聲明"];
+/// The longest label, in characters, a notice opens with ("重要声明", "特别声明").
+const REPRINT_NOTICE_LABEL_CHARS: usize = 4;
 /// Words of rights that, beside "reprint" (转载), make a text a reprint notice.
 const REPRINT_RIGHTS: &[&str] = &["侵权", "版权", "著作权", "侵權", "版權", "著作權"];
 
@@ -24,8 +27,16 @@ pub fn is_reprint_notice(text: &str) -> bool {
     }
     let text = text.trim_start();
     REPRINT_NOTICE_NAMES.iter().any(|n| text.contains(n))
-        || REPRINT_NOTICE_OPENINGS.iter().any(|o| text.starts_with(o))
+        || opens_with_notice_label(text)
         || ((text.contains("转载") || text.contains("轉載")) && REPRINT_RIGHTS.iter().any(|r| text.contains(r)))
+}
+
+/// Does `text` open with a notice's label and its colon, after any opening quotation mark: "声明：",
+/// "特别声明：" ([`REPRINT_NOTICE_LABELS`], a label of [`REPRINT_NOTICE_LABEL_CHARS`] characters at most)?
+fn opens_with_notice_label(text: &str) -> bool {
+    let text = text.trim_start_matches(['“', '"', '「', '『', '【', '[']);
+    let Some((label, _)) = text.split_once(['：', ':']) else { return false };
+    label.chars().count() <= REPRINT_NOTICE_LABEL_CHARS && REPRINT_NOTICE_LABELS.iter().any(|l| label.ends_with(l))
 }
 
 /// Labels of controls, lower-case, without trailing dots, ellipses or arrows.

@@ -50,8 +50,9 @@ const REPRINT_NOTICE_MAX_BYTES: usize = 600;
 
 /// Unchoose reprint and copyright notices (rule `reprint-notices`): a chosen text that opens its
 /// block and is one ([`lexicon::is_reprint_notice`]: "声明：该文观点仅代表作者本人…", "版权与免责声明：",
-/// "未经书面许可，擅自转载…侵权"), with the highest ancestor that starts with it and holds less than half of the
-/// chosen text (the numbered clauses under such a heading). Chinese news sites print them under
+/// "未经书面许可，擅自转载…侵权", a self-media platform's "特别声明：以上内容…仅提供信息存储服务"), with the
+/// highest ancestor that starts with it and holds less than half of the chosen text (the numbered
+/// clauses under such a heading, the platform notice's English translation beside it). Chinese news sites print them under
 /// every article, in the article's own container and type, so density and the block classifier keep
 /// them. A page whose main content is a statement keeps it: its text is at least half of what is
 /// chosen. Returns whether any text was unchosen.
@@ -110,6 +111,13 @@ mod tests {
             "<body><p>{body}</p><div><span>原创版权禁止商业转载</span><span>报告侵权请联系我们</span></div></body>"
         );
         assert_eq!(kept(&rights), body);
+        // A platform's notice under an article labelled "特别声明：" goes with its translation beside it
+        // in the notice's own element.
+        let platform = format!(
+            "<body><p>{body}</p><p>{body}</p><div class=statement><span></span><p>特别声明：以上内容为用户上传并发布，本平台仅提供信息存储服务。</p>\
+             <p>Notice: The content above is uploaded and posted by a user.</p></div></body>"
+        );
+        assert_eq!(kept(&platform), format!("{body}|{body}"));
         // A writer's "do not reprint" names no right; "声明：" inside a sentence opens nothing.
         let own = format!("<body><p>{body}</p><p>本文为我原创，禁止转载。</p><p>他说：<b>声明：</b>无效。</p></body>");
         assert_eq!(kept(&own), format!("{body}|本文为我原创，禁止转载。|他说：|声明：|无效。"));
