@@ -374,7 +374,7 @@ fn block_signals(doc: &Document, judged: Option<Judged<'_>>) -> [(&'static str, 
     }
     let list: f64 =
         blocks.list.iter().zip(p).filter(|(b, q)| **q >= threshold && b.in_list).map(|(b, _)| f64::from(b.chars)).sum();
-    let after_headline = headline_prose(doc, blocks);
+    let after_headline = headline_prose(doc, blocks, super::prose::Reach::Blocks).chars;
     [
         ("kept_mean_p", mass / chars.max(1.0)),
         ("sure_blocks", (1.0 + f64::from(sure)).ln()),

@@ -271,12 +271,11 @@ fn apply_rules(
         is_article: verdict.is_article,
         label: verdict.label,
         comments_kept: ctx.params.auto.include_comments,
-        // The signal is ln(1 + characters).
-        headline_prose: verdict
-            .signals
-            .iter()
-            .find(|(n, _)| *n == has_article::HEADLINE_PROSE)
-            .map_or(0, |s| s.1.exp_m1().round() as u32),
+        headline_prose: if verdict.is_article || verdict.label == Some(PageType::Forum) {
+            prose::LedProse::default()
+        } else {
+            prose::headline_prose(ctx.doc, &m.blocks, prose::Reach::Chars(prose::HEADLINE_GAP_CHARS))
+        },
     };
     let page = rules::RuleInput::new(ctx.doc, &m.blocks, &m.regions, p, &ctx.params.auto)
         .with_site(ctx.site, site_model, &verdict);

@@ -74,10 +74,10 @@ const HEADLINE_GAP_BLOCKS: usize = 6;
 /// Only a page signal: the block found is not always the headline (a subheading can share more of a
 /// long title's words, a blog's headline is often a link), so no rule cuts the page at it; a rule
 /// that dropped what came before it cost wcxb-dev 0.006 word F1 in site-grouped CV.
-pub(super) fn headline_prose(doc: &Document, blocks: &Blocks) -> u32 {
+pub(super) fn headline_prose(doc: &Document, blocks: &Blocks, reach: Reach) -> LedProse {
     let title = doc.title.as_deref().unwrap_or("").trim();
     if title.is_empty() {
-        return 0;
+        return LedProse::default();
     }
     let title_words = distinct_words(title);
     let shared = |b: &TextBlock| {
@@ -104,19 +104,55 @@ pub(super) fn headline_prose(doc: &Document, blocks: &Blocks) -> u32 {
         }
     }
     if best.1 == 0 {
-        return 0;
+        return LedProse::default();
     }
     let h = best.0;
-    let mut chars = 0u32;
+    let mut led = LedProse::default();
+    let mut gap_chars = 0u32;
     for (gap, b) in blocks.list[h + 1..].iter().enumerate() {
+        let out_of_reach = match reach {
+            Reach::Blocks => gap >= HEADLINE_GAP_BLOCKS,
+            Reach::Chars(most) => {
+                gap_chars += b.chars;
+                gap_chars > most
+            }
+        };
         if is_prose(b) {
-            chars += b.chars;
-        } else if (chars > 0 && mostly_links(b)) || (chars == 0 && gap >= HEADLINE_GAP_BLOCKS) {
+            led.chars += b.chars;
+            led.words += b.scan.words;
+        } else if (led.chars > 0 && mostly_links(b)) || (led.chars == 0 && out_of_reach) {
             // A link block ends the body; no body within reach of the headline, none at all.
             break;
         }
     }
-    chars
+    led
+}
+
+/// How much other text may stand between the headline and its body when the rule table reads it
+/// ([`Reach::Chars`]), in characters: a dateline and a share bar of a dozen buttons (a Chinese portal's
+/// 易信 微信 QQ空间 微博 更多, its QR-code prompt and font-size control are eleven blocks and 127
+/// characters), not a menu or a teaser.
+pub(super) const HEADLINE_GAP_CHARS: u32 = 200;
+
+/// How far below the headline its body may start ([`headline_prose`]).
+#[derive(Debug, Clone, Copy)]
+pub enum Reach {
+    /// Within [`HEADLINE_GAP_BLOCKS`] blocks: the page signal `headline_prose`, as the models were
+    /// trained.
+    Blocks,
+    /// After at most this many characters of other text, however many blocks hold them: the rule
+    /// table's reading ([`HEADLINE_GAP_CHARS`]), where a share bar of many small buttons must not
+    /// hide an article's body.
+    Chars(u32),
+}
+
+/// The prose that follows the page's headline ([`headline_prose`]): its characters, and its words
+/// (every CJK character one, as [`crate::text::words`] counts them), which say how much was said in
+/// every script alike: 600 characters are a hundred English words but three hundred Chinese ones.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct LedProse {
+    pub chars: u32,
+    pub words: u32,
 }
 
 #[cfg(test)]
@@ -129,7 +165,7 @@ mod tests {
         let para = "县农业局今天举办农民培训班，两百多名农民参加了培训，学习了水稻育秧的新技术。";
         let after = |html: &str| {
             let doc = Document::parse(html);
-            headline_prose(&doc, &super::super::segment::segment(&doc, &block_owners(&doc)))
+            headline_prose(&doc, &super::super::segment::segment(&doc, &block_owners(&doc)), Reach::Blocks).chars
         };
         let menu = "<ul><li><a href=/>首页</a></li><li><a href=/n>新闻</a></li></ul>";
         let feed = "<ul><li><a href=/a>另一篇文章的标题在这里，很长的标题</a></li><li><a href=/b>又一篇文章的标题</a></li></ul>";
@@ -151,6 +187,33 @@ mod tests {
         // No title, or none of the page's blocks in it: nothing to follow.
         assert_eq!(after(&article.replace("<title>农民培训班开班_农业新闻_某某网</title>", "")), 0);
         assert_eq!(after(&article.replace("农民培训班开班_农业新闻_某某网", "Weather")), 0);
+    }
+
+    #[test]
+    fn the_rule_tables_reading_reaches_past_a_share_bar_of_many_buttons() {
+        let para = "县农业局今天举办农民培训班，两百多名农民参加了培训，学习了水稻育秧的新技术。";
+        let share: String =
+            ["易信", "微信", "QQ空间", "微博", "更多"].iter().map(|s| format!("<li><a href=#>{s}</a></li>")).collect();
+        let page = format!(
+            "<html><head><title>农民培训班开班_某某网</title></head><body><h1>农民培训班开班</h1>\
+             <div>2025-04-28 来源：农业网</div><div>分享到：</div><ul>{share}</ul><p>用微信扫码</p><p>T + -</p>\
+             <p>{para}</p><p>{para}</p></body></html>"
+        );
+        let doc = Document::parse(&page);
+        let blocks = super::super::segment::segment(&doc, &block_owners(&doc));
+        // Ten blocks of share bar and dateline: out of the signal's reach of six blocks, within 200
+        // characters. The body is counted in characters and in words, a CJK character a word.
+        assert_eq!(headline_prose(&doc, &blocks, Reach::Blocks), LedProse::default());
+        let led = headline_prose(&doc, &blocks, Reach::Chars(HEADLINE_GAP_CHARS));
+        let n = 2 * para.chars().count() as u32;
+        assert_eq!(led.chars, n);
+        assert_eq!(led.words, n - 2 * para.chars().filter(|c| !crate::text::words::is_cjk(*c)).count() as u32);
+        // Three hundred characters of menu are past it.
+        let menu: String = (0..30).map(|k| format!("<div>栏目名称第{k}个栏目</div>")).collect();
+        let far = page.replace("<div>分享到：</div>", &menu);
+        let doc = Document::parse(&far);
+        let blocks = super::super::segment::segment(&doc, &block_owners(&doc));
+        assert_eq!(headline_prose(&doc, &blocks, Reach::Chars(HEADLINE_GAP_CHARS)).chars, 0);
     }
 
     #[test]

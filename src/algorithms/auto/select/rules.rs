@@ -92,7 +92,8 @@ pub enum When {
     Article,
     /// A page judged an article, or one not labelled a forum whose headline (the block that shares
     /// the most words with its `<title>`) leads into as much prose as a feed can follow
-    /// ([`Verdict::headline_prose`]): a portal's article that its teaser feed made look a listing.
+    /// ([`Verdict::headline_prose`], in words: `records::FEED_BODY_MIN_WORDS`): a portal's article
+    /// that its teaser feed made look a listing.
     ArticleOrLedProse,
     /// A page judged an article, unless reader comments are kept (`include_comments`).
     ArticleUnlessCommentsKept,
@@ -118,7 +119,8 @@ impl When {
             When::Article => v.is_article,
             When::ArticleOrLedProse => {
                 v.is_article
-                    || (v.headline_prose >= super::records::FEED_BODY_MIN_CHARS && v.label != Some(PageType::Forum))
+                    || (v.headline_prose.words >= super::records::FEED_BODY_MIN_WORDS
+                        && v.label != Some(PageType::Forum))
             }
             When::ArticleUnlessCommentsKept => v.is_article && !v.comments_kept,
             When::Labelled(types) => labelled(types),
@@ -218,8 +220,10 @@ pub(crate) struct Verdict {
     pub label: Option<PageType>,
     /// `include_comments`.
     pub comments_kept: bool,
-    /// Characters of prose under the page's headline (the page signal `headline_prose`).
-    pub headline_prose: u32,
+    /// The prose under the page's headline (`auto::prose::headline_prose`, reached past up to
+    /// `prose::HEADLINE_GAP_CHARS` characters of other text), read on pages neither judged articles
+    /// nor labelled forums (the only ones [`When::ArticleOrLedProse`] asks about); empty on others.
+    pub headline_prose: crate::algorithms::auto::prose::LedProse,
 }
 
 /// The rules, in the order they run.
@@ -522,7 +526,8 @@ mod tests {
     #[test]
     fn documentation_keeps_its_repeats() {
         let when = rule_named("repeats").map(|r| r.when);
-        let verdict = |is_article, label| Verdict { is_article, label, comments_kept: false, headline_prose: 0 };
+        let verdict =
+            |is_article, label| Verdict { is_article, label, comments_kept: false, headline_prose: Default::default() };
         let holds = |v: Verdict| when.is_some_and(|w| w.holds(&v));
         assert!(holds(verdict(true, None)));
         assert!(holds(verdict(false, Some(PageType::Product))));
@@ -532,12 +537,17 @@ mod tests {
     #[test]
     fn a_feed_follows_an_article_or_a_headline_that_leads_into_prose() {
         let when = rule_named("records-after-article").map(|r| r.when);
-        let verdict =
-            |is_article, label, headline_prose| Verdict { is_article, label, comments_kept: false, headline_prose };
+        let verdict = |is_article, label, words| Verdict {
+            is_article,
+            label,
+            comments_kept: false,
+            headline_prose: crate::algorithms::auto::prose::LedProse { chars: 0, words },
+        };
         let holds = |v: Verdict| when.is_some_and(|w| w.holds(&v));
-        let body = super::super::records::FEED_BODY_MIN_CHARS;
+        let body = super::super::records::FEED_BODY_MIN_WORDS;
         assert!(holds(verdict(true, None, 0)));
-        // A portal's article that its teaser feed made look a listing.
+        // A portal's article that its teaser feed made look a listing: a hundred words under the
+        // headline, whatever the script (a short Chinese report of 300 characters has 250).
         assert!(holds(verdict(false, Some(PageType::Listing), body)));
         assert!(!holds(verdict(false, Some(PageType::Listing), body - 1)));
         // A thread's first post leads into the replies, which are its content.
