@@ -24,10 +24,16 @@ pub struct ProseRun {
 /// document order, where a block mostly of link text ends a run and anything else (headings,
 /// captions, datelines) neither adds to it nor ends it. By shape alone, in every script.
 pub(super) fn prose_run(blocks: &Blocks) -> ProseRun {
+    prose_run_of(blocks, |_| true)
+}
+
+/// [`prose_run`] over the blocks `counts` accepts: the others' prose neither adds to a run nor ends
+/// it.
+pub(super) fn prose_run_of(blocks: &Blocks, counts: impl Fn(usize) -> bool) -> ProseRun {
     let mut best = ProseRun::default();
     let (mut chars, mut count, mut first) = (0u32, 0u32, 0usize);
     for (k, b) in blocks.list.iter().enumerate() {
-        if is_prose(b) {
+        if is_prose(b) && counts(k) {
             if count == 0 {
                 first = k;
             }

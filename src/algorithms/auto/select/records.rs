@@ -7,6 +7,7 @@
 //! all the kept text. By structure alone, in every language.
 
 use super::unchoose::{unchoose_block, wholly_chosen};
+use crate::algorithms::auto::prose::prose_run_of;
 use crate::algorithms::auto::regions::{PageRegions, RegionFigures};
 use crate::algorithms::auto::segment::{Blocks, TextBlock};
 use crate::dom::{Document, NONE, NodeId};
@@ -42,7 +43,8 @@ fn running_text(b: &TextBlock) -> bool {
 
 /// On an article page, unchoose the chosen blocks of the record regions that follow its prose and
 /// read as a feed:
-/// - the top-level regions wholly after the page's longest prose run whose records are dated teasers
+/// - the top-level regions wholly after the longest run of chosen prose (the page's longest run when
+///   none is chosen) whose records are dated teasers
 ///   ([`dated_teasers`]), or are mostly links ([`links`]) and stand outside the element that holds
 ///   the run ([`prose_container`]): an article's own list of links (its sources, a list of courses)
 ///   sits among its paragraphs, a portal's feed beside them;
@@ -62,7 +64,10 @@ pub(super) fn drop_records_after_article(
     regions: &PageRegions,
     chosen: &mut [bool],
 ) -> bool {
-    let Some((first, last)) = regions.prose else { return false };
+    // The article's prose: the longest run of chosen prose. A brief of one paragraph is shorter than
+    // the legal text of its site's footer, the page's longest run, which no feed follows.
+    let anchor = prose_run_of(blocks, |k| wholly_chosen(blocks, &blocks.list[k], chosen)).span.or(regions.prose);
+    let Some((first, last)) = anchor else { return false };
     let container = prose_container(doc, blocks.list[first].owner, blocks.list[last].owner);
     // The chosen running text: how much, and where it ends.
     let (mut body, mut last_body) = (0u32, None);
@@ -79,7 +84,7 @@ pub(super) fn drop_records_after_article(
             .top_region_of(k)
             .map(|top| (&regions.regions[top as usize], regions.records.regions[top as usize].parent));
         let in_feed = region.is_some_and(|(f, parent)| {
-            f.against(regions.prose) == 1 && (dated_teasers(f) || (links(f) && !doc.contains(container, parent)))
+            f.against(anchor) == 1 && (dated_teasers(f) || (links(f) && !doc.contains(container, parent)))
         });
         if in_feed {
             feed.push(k);
@@ -280,6 +285,30 @@ mod tests {
         let (dropped, _) =
             run(&format!("<body><h1>培训班开班</h1><p>{PARA}</p><ul>{}{}</ul></body>", teaser(1), teaser(2)));
         assert!(!dropped);
+    }
+
+    #[test]
+    fn a_feed_follows_the_chosen_prose_not_a_longer_footer_left_out() {
+        // A brief of one paragraph, a hot list of links beside it, and a footer of legal text longer
+        // than the brief, which the classifier left out.
+        let link = |n: u32| format!("<li><a href=/h{n}>热门新闻第{n}条的标题在这里</a></li>");
+        let footer = "本站郑重声明：所载文章、数据仅供参考，使用前请核实，风险自负。".repeat(3);
+        let html = format!(
+            "<body><h1>培训班开班</h1><div class=text><p>{PARA}</p></div>\
+             <div class=side><ul>{}</ul></div><div class=footer><p>{footer}</p></div></body>",
+            (1..=4).map(link).collect::<String>()
+        );
+        let doc = Document::parse(&html);
+        let blocks = segment(&doc, &block_owners(&doc));
+        let regions = PageRegions::read(&doc, &blocks, &prose_run(&blocks));
+        let mut chosen: Vec<bool> = (0..doc.len()).map(|i| doc.node(i as NodeId).is_text()).collect();
+        for i in 0..doc.len() {
+            if doc.node(i as NodeId).is_text() && doc.text(i as NodeId).contains("郑重声明") {
+                chosen[i] = false;
+            }
+        }
+        assert!(drop_records_after_article(&doc, &blocks, &regions, &mut chosen));
+        assert_eq!(chosen_text(&doc, &chosen), format!("培训班开班|{PARA}"));
     }
 
     #[test]
