@@ -302,10 +302,9 @@ mod tests {
         let blocks = segment(&doc, &block_owners(&doc));
         let regions = PageRegions::read(&doc, &blocks, &prose_run(&blocks));
         let mut chosen: Vec<bool> = (0..doc.len()).map(|i| doc.node(i as NodeId).is_text()).collect();
-        for i in 0..doc.len() {
-            if doc.node(i as NodeId).is_text() && doc.text(i as NodeId).contains("郑重声明") {
-                chosen[i] = false;
-            }
+        for (i, c) in chosen.iter_mut().enumerate() {
+            let id = i as NodeId;
+            *c &= !(doc.node(id).is_text() && doc.text(id).contains("郑重声明"));
         }
         assert!(drop_records_after_article(&doc, &blocks, &regions, &mut chosen));
         assert_eq!(chosen_text(&doc, &chosen), format!("培训班开班|{PARA}"));
