@@ -74,7 +74,7 @@ fn card_structure(doc: &Document, headings: &[u32]) -> (u32, u32, Vec<bool>) {
 /// reads itself (an article has one).
 pub(super) const PARAGRAPHS: &str = "paragraphs";
 /// The signal of the prose under the page's headline, ln(1 + characters) ([`headline_prose`]).
-pub(super) const HEADLINE_PROSE: &str = "headline_prose";
+const HEADLINE_PROSE: &str = "headline_prose";
 /// The signal of the kept text's amount (log of its characters).
 pub(super) const TEXT_CHARS: &str = "text_chars";
 

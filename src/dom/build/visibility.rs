@@ -138,7 +138,7 @@ pub(super) fn hid_the_page(shown: usize, style_hidden: &[tree::Id], t: &Tree) ->
     if style_hidden.is_empty() || shown > SHOWN_MAX {
         return false;
     }
-    let hidden: usize = style_hidden.iter().map(|&root| t.text_len(root)).sum();
+    let hidden = text_under(style_hidden, t);
     hidden >= HIDDEN_MIN && hidden >= 20 * shown
 }
 
@@ -158,8 +158,14 @@ pub(super) fn a_dialog_hid_the_page(shown: usize, aria_hidden: &[tree::Id], t: &
     if aria_hidden.is_empty() {
         return false;
     }
-    let hidden: usize = aria_hidden.iter().map(|&root| t.text_len(root)).sum();
+    let hidden = text_under(aria_hidden, t);
     hidden >= HIDDEN_MIN && hidden >= ARIA_HIDDEN_FACTOR * shown
+}
+
+/// Bytes of text under the skipped elements `roots` (none inside another: a skipped element's subtree
+/// is not walked).
+fn text_under(roots: &[tree::Id], t: &Tree) -> usize {
+    roots.iter().map(|&root| t.text_len(root)).sum()
 }
 
 /// At most this many click handlers a page are read for the overlay they close: a bound on what a

@@ -52,9 +52,9 @@ const REPRINT_NOTICE_MAX_BYTES: usize = 600;
 /// block and is one ([`lexicon::is_reprint_notice`]: "声明：该文观点仅代表作者本人…", "版权与免责声明：",
 /// "未经书面许可，擅自转载…侵权", a self-media platform's "特别声明：以上内容…仅提供信息存储服务"), with the
 /// highest ancestor that starts with it and holds less than half of the chosen text (the numbered
-/// clauses under such a heading, the platform notice's English translation beside it). Chinese news sites print them under
-/// every article, in the article's own container and type, so density and the block classifier keep
-/// them. A page whose main content is a statement keeps it: its text is at least half of what is
+/// clauses under such a heading, the platform notice's English translation beside it). Chinese news
+/// sites print them under every article, in the article's own container and type, so density and the
+/// block classifier keep them. A page whose main content is a statement keeps it: its text is at least half of what is
 /// chosen. Returns whether any text was unchosen.
 pub(super) fn drop_reprint_notices(doc: &Document, chosen: &mut [bool]) -> bool {
     drop_opened_sections(doc, chosen, REPRINT_NOTICE_MAX_BYTES, lexicon::is_reprint_notice)
