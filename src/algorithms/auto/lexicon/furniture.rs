@@ -28,7 +28,21 @@ pub fn is_reprint_notice(text: &str) -> bool {
     let text = text.trim_start();
     REPRINT_NOTICE_NAMES.iter().any(|n| text.contains(n))
         || opens_with_notice_label(text)
+        || is_notice_title(text)
         || ((text.contains("转载") || text.contains("轉載")) && REPRINT_RIGHTS.iter().any(|r| text.contains(r)))
+}
+
+/// Is `text`, whole, a notice's label as its own heading, a colon after it or not: "特别声明",
+/// "免责声明：" ([`REPRINT_NOTICE_LABELS`], [`REPRINT_NOTICE_LABEL_CHARS`] characters at most). A
+/// platform prints it in an element of its own above the notice's text, and the label can be left
+/// out of the answer while the text under it is kept.
+pub fn is_notice_title(text: &str) -> bool {
+    let t = text.trim().trim_end_matches(['：', ':']).trim_end();
+    // Four CJK characters are twelve bytes: most texts are answered by their length alone.
+    t.len() <= 4 * 3
+        && !t.is_empty()
+        && t.chars().count() <= REPRINT_NOTICE_LABEL_CHARS
+        && REPRINT_NOTICE_LABELS.iter().any(|l| t.ends_with(l))
 }
 
 /// Does `text` open with a notice's label and its colon, after any opening quotation mark: "声明：",
@@ -241,6 +255,9 @@ mod tests {
         assert!(is_reprint_notice("未經授權不得轉載，侵權必究"));
         assert!(!is_reprint_notice("本文禁止转载或摘编"));
         assert!(!is_reprint_notice("两国领导人签署了联合声明：反对扩张"));
+        // A label standing alone, as the heading of the notice under it.
+        assert!(is_notice_title("特别声明") && is_notice_title(" 免责聲明： ") && is_reprint_notice("特别声明"));
+        assert!(!is_notice_title("联合国发表声明") && !is_notice_title("声明书") && !is_notice_title(""));
     }
 
     #[test]

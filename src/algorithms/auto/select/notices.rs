@@ -57,7 +57,7 @@ const REPRINT_NOTICE_MAX_BYTES: usize = 600;
 /// block classifier keep them. A page whose main content is a statement keeps it: its text is at least half of what is
 /// chosen. Returns whether any text was unchosen.
 pub(super) fn drop_reprint_notices(doc: &Document, chosen: &mut [bool]) -> bool {
-    drop_opened_sections(doc, chosen, REPRINT_NOTICE_MAX_BYTES, lexicon::is_reprint_notice)
+    drop_opened_sections(doc, chosen, REPRINT_NOTICE_MAX_BYTES, lexicon::is_reprint_notice, lexicon::is_notice_title)
 }
 
 #[cfg(test)]
@@ -118,6 +118,27 @@ mod tests {
              <p>Notice: The content above is uploaded and posted by a user.</p></div></body>"
         );
         assert_eq!(kept(&platform), format!("{body}|{body}"));
+        // A label standing alone over the notice's text goes with it, chosen or not; the section it
+        // opens holds at most the longest notice, and a page's paragraph under a heading that is no
+        // label stays.
+        let titled = |label: &str| {
+            format!(
+                "<body><p>{body}</p><div class=box><div>{label}</div>本文为机构在平台上传并发布，仅代表该机构观点。</div></body>"
+            )
+        };
+        assert_eq!(kept(&titled("特别声明")), body);
+        let doc = Document::parse(&titled("特别声明"));
+        let mut chosen: Vec<bool> =
+            (0..doc.len()).map(|i| doc.node(i as NodeId).is_text() && doc.text(i as NodeId) != "特别声明").collect();
+        assert!(drop_reprint_notices(&doc, &mut chosen));
+        assert_eq!(chosen_text(&doc, &chosen), body);
+        assert!(kept(&titled("培训通知")).contains("仅代表"));
+        let para = format!("<p>{body}</p>");
+        let long = format!("<body>{}<div><h3>免责声明</h3>{}</div></body>", para.repeat(6), para.repeat(5));
+        let doc = Document::parse(&long);
+        let mut chosen: Vec<bool> =
+            (0..doc.len()).map(|i| doc.node(i as NodeId).is_text() && doc.text(i as NodeId) != "免责声明").collect();
+        assert!(!drop_reprint_notices(&doc, &mut chosen));
         // A writer's "do not reprint" names no right; "声明：" inside a sentence opens nothing.
         let own = format!("<body><p>{body}</p><p>本文为我原创，禁止转载。</p><p>他说：<b>声明：</b>无效。</p></body>");
         assert_eq!(kept(&own), format!("{body}|本文为我原创，禁止转载。|他说：|声明：|无效。"));

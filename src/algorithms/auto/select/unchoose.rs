@@ -91,12 +91,16 @@ const MAX_OPENERS: usize = 64;
 /// Unchoose every section a chosen text opens: a text node of at most `max_bytes` that is its block's
 /// first chosen text (a notice's name before its clauses in one paragraph) and that `opens` accepts,
 /// with the highest ancestor that starts with it, holds the whole block and holds less than half of
-/// the chosen text. At most [`MAX_OPENERS`] openers are read.
+/// the chosen text. A text left out itself opens a section too when `titles` accepts it (a notice's
+/// label in an element of its own, the classifier having judged the short label apart from the text
+/// under it); its section holds at most `max_bytes` of chosen text, since nothing chosen ties the
+/// label to what follows it. At most [`MAX_OPENERS`] openers are read.
 pub(super) fn drop_opened_sections(
     doc: &Document,
     chosen: &mut [bool],
     max_bytes: usize,
     opens: impl Fn(&str) -> bool,
+    titles: impl Fn(&str) -> bool,
 ) -> bool {
     let end = doc.node(doc.body).end;
     let total = chosen_chars(doc, chosen, doc.body, end);
@@ -107,14 +111,21 @@ pub(super) fn drop_opened_sections(
     let mut dropped = false;
     for t in doc.body..end {
         let node = doc.node(t);
-        if !chosen[t as usize] || !node.is_text() || doc.text(t).len() > max_bytes {
+        if !node.is_text() || doc.text(t).len() > max_bytes {
+            continue;
+        }
+        let title = !chosen[t as usize];
+        if title && total == 0 {
+            continue;
+        }
+        if !(if title { titles(doc.text(t)) } else { opens(doc.text(t)) }) {
             continue;
         }
         let mut block = node.parent;
         while block != NONE && doc.node(block).tag().is_some_and(|t| !t.is_block()) {
             block = doc.node(block).parent;
         }
-        if block == NONE || !opens(doc.text(t)) {
+        if block == NONE {
             continue;
         }
         openers += 1;
@@ -129,14 +140,15 @@ pub(super) fn drop_opened_sections(
         let mut up = node.parent;
         while up != NONE && up > doc.body {
             let n = doc.node(up);
-            if chosen_in(up, t) > 0 || chosen_in(up, n.end) * 2 >= total {
+            let inside = chosen_in(up, n.end);
+            if chosen_in(up, t) > 0 || inside * 2 >= total || (title && inside > max_bytes) {
                 break;
             }
             section = up;
             up = n.parent;
         }
         // Ids are in document order: an ancestor of the block has a smaller one.
-        if section != NONE && section <= block {
+        if section != NONE && section <= block && (!title || chosen_in(section, doc.node(section).end) > 0) {
             let section_end = doc.node(section).end as usize;
             chosen[section as usize..section_end].fill(false);
             dropped = true;
