@@ -38,8 +38,8 @@ pub fn is_reprint_notice(text: &str) -> bool {
 /// out of the answer while the text under it is kept.
 pub fn is_notice_title(text: &str) -> bool {
     let t = text.trim().trim_end_matches(['：', ':']).trim_end();
-    // Four CJK characters are twelve bytes: most texts are answered by their length alone.
-    t.len() <= 4 * 3
+    // A CJK character is three bytes: most texts are answered by their length alone.
+    t.len() <= REPRINT_NOTICE_LABEL_CHARS * 3
         && !t.is_empty()
         && t.chars().count() <= REPRINT_NOTICE_LABEL_CHARS
         && REPRINT_NOTICE_LABELS.iter().any(|l| t.ends_with(l))

@@ -158,8 +158,8 @@ const MAIN_REGION_MIN_SHARE: u32 = 80;
 /// column's links, the navigation's menus, a thread's "similar threads") is chrome whose blocks the
 /// classifier let through one by one. So is the text in no region after the main region's last
 /// record (its pagination, the footer's lines): a listing ends with its records; a paragraph there is
-/// spared ([`is_prose`]). Text in no region
-/// before them (the listing's heading, its introduction) is left to the classifier. Site-grouped
+/// spared ([`spared_after_records`]). Text in no region before them (the listing's heading, its
+/// introduction) is left to the classifier. Site-grouped
 /// 3-fold CV with fold models read back, the text after the main region added: 9 pages up
 /// (zh-listdetail's list pages 0.8175 -> 0.8187), one down (a documentation page judged a listing,
 /// -0.015), no set lower; forum threads added: forums-harvest 0.8293 -> 0.8299, wcxb-dev's forum pages
@@ -174,15 +174,14 @@ pub(super) fn drop_records_beside_main(blocks: &Blocks, regions: &PageRegions, c
     // Regions under one parent are one list: a feed whose run of alike items an odd one (an
     // advertisement, a photo item) breaks is found as several regions of the same element's children.
     let parent = |r: usize| regions.records.regions[r].parent;
-    let mut by_parent: Vec<(NodeId, u32)> = per.iter().enumerate().map(|(r, &c)| (parent(r), c)).collect();
-    by_parent.sort_unstable_by_key(|&(p, _)| p);
-    by_parent.dedup_by(|(p, c), (q, sum)| {
-        let same = p == q;
-        if same {
-            *sum += *c;
+    // Regions come in document order of their parents, so those of one parent are adjacent.
+    let mut by_parent: Vec<(NodeId, u32)> = Vec::new();
+    for (r, &c) in per.iter().enumerate() {
+        match by_parent.last_mut() {
+            Some((p, sum)) if *p == parent(r) => *sum += c,
+            _ => by_parent.push((parent(r), c)),
         }
-        same
-    });
+    }
     let Some(&(main, most)) = by_parent.iter().max_by_key(|&&(p, c)| (c, std::cmp::Reverse(p))) else { return false };
     if total == 0 || u64::from(most) * 100 < u64::from(MAIN_REGION_MIN_SHARE) * u64::from(total) {
         return false;
@@ -191,7 +190,7 @@ pub(super) fn drop_records_beside_main(blocks: &Blocks, regions: &PageRegions, c
     let in_main = |t: u32| parent(t as usize) == main;
     let last_main = top.iter().rposition(|t| t.is_some_and(in_main)).unwrap_or(usize::MAX);
     for (k, b) in blocks.list.iter().enumerate() {
-        let trailing = top[k].is_none() && k > last_main && !is_prose(b);
+        let trailing = top[k].is_none() && k > last_main && !spared_after_records(b);
         if top[k].is_some_and(|t| !in_main(t)) || trailing {
             dropped |= unchoose_block(blocks, b, chosen);
         }
@@ -207,7 +206,7 @@ const TRAILING_CHROME_MAX_CHARS: u32 = 100;
 /// it link text? A thread's last post or a blog's last entry, laid out apart from the ones before it,
 /// follows their region. (Other regions' prose is not spared: there it is most often a rail's
 /// snippets or a "similar threads" box, and sparing it cost as much as it won.)
-fn is_prose(b: &TextBlock) -> bool {
+fn spared_after_records(b: &TextBlock) -> bool {
     b.chars > TRAILING_CHROME_MAX_CHARS && b.link_chars * 2 < b.chars
 }
 
