@@ -176,6 +176,24 @@ fn a_product_description_the_page_hides_comes_from_its_structured_data() {
     assert!(!off.content.text.contains(first), "{:?}", off.content.text);
 }
 
+/// A shop page whose structured data "describes" the product with its title, its price and the
+/// delivery terms, as some shops generate it for every product.
+const TITLE_AS_DESCRIPTION: &str = r#"<html><head><title>Canvas tote bag with leather handles, natural - Kiln & Co</title>
+<script type="application/ld+json">{"@context":"https://schema.org","@type":"Product","name":"Canvas tote bag",
+"description":"Canvas tote bag with leather handles, natural for 24.00 (02/12/2020) Free delivery for orders over 30.00",
+"offers":{"@type":"Offer","price":"24.00","priceCurrency":"EUR"}}</script></head>
+<body><nav><a href=/>Home</a> <a href=/shop>Shop</a> <a href=/cart>Cart (0)</a></nav>
+<main><h1>Canvas tote bag with leather handles, natural</h1><button>Add to cart</button>
+<ul class=specs><li>Outer material: cotton canvas</li><li>Handles: leather</li></ul></main>
+<footer>&copy; Kiln &amp; Co</footer></body></html>"#;
+
+#[test]
+fn a_description_that_restates_the_title_is_not_added() {
+    let r = extract(TITLE_AS_DESCRIPTION.as_bytes(), "auto").unwrap();
+    assert!(!r.has_article.is_article, "{}", r.has_article.probability);
+    assert!(!r.content.text.contains("Free delivery"), "{:?}", r.content.text);
+}
+
 #[test]
 fn site_templates_win_and_template_only_mode_says_when_none_matches() {
     let e = engine();

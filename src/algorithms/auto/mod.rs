@@ -342,17 +342,23 @@ pub fn site_rows(ctx: &Context<'_>, models: &ModelRefs<'_>) -> Vec<([f32; site_m
 /// Whether the page's declared product description is long enough
 /// ([`AutoParams::product_description_min_words`]) and the kept text holds fewer than half of its
 /// distinct words: the description the page's structured data states is then not among what a
-/// reader of its HTML sees.
+/// reader of its HTML sees. Words of the page's `<title>` do not count towards its length: a shop's
+/// generated description (the product's name, its price, the delivery terms) repeats the title and
+/// says nothing the page does not, and whether the kept text happened to hold its price decided it.
 fn declared_but_not_kept(ctx: &Context<'_>, roots: &[NodeId]) -> bool {
     let min = ctx.params.auto.product_description_min_words as usize;
     if min == 0 || ctx.product_description.is_empty() {
         return false;
     }
+    let mut title = std::collections::HashSet::new();
+    crate::text::words::for_each_word(ctx.doc.title.as_deref().unwrap_or(""), |w| {
+        title.insert(w.to_string());
+    });
     let mut declared = std::collections::HashSet::new();
     let mut n = 0;
     for p in ctx.product_description {
         crate::text::words::for_each_word(p, |w| {
-            n += 1;
+            n += usize::from(!title.contains(w));
             declared.insert(w.to_string());
         });
     }
