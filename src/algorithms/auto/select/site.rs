@@ -41,7 +41,9 @@ const RECUR_SHARE: f64 = 1.0;
 /// +0.003; at 0.5, 3 or 4 pages and +0.004 to +0.005.
 const ASKED_RECURRENCE: f32 = 0.5;
 
-/// Row positions of the recurrences [`asked`] reads.
+/// Row positions of the block's size and sentences, and of the recurrences [`asked`] reads.
+const CHARS_LN: usize = 0;
+const SENTENCES_LN: usize = 13;
 const SAME_SIGNATURE: usize = 3;
 const SAME_LEAD: usize = 5;
 const SAME_TAIL: usize = 6;
@@ -233,10 +235,19 @@ fn site_row(
 /// article's paragraph, a card's own title) is the page's own whatever its place: asking the model
 /// about it only risks losing it. Its place alone does not count: every article paragraph of a site
 /// recurs by place.
+///
+/// A paragraph of running text (a sentence end or more, [`PARAGRAPH_CHARS`] characters or more) is
+/// asked about only when it recurs whole: its first or last three characters at its place recur on a
+/// news site's every article page ("The …", "… said."), and a frame line is short.
 fn asked(row: &[f32; SITE_ROW]) -> bool {
-    let text = [SAME_SIGNATURE, SAME_LEAD, SAME_TAIL, SAME_TEXT].map(|i| row[i]);
+    let paragraph = row[SENTENCES_LN] >= 2f32.ln() && row[CHARS_LN] >= (1.0 + PARAGRAPH_CHARS).ln();
+    let shaped = if paragraph { [0.0; 2] } else { [SAME_LEAD, SAME_TAIL].map(|i| row[i]) };
+    let text = [row[SAME_SIGNATURE], row[SAME_TEXT], shaped[0], shaped[1]];
     text.into_iter().fold(0.0, f32::max) >= ASKED_RECURRENCE
 }
+
+/// The fewest characters of a block [`asked`] reads as a paragraph of running text.
+const PARAGRAPH_CHARS: f32 = 80.0;
 
 /// The page's keys and what its site knows of them (the page itself set aside when the site learned
 /// it).
@@ -418,6 +429,26 @@ mod tests {
             [at(SAME_SIGNATURE), at(SAME_LEAD), at(SAME_TAIL), at(SAME_TEXT)],
             ["same_signature", "same_lead", "same_tail", "same_text"]
         );
+        assert_eq!([at(CHARS_LN), at(SENTENCES_LN)], ["chars_ln", "sentences_ln"]);
+    }
+
+    #[test]
+    fn a_paragraph_is_asked_about_when_it_recurs_whole_a_frame_line_by_its_lead() {
+        // Rows of blocks whose first three characters recur at their place on every other page.
+        let row = |chars: f32, sentence_ends: f32, same_text: f32| {
+            let mut r = [0f32; SITE_ROW];
+            r[CHARS_LN] = (1.0 + chars).ln();
+            r[SENTENCES_LN] = (1.0 + sentence_ends).ln();
+            r[SAME_LEAD] = 1.0;
+            r[SAME_TEXT] = same_text;
+            r
+        };
+        // "The announcement came as the minister was visiting the port, as part of a week's tour."
+        assert!(!asked(&row(97.0, 1.0, 0.0)));
+        // The same paragraph copied onto every page, a `来源：X` line, a short line with a full stop.
+        assert!(asked(&row(97.0, 1.0, 1.0)));
+        assert!(asked(&row(12.0, 0.0, 0.0)));
+        assert!(asked(&row(40.0, 1.0, 0.0)));
     }
 
     #[test]
