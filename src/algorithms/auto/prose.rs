@@ -55,7 +55,7 @@ pub(super) fn prose_run_of(blocks: &Blocks, counts: impl Fn(usize) -> bool) -> P
 
 /// A prose block as [`prose_run`] reads one: 25 characters or more, a sentence end, at most a quarter
 /// of it link text.
-fn is_prose(b: &TextBlock) -> bool {
+pub(super) fn is_prose(b: &TextBlock) -> bool {
     b.chars >= 25 && b.scan.sentence_ends >= 1 && b.link_chars * 4 <= b.chars
 }
 
@@ -81,9 +81,20 @@ const HEADLINE_GAP_BLOCKS: usize = 6;
 /// long title's words, a blog's headline is often a link), so no rule cuts the page at it; a rule
 /// that dropped what came before it cost wcxb-dev 0.006 word F1 in site-grouped CV.
 pub(super) fn headline_prose(doc: &Document, blocks: &Blocks, reach: Reach) -> LedProse {
+    let mut led = LedProse::default();
+    for k in led_prose_blocks(doc, blocks, reach).map_or_else(Vec::new, |(_, body)| body) {
+        led.chars += blocks.list[k].chars;
+        led.words += blocks.list[k].scan.words;
+    }
+    led
+}
+
+/// The page's headline as [`headline_prose`] finds it, and the prose blocks it leads into (none when
+/// no prose is within reach). None without a headline.
+pub(super) fn led_prose_blocks(doc: &Document, blocks: &Blocks, reach: Reach) -> Option<(usize, Vec<usize>)> {
     let title = doc.title.as_deref().unwrap_or("").trim();
     if title.is_empty() {
-        return LedProse::default();
+        return None;
     }
     let title_words = distinct_words(title);
     let shared = |b: &TextBlock| {
@@ -110,10 +121,10 @@ pub(super) fn headline_prose(doc: &Document, blocks: &Blocks, reach: Reach) -> L
         }
     }
     if best.1 == 0 {
-        return LedProse::default();
+        return None;
     }
     let h = best.0;
-    let mut led = LedProse::default();
+    let mut body = Vec::new();
     let mut gap_chars = 0u32;
     for (gap, b) in blocks.list[h + 1..].iter().enumerate() {
         let out_of_reach = match reach {
@@ -124,14 +135,13 @@ pub(super) fn headline_prose(doc: &Document, blocks: &Blocks, reach: Reach) -> L
             }
         };
         if is_prose(b) {
-            led.chars += b.chars;
-            led.words += b.scan.words;
-        } else if (led.chars > 0 && mostly_links(b)) || (led.chars == 0 && out_of_reach) {
+            body.push(h + 1 + gap);
+        } else if (!body.is_empty() && mostly_links(b)) || (body.is_empty() && out_of_reach) {
             // A link block ends the body; no body within reach of the headline, none at all.
             break;
         }
     }
-    led
+    Some((h, body))
 }
 
 /// How much other text may stand between the headline and its body when the rule table reads it

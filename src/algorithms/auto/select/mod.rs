@@ -6,6 +6,7 @@
 
 mod code;
 mod furniture;
+mod headline;
 mod notices;
 mod rails;
 mod records;

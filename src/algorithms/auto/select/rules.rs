@@ -16,7 +16,7 @@ use std::cell::{Cell, OnceCell};
 use std::fmt;
 
 use super::furniture::{self, Furniture};
-use super::{code, notices, rails, records, repeats, sectioning, site, surest_owner, threads};
+use super::{code, headline, notices, rails, records, repeats, sectioning, site, surest_owner, threads};
 use crate::algorithms::auto::SiteModel;
 use crate::algorithms::auto::choice::Choice;
 use crate::algorithms::auto::lexicon;
@@ -291,6 +291,14 @@ pub const RULES: &[Rule] = &[
         step: Step::Drop(|page, chosen| {
             threads::drop_threads_after_article(page.doc, chosen, page.auto.comments_after_article_bytes)
         }),
+    },
+    Rule {
+        name: "headline-body",
+        switch: None,
+        family: Family::Records,
+        when: When::Article,
+        reads: "the block that shares the most words with the <title>, the prose after it",
+        step: Step::Keep(|page, chosen| headline::keep_body_of_lone_headline(page.doc, page.blocks, chosen)),
     },
     Rule {
         name: "code-between-kept",
