@@ -77,9 +77,10 @@ const HEADLINE_GAP_BLOCKS: usize = 6;
 /// a listing's heading (its column's name, also in its `<title>`) leads into headline links, and what
 /// prose follows is one teaser's summary. By shape and the page's own title, in every script.
 ///
-/// Only a page signal: the block found is not always the headline (a subheading can share more of a
-/// long title's words, a blog's headline is often a link), so no rule cuts the page at it; a rule
-/// that dropped what came before it cost wcxb-dev 0.006 word F1 in site-grouped CV.
+/// The block found is not always the headline (a subheading can share more of a long title's words, a
+/// blog's headline is often a link), so no rule cuts the page at it (a rule that dropped what came
+/// before it cost wcxb-dev 0.006 word F1 in site-grouped CV); the one rule that reads its blocks
+/// (`headline-body`) only adds them to an answer that holds the headline and no prose.
 pub(super) fn headline_prose(doc: &Document, blocks: &Blocks, reach: Reach) -> LedProse {
     let mut led = LedProse::default();
     for k in led_prose_blocks(doc, blocks, reach).map_or_else(Vec::new, |(_, body)| body) {
