@@ -4,14 +4,15 @@
 //!
 //! ```sh
 //! cargo build --release --example profile_pages
-//! valgrind --tool=callgrind --toggle-collect='*profile_pages::measured*' \
+//! valgrind --tool=callgrind --toggle-collect='profile_pages::measured' \
 //!     target/release/examples/profile_pages PAGE.html[.gz] [URL] ...
 //! callgrind_annotate --inclusive=yes callgrind.out.*
 //! ```
 //!
 //! Each page is extracted once untimed (every first-use table is built then), then the bare parse
 //! (`scraper` on the decoded text, as `pith bench`'s `parse` row) and `auto` with `pith bench`'s
-//! request (text only) run once each inside `measured`, the one function callgrind collects; their
+//! request (text only) run once each inside `measured`, the one function callgrind collects (named
+//! exactly: a pattern that also matches its callees would toggle collection off inside them); their
 //! shares are told apart by `measured_parse` and `measured_auto` in the profile.
 
 use std::hint::black_box;

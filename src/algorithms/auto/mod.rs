@@ -350,10 +350,7 @@ fn declared_but_not_kept(ctx: &Context<'_>, roots: &[NodeId]) -> bool {
     if min == 0 || ctx.product_description.is_empty() {
         return false;
     }
-    let mut title = std::collections::HashSet::new();
-    crate::text::words::for_each_word(ctx.doc.title.as_deref().unwrap_or(""), |w| {
-        title.insert(w.to_string());
-    });
+    let title = crate::text::words::distinct_words(ctx.doc.title.as_deref().unwrap_or(""));
     let mut declared = std::collections::HashSet::new();
     let mut n = 0;
     for p in ctx.product_description {

@@ -14,7 +14,7 @@
 //! 0.8712). (`pith eval $SETS --cv 3 --cv-models DIR --without-rule NAME` against the same run with
 //! the rule.)
 
-use super::unchoose::{unchoose_block, wholly_chosen};
+use super::unchoose::{partly_chosen, unchoose_block, wholly_chosen};
 use crate::algorithms::auto::lexicon;
 use crate::algorithms::auto::segment::Blocks;
 use crate::dom::Document;
@@ -201,7 +201,7 @@ pub(super) fn drop_leading_headline(doc: &Document, blocks: &Blocks, chosen: &mu
     let mut dropped = false;
     let mut text = String::new();
     for _ in 0..2 {
-        let Some(b) = blocks.list.iter().find(|b| blocks.texts_of(b).iter().any(|&t| chosen[t as usize])) else {
+        let Some(b) = blocks.list.iter().find(|b| partly_chosen(blocks, b, chosen)) else {
             break;
         };
         if b.chars > HEADLINE_MAX_CHARS {

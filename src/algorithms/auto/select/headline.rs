@@ -1,7 +1,7 @@
 //! The body a lone headline leads into (rule `headline-body`): an article whose answer is its
 //! headline and no running text gets the prose the headline leads into.
 
-use super::unchoose::wholly_chosen;
+use super::unchoose::{partly_chosen, wholly_chosen};
 use crate::algorithms::auto::prose::{HEADLINE_GAP_CHARS, Reach, is_prose, led_prose_blocks};
 use crate::algorithms::auto::segment::Blocks;
 use crate::dom::Document;
@@ -11,7 +11,7 @@ use crate::dom::Document;
 /// short paragraphs under its headline, each of which the classifier put under the threshold, is
 /// still the article. Returns whether any text was chosen.
 pub(super) fn keep_body_of_lone_headline(doc: &Document, blocks: &Blocks, chosen: &mut [bool]) -> bool {
-    if blocks.list.iter().any(|b| is_prose(b) && blocks.texts_of(b).iter().any(|&t| chosen[t as usize])) {
+    if blocks.list.iter().any(|b| is_prose(b) && partly_chosen(blocks, b, chosen)) {
         return false;
     }
     let Some((headline, body)) = led_prose_blocks(doc, blocks, Reach::Chars(HEADLINE_GAP_CHARS)) else {

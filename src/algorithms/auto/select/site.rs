@@ -21,7 +21,7 @@ use crate::algorithms::auto::segment::{Blocks, TextBlock, block_owners, segment}
 use crate::algorithms::auto::site_model::{SITE_ROW, SiteModel};
 use crate::algorithms::contract::{PageType, SiteTemplateUse};
 
-use super::unchoose::unchoose_block;
+use super::unchoose::{partly_chosen, unchoose_block};
 use crate::dom::{Document, NONE, NodeData, NodeId};
 use crate::hash::{Fnv1a, IdMap};
 use crate::site::{MIN_OTHER_PAGES, PageSignatures, SiteContext, SiteTemplate};
@@ -87,7 +87,7 @@ impl<'a> PageView<'a> {
             regions,
             is_article,
             is_records: matches!(label, Some(PageType::Listing | PageType::Collection)),
-            chosen_chars: blocks.list.iter().filter(|b| is_chosen(blocks, b, chosen)).map(|b| b.chars).sum(),
+            chosen_chars: blocks.list.iter().filter(|b| partly_chosen(blocks, b, chosen)).map(|b| b.chars).sum(),
         }
     }
 }
@@ -258,10 +258,6 @@ fn page_in_site<'t>(doc: &Document, blocks: &Blocks, template: &'t SiteTemplate)
     (keys, site)
 }
 
-fn is_chosen(blocks: &Blocks, b: &TextBlock, chosen: &[bool]) -> bool {
-    blocks.texts_of(b).iter().any(|&t| chosen[t as usize])
-}
-
 /// The site model's rows of every chosen block of a page with a site model behind it: the training
 /// rows of [`SiteModel`], with each block's index. None when the site knows too few other pages.
 pub(crate) fn chosen_rows(
@@ -276,7 +272,7 @@ pub(crate) fn chosen_rows(
         return Vec::new();
     }
     (0..blocks.list.len())
-        .filter(|&k| is_chosen(blocks, &blocks.list[k], chosen))
+        .filter(|&k| partly_chosen(blocks, &blocks.list[k], chosen))
         .map(|k| (k, site_row(blocks, k, &keys[k], &site, page)))
         .filter(|(_, row)| asked(row))
         .collect()
@@ -302,7 +298,7 @@ pub(super) fn drop_site_blocks(
     if others < MIN_OTHER_PAGES {
         return (unchanged, false);
     }
-    let candidates = (0..blocks.list.len()).filter(|&k| is_chosen(blocks, &blocks.list[k], chosen));
+    let candidates = (0..blocks.list.len()).filter(|&k| partly_chosen(blocks, &blocks.list[k], chosen));
     let needed = ((f64::from(others) * RECUR_SHARE).ceil() as u32).max(MIN_OTHER_PAGES);
     let going: Vec<usize> = candidates
         .filter(|&k| {
@@ -318,7 +314,7 @@ pub(super) fn drop_site_blocks(
         .list
         .iter()
         .enumerate()
-        .any(|(k, b)| b.chars > 0 && is_chosen(blocks, b, chosen) && going.binary_search(&k).is_err());
+        .any(|(k, b)| b.chars > 0 && partly_chosen(blocks, b, chosen) && going.binary_search(&k).is_err());
     if going.is_empty() || !kept_elsewhere {
         return (unchanged, false);
     }

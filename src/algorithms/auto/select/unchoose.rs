@@ -13,6 +13,11 @@ pub(super) fn wholly_chosen(blocks: &Blocks, b: &TextBlock, chosen: &[bool]) -> 
     blocks.texts_of(b).iter().all(|&t| chosen[t as usize])
 }
 
+/// Whether any text node of block `b` is chosen.
+pub(super) fn partly_chosen(blocks: &Blocks, b: &TextBlock, chosen: &[bool]) -> bool {
+    blocks.texts_of(b).iter().any(|&t| chosen[t as usize])
+}
+
 /// Unchoose every text node of block `b`. Returns whether any was chosen.
 pub(super) fn unchoose_block(blocks: &Blocks, b: &TextBlock, chosen: &mut [bool]) -> bool {
     let mut dropped = false;
