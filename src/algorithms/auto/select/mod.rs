@@ -4,9 +4,9 @@
 //! The rules that refine the choice after the page verdict are one table, in the order they run, in
 //! [`rules`]; each family of rules has its own file, and [`unchoose`] the walks they share.
 
+mod body;
 mod code;
 mod furniture;
-mod headline;
 mod notices;
 mod rails;
 mod records;

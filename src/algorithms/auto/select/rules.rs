@@ -16,7 +16,7 @@ use std::cell::{Cell, OnceCell};
 use std::fmt;
 
 use super::furniture::{self, Furniture};
-use super::{code, headline, notices, rails, records, repeats, sectioning, site, surest_owner, threads};
+use super::{body, code, notices, rails, records, repeats, sectioning, site, surest_owner, threads};
 use crate::algorithms::auto::SiteModel;
 use crate::algorithms::auto::choice::Choice;
 use crate::algorithms::auto::lexicon;
@@ -54,6 +54,8 @@ pub enum Family {
     Code,
     /// Record regions around the page's prose (`records.rs`).
     Records,
+    /// An article's body, completed (`body.rs`).
+    Body,
     /// Second copies of chosen text (`repeats.rs`).
     Repeats,
     /// `<main>`, `<nav>`, `<aside>`, `<footer>` and tables of contents (`sectioning.rs`).
@@ -74,6 +76,7 @@ impl Family {
             Family::Rails => "rails",
             Family::Code => "code",
             Family::Records => "records",
+            Family::Body => "body",
             Family::Repeats => "repeats",
             Family::Sectioning => "sectioning",
             Family::Notices => "notices",
@@ -295,10 +298,18 @@ pub const RULES: &[Rule] = &[
     Rule {
         name: "headline-body",
         switch: None,
-        family: Family::Records,
+        family: Family::Body,
         when: When::Article,
         reads: "the block that shares the most words with the <title>, the prose after it",
-        step: Step::Keep(|page, chosen| headline::keep_body_of_lone_headline(page.doc, page.blocks, chosen)),
+        step: Step::Keep(|page, chosen| body::keep_body_of_lone_headline(page.doc, page.blocks, chosen)),
+    },
+    Rule {
+        name: "body-paragraphs",
+        switch: None,
+        family: Family::Body,
+        when: When::Article,
+        reads: "the longest run of chosen prose, the other children of its element",
+        step: Step::Keep(|page, chosen| body::keep_body_paragraphs(page.doc, page.blocks, chosen)),
     },
     Rule {
         name: "code-between-kept",
