@@ -305,11 +305,9 @@ pub struct AutoParams {
     /// only; l3s-gn1, dragnet and utomo-big9-chaos keep the headline with it), and the headline is in
     /// the answer's `title` either way.
     pub drop_leading_headline: bool,
-    /// On a page judged an article, a container named for comments that follows at least this many
-    /// bytes of kept text is left out even when it holds the block the classifier is surest of (0:
-    /// only the first pass's rule, which spares such a container). A long thread's best reply can
-    /// outscore a short post; a wrapper named for comments that holds the article is preceded by a
-    /// headline at most. Not applied with `include_comments`.
+    /// Accepted and ignored: its rule (`comments-after-article`, a comment thread after 500 bytes of
+    /// kept text left out even when it held the surest block) changed no page of the developer sets
+    /// and left the table. Kept so that settings written for it still load.
     pub comments_after_article_bytes: u32,
     /// When no block reaches the threshold and the page's body holds fewer than this many
     /// characters of text, the answer is all of it (0: the heuristic region, as on larger pages).

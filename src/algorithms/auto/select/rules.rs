@@ -286,16 +286,6 @@ pub const RULES: &[Rule] = &[
         }),
     },
     Rule {
-        name: "comments-after-article",
-        switch: None,
-        family: Family::Threads,
-        when: When::ArticleUnlessCommentsKept,
-        reads: "names of elements, chosen text; comments_after_article_bytes",
-        step: Step::Drop(|page, chosen| {
-            threads::drop_threads_after_article(page.doc, chosen, page.auto.comments_after_article_bytes)
-        }),
-    },
-    Rule {
         name: "headline-body",
         switch: None,
         family: Family::Body,

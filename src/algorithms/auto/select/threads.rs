@@ -1,9 +1,8 @@
-//! Reader comments and reviews: the comment threads the first choice leaves out, a product's customer
-//! reviews (rule `product-reviews`) and, on an article, a thread that follows it whatever it holds
-//! (rule `comments-after-article`). One family because all three are containers named for comments
-//! or reviews after the first chosen text; only what spares one differs.
+//! Reader comments and reviews: the comment threads the first choice leaves out and a product's
+//! customer reviews (rule `product-reviews`). One family because both are containers named for
+//! comments or reviews after the first chosen text; only what spares one differs.
 
-use super::unchoose::{chosen_before, drop_named_after_first};
+use super::unchoose::drop_named_after_first;
 use crate::algorithms::auto::lexicon;
 use crate::dom::{Document, NodeId};
 
@@ -20,19 +19,6 @@ pub(super) fn drop_comment_threads(doc: &Document, chosen: &mut [bool], surest: 
 /// [`lexicon::REVIEW_THREADS`]). Returns whether any chosen text was unchosen.
 pub(super) fn drop_threads(doc: &Document, chosen: &mut [bool], surest: NodeId, rules: &[lexicon::Names]) -> bool {
     drop_named_after_first(doc, chosen, rules, |i, n| !(i..n.end).contains(&surest))
-}
-
-/// On a page judged an article, unchoose comment threads ([`lexicon::COMMENT_THREADS`]) that
-/// follow at least `min_before` bytes of chosen text, even one holding the block the classifier is
-/// surest of (0: none). A long thread's best-written reply can outscore a short post, and the
-/// first pass then spares the thread as if it wrapped the article; a wrapper is preceded by a
-/// headline at most, not by the article itself. Returns whether any chosen text was unchosen.
-pub(super) fn drop_threads_after_article(doc: &Document, chosen: &mut [bool], min_before: u32) -> bool {
-    if min_before == 0 {
-        return false;
-    }
-    let before = chosen_before(doc, chosen);
-    drop_named_after_first(doc, chosen, &lexicon::COMMENT_THREADS, |i, _| before[i as usize] >= min_before as usize)
 }
 
 #[cfg(test)]
@@ -74,27 +60,6 @@ mod tests {
         let thread = |name: &str| lexicon::matches_any(&lexicon::COMMENT_THREADS, name);
         assert!(thread("disqus_thread") && thread("pinglun-box"));
         assert!(!thread("recommend") && !thread("commentary"));
-    }
-
-    #[test]
-    fn a_thread_after_the_article_is_dropped_on_an_article_page_whatever_it_holds() {
-        let post = "A short post that says what it has to say in two plain sentences. Thanks for reading.";
-        let page = format!(
-            "<body><h1>Title</h1><div class=post><p>{post}</p></div>\
-             <div id=comments><h3>Comments</h3><p>A reader's long and well-written reply.</p></div></body>"
-        );
-        let doc = Document::parse(&page);
-        let all = || (0..doc.len()).map(|i| doc.node(i as NodeId).is_text()).collect::<Vec<bool>>();
-        let mut chosen = all();
-        assert!(drop_threads_after_article(&doc, &mut chosen, 50));
-        assert_eq!(chosen_text(&doc, &chosen), format!("Title|{post}"));
-        // Kept text before the thread shorter than the bound (a headline over a wrapper): kept.
-        let mut chosen = all();
-        assert!(!drop_threads_after_article(&doc, &mut chosen, 500));
-        assert!(chosen_text(&doc, &chosen).contains("reply"));
-        // 0 turns the step off.
-        let mut chosen = all();
-        assert!(!drop_threads_after_article(&doc, &mut chosen, 0));
     }
 
     #[test]
