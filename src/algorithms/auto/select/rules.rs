@@ -268,6 +268,14 @@ pub const RULES: &[Rule] = &[
         }),
     },
     Rule {
+        name: "main-records",
+        switch: None,
+        family: Family::Records,
+        when: When::Labelled(&[PageType::Listing, PageType::Collection]),
+        reads: "record regions, chosen text",
+        step: Step::Keep(|page, chosen| records::keep_main_records(page.blocks, page.regions, chosen)),
+    },
+    Rule {
         name: "records-beside-main",
         switch: None,
         family: Family::Records,
