@@ -47,7 +47,10 @@ pub(super) fn keep_body_paragraphs(doc: &Document, blocks: &Blocks, chosen: &mut
     let Some((first, last)) = prose_run_of(blocks, |k| wholly_chosen(blocks, &blocks.list[k], chosen)).span else {
         return false;
     };
-    let body_parents: Vec<NodeId> = (first..=last).filter(|&k| chosen_prose(k, chosen)).map(parent).collect();
+    // Sorted, for a lookup per run that stays cheap on a page of a hundred thousand paragraphs.
+    let mut body_parents: Vec<NodeId> = (first..=last).filter(|&k| chosen_prose(k, chosen)).map(parent).collect();
+    body_parents.sort_unstable();
+    body_parents.dedup();
     let mut kept = false;
     let mut start = 0;
     while start < blocks.list.len() {
@@ -55,12 +58,21 @@ pub(super) fn keep_body_paragraphs(doc: &Document, blocks: &Blocks, chosen: &mut
         while end < blocks.list.len() && parent(end) == parent(start) {
             end += 1;
         }
-        if body_parents.contains(&parent(start)) {
-            let mut owners: Vec<NodeId> =
-                (start..end).filter(|&k| chosen_prose(k, chosen)).map(|k| blocks.list[k].owner).collect();
-            owners.dedup();
-            let tags: Vec<Option<Tag>> = owners.iter().map(|&o| doc.node(o).tag()).collect();
-            if owners.len() >= 2 {
+        if body_parents.binary_search(&parent(start)).is_ok() {
+            // The run's owners of chosen prose (blocks of one owner are adjacent) and their few tags.
+            let (mut owners, mut last_owner, mut tags) = (0usize, None, Vec::<Option<Tag>>::new());
+            for k in (start..end).filter(|&k| chosen_prose(k, chosen)) {
+                let owner = blocks.list[k].owner;
+                if last_owner != Some(owner) {
+                    owners += 1;
+                    last_owner = Some(owner);
+                    let tag = doc.node(owner).tag();
+                    if !tags.contains(&tag) {
+                        tags.push(tag);
+                    }
+                }
+            }
+            if owners >= 2 {
                 for b in &blocks.list[start..end] {
                     if is_prose(b)
                         && b.link_chars == 0
