@@ -3,7 +3,7 @@
 //! body's kept paragraphs in one element (rule `body-paragraphs`). Both only add text, and only on
 //! pages judged articles.
 
-use super::unchoose::{partly_chosen, wholly_chosen};
+use super::unchoose::{choose_block, partly_chosen, wholly_chosen};
 use crate::algorithms::auto::prose::{HEADLINE_GAP_CHARS, Reach, is_prose, led_prose_blocks, prose_run_of};
 use crate::algorithms::auto::segment::Blocks;
 use crate::dom::{Document, NodeId, Tag};
@@ -23,9 +23,7 @@ pub(super) fn keep_body_of_lone_headline(doc: &Document, blocks: &Blocks, chosen
         return false;
     }
     for k in body {
-        for &t in blocks.texts_of(&blocks.list[k]) {
-            chosen[t as usize] = true;
-        }
+        choose_block(blocks, &blocks.list[k], chosen);
     }
     true
 }
@@ -79,9 +77,7 @@ pub(super) fn keep_body_paragraphs(doc: &Document, blocks: &Blocks, chosen: &mut
                         && tags.contains(&doc.node(b.owner).tag())
                         && !partly_chosen(blocks, b, chosen)
                     {
-                        for &t in blocks.texts_of(b) {
-                            chosen[t as usize] = true;
-                        }
+                        choose_block(blocks, b, chosen);
                         kept = true;
                     }
                 }
@@ -96,8 +92,7 @@ pub(super) fn keep_body_paragraphs(doc: &Document, blocks: &Blocks, chosen: &mut
 mod tests {
     use super::*;
     use crate::algorithms::auto::segment::{block_owners, segment};
-    use crate::algorithms::auto::select::testing::chosen_text;
-    use crate::dom::NodeId;
+    use crate::algorithms::auto::select::testing::{chosen_text, chosen_where};
 
     const PAGE: &str = "<html><head><title>市场监管总局：交易各方不得规避审查</title></head><body>\
         <div class=nav><a href=/>首页</a> <a href=/n>新闻</a></div>\
@@ -110,9 +105,7 @@ mod tests {
     fn run(keep: &[&str]) -> (bool, String) {
         let doc = Document::parse(PAGE);
         let blocks = segment(&doc, &block_owners(&doc));
-        let mut chosen: Vec<bool> = (0..doc.len())
-            .map(|i| doc.node(i as NodeId).is_text() && keep.iter().any(|k| doc.text(i as NodeId).contains(k)))
-            .collect();
+        let mut chosen = chosen_where(&doc, keep);
         let kept = keep_body_of_lone_headline(&doc, &blocks, &mut chosen);
         (kept, chosen_text(&doc, &chosen))
     }
@@ -143,9 +136,7 @@ mod tests {
     fn run_paragraphs(page: &str, keep: &[&str]) -> (bool, String) {
         let doc = Document::parse(page);
         let blocks = segment(&doc, &block_owners(&doc));
-        let mut chosen: Vec<bool> = (0..doc.len())
-            .map(|i| doc.node(i as NodeId).is_text() && keep.iter().any(|k| doc.text(i as NodeId).contains(k)))
-            .collect();
+        let mut chosen = chosen_where(&doc, keep);
         let kept = keep_body_paragraphs(&doc, &blocks, &mut chosen);
         (kept, chosen_text(&doc, &chosen))
     }

@@ -120,4 +120,11 @@ mod testing {
             .collect::<Vec<_>>()
             .join("|")
     }
+
+    /// Every text node of `doc` that holds one of `keep` chosen, and no other.
+    pub(super) fn chosen_where(doc: &Document, keep: &[&str]) -> Vec<bool> {
+        (0..doc.len() as NodeId)
+            .map(|i| doc.node(i).is_text() && keep.iter().any(|k| doc.text(i).contains(k)))
+            .collect()
+    }
 }

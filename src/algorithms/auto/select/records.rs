@@ -6,7 +6,7 @@
 //! listing's records (rule `records-beside-main`): the other regions, when one region holds nearly
 //! all the kept text. By structure alone, in every language.
 
-use super::unchoose::{unchoose_block, wholly_chosen};
+use super::unchoose::{choose_block, unchoose_block, wholly_chosen};
 use crate::algorithms::auto::prose::prose_run_of;
 use crate::algorithms::auto::regions::{PageRegions, RegionFigures};
 use crate::algorithms::auto::segment::{Blocks, TextBlock};
@@ -252,9 +252,7 @@ pub(super) fn keep_main_records(blocks: &Blocks, regions: &PageRegions, chosen: 
     let mut kept = false;
     for (k, b) in blocks.list.iter().enumerate() {
         if top[k].is_some_and(|t| parent(t) == main) && !wholly_chosen(blocks, b, chosen) {
-            for &t in blocks.texts_of(b) {
-                chosen[t as usize] = true;
-            }
+            choose_block(blocks, b, chosen);
             kept = true;
         }
     }
@@ -321,7 +319,7 @@ pub(super) fn drop_priced_cards(blocks: &Blocks, regions: &PageRegions, chosen: 
 
 #[cfg(test)]
 mod tests {
-    use super::super::testing::chosen_text;
+    use super::super::testing::{chosen_text, chosen_where};
     use super::*;
     use crate::algorithms::auto::prose::prose_run;
     use crate::algorithms::auto::segment::{block_owners, segment};
@@ -409,19 +407,14 @@ mod tests {
         let doc = Document::parse(&html);
         let blocks = segment(&doc, &block_owners(&doc));
         let regions = PageRegions::read(&doc, &blocks, &prose_run(&blocks));
-        let only = |keep: &[&str]| -> Vec<bool> {
-            (0..doc.len())
-                .map(|i| doc.node(i as NodeId).is_text() && keep.iter().any(|k| doc.text(i as NodeId).contains(k)))
-                .collect()
-        };
         // Two rows' titles and the heading kept: the rows are most of the kept text, so all of them go in.
-        let mut chosen = only(&["Seed forum", "Thread number 1", "Thread number 4"]);
+        let mut chosen = chosen_where(&doc, &["Seed forum", "Thread number 1", "Thread number 4"]);
         assert!(keep_main_records(&blocks, &regions, &mut chosen));
         let text = chosen_text(&doc, &chosen);
         assert!(text.contains("Thread number 5") && text.contains("user3 2025-04-23"), "{text}");
         assert!(!text.contains("Side link"), "{text}");
         // When the rows hold less than half of the kept text, nothing is added.
-        let mut chosen = only(&["Thread number 1", "Side link"]);
+        let mut chosen = chosen_where(&doc, &["Thread number 1", "Side link"]);
         assert!(!keep_main_records(&blocks, &regions, &mut chosen));
     }
 

@@ -98,8 +98,6 @@ pub enum When {
     /// ([`Verdict::headline_prose`], in words: `records::FEED_BODY_MIN_WORDS`): a portal's article
     /// that its teaser feed made look a listing.
     ArticleOrLedProse,
-    /// A page judged an article, unless reader comments are kept (`include_comments`).
-    ArticleUnlessCommentsKept,
     /// A page the page-type models label with one of these types (never an article).
     Labelled(&'static [PageType]),
     /// [`When::Labelled`], unless reader comments are kept.
@@ -125,7 +123,6 @@ impl When {
                     || (v.headline_prose.words >= super::records::FEED_BODY_MIN_WORDS
                         && v.label != Some(PageType::Forum))
             }
-            When::ArticleUnlessCommentsKept => v.is_article && !v.comments_kept,
             When::Labelled(types) => labelled(types),
             When::LabelledUnlessCommentsKept(types) => labelled(types) && !v.comments_kept,
             When::NotLabelled(types) => !labelled(types),
@@ -141,7 +138,6 @@ impl fmt::Display for When {
             When::ArticleOrLedProse => {
                 write!(f, "articles, and pages not labelled forum whose headline leads into prose")
             }
-            When::ArticleUnlessCommentsKept => write!(f, "articles, unless comments are kept"),
             When::Labelled(types) => write!(f, "pages labelled {}", type_names(types)),
             When::NotLabelled(types) => write!(f, "every page not labelled {}", type_names(types)),
             When::LabelledUnlessCommentsKept(types) => {

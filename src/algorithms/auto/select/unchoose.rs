@@ -18,6 +18,13 @@ pub(super) fn partly_chosen(blocks: &Blocks, b: &TextBlock, chosen: &[bool]) -> 
     blocks.texts_of(b).iter().any(|&t| chosen[t as usize])
 }
 
+/// Choose every text node of block `b`: the rules that complete the answer add whole blocks.
+pub(super) fn choose_block(blocks: &Blocks, b: &TextBlock, chosen: &mut [bool]) {
+    for &t in blocks.texts_of(b) {
+        chosen[t as usize] = true;
+    }
+}
+
 /// Unchoose every text node of block `b`. Returns whether any was chosen.
 pub(super) fn unchoose_block(blocks: &Blocks, b: &TextBlock, chosen: &mut [bool]) -> bool {
     let mut dropped = false;
