@@ -14,8 +14,6 @@
 //! [`Tag::is_container`] names. Sibling merging is
 //! limited to blocks of the same tag so that a menu `<ul>` never merges into an article `<div>`.
 
-use std::collections::HashMap;
-
 use serde::{Deserialize, Serialize};
 
 use crate::algorithms::contract::params::BayesParams;
@@ -115,7 +113,9 @@ pub fn blocks(doc: &Document, merge_siblings: bool) -> Vec<PageBlock> {
             _ => owner[n.parent as usize],
         };
     }
-    let mut index: HashMap<NodeId, usize> = HashMap::new();
+    // Per owner node, its block's place in `out` (a vector by node id: a hash map here cost more than
+    // the loop's own work).
+    let mut index: Vec<u32> = vec![u32::MAX; doc.len()];
     let mut out: Vec<PageBlock> = Vec::new();
     for i in body..doc.node(body).end {
         let n = doc.node(i);
@@ -124,11 +124,12 @@ pub fn blocks(doc: &Document, merge_siblings: bool) -> Vec<PageBlock> {
         if !n.is_text() && !is_p {
             continue;
         }
-        let k = *index.entry(own).or_insert_with(|| {
+        let Some(slot) = index.get_mut(own as usize) else { continue };
+        if *slot == u32::MAX {
+            *slot = out.len() as u32;
             out.push(PageBlock { nodes: vec![own], texts: Vec::new(), counts: BlockCounts::default() });
-            out.len() - 1
-        });
-        let b = &mut out[k];
+        }
+        let Some(b) = out.get_mut(*slot as usize) else { continue };
         if is_p {
             b.counts.p_count += 1;
         } else {

@@ -207,7 +207,7 @@ fn names_after(rest: &str) -> Vec<String> {
 /// The reporters a Chinese news lead names in brackets before its first sentence:
 /// `新京报讯（记者 陆一夫）11月25日…`, `新华社巴黎12月9日电（记者唐霁）…`, `本站讯（职工通讯员 李琴雯 刘会）…`.
 fn lead_reporters(text: &str) -> Vec<String> {
-    let head: String = text.chars().take(48).collect();
+    let head = &text[..text.char_indices().nth(48).map_or(text.len(), |(i, _)| i)];
     let Some(open) = head.find(['（', '(']) else { return Vec::new() };
     if head[..open].chars().count() > 24 {
         return Vec::new();
@@ -373,7 +373,8 @@ pub fn read(doc: &Document) -> Byline {
         if seeking(&out, article_over) && !text.is_ascii() {
             out.authors = persons(lead_reporters(text));
         }
-        if text.chars().count() > MAX_LINE {
+        // More than MAX_LINE characters: found at the first one past it, not by counting them all.
+        if text.len() > MAX_LINE && text.chars().nth(MAX_LINE).is_some() {
             pending_author_label = false;
             pending_date_label = false;
             continue;

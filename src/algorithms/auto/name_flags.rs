@@ -57,7 +57,9 @@ pub fn name_flags(doc: &Document) -> NameFlags {
     let mut counts = [0u32; lexicon::ALL_NAME_GROUPS];
     // A page repeats its names (a card's, a list item's classes on every one of them): each distinct
     // name is matched once. Bounded, so a page of distinct names costs one lookup more per element.
-    let mut seen: HashMap<&str, u32> = HashMap::new();
+    // foldhash, not the standard SipHash, whose lookups showed in profiles of this pass; its seed is
+    // drawn per process, so a page cannot choose names that collide.
+    let mut seen: HashMap<&str, u32, foldhash::fast::RandomState> = HashMap::default();
     for i in doc.body..doc.node(doc.body).end {
         let n = doc.node(i);
         let Some(e) = n.element() else { continue };

@@ -92,7 +92,7 @@ pub(super) fn dom_signals(doc: &Document, meta: &PageMeta, names: &[u32; ALL_NAM
                 if chars > SHORT_TEXT {
                     continue;
                 }
-                let lower = t.to_lowercase();
+                let lower = crate::text::words::lowercase(t);
                 let is = |list: &[&str]| list.iter().any(|w| *w == lower);
                 cart += u32::from(is(CART_TEXTS));
                 contact += u32::from(is(CONTACT_TEXTS));
