@@ -221,8 +221,8 @@ pub fn for_each_word(s: &str, mut f: impl FnMut(&str)) {
             }
             continue;
         }
-        if (0xE5..=0xE9).contains(&bytes[i]) {
-            // U+5000 to U+9FFF, all CJK ideographs (each a word): no character decoding for them.
+        if (0xE5..=0xE9).contains(&bytes[i]) || (bytes[i] == 0xE4 && bytes.get(i + 1).is_some_and(|&b| b >= 0xB8)) {
+            // U+4E00 to U+9FFF, all CJK ideographs (each a word): no character decoding for them.
             if !cur.is_empty() {
                 f(&cur);
                 cur.clear();
@@ -409,5 +409,20 @@ mod tests {
             assert_eq!(lowercase(s), s.to_lowercase(), "{s:?}");
         }
         assert!(matches!(lowercase("加入 cart"), std::borrow::Cow::Borrowed(_)));
+    }
+    #[test]
+    fn the_ideographs_read_without_decoding_are_cjk() {
+        // The lead bytes for_each_word takes as a CJK character without decoding it.
+        for c in (0x4000u32..=0x9FFF).filter_map(char::from_u32) {
+            let mut b = [0u8; 4];
+            let b = c.encode_utf8(&mut b).as_bytes();
+            if (0xE5..=0xE9).contains(&b[0]) || (b[0] == 0xE4 && b[1] >= 0xB8) {
+                assert!(is_cjk(c), "{c:?}");
+            }
+        }
+        assert!(!is_cjk('\u{4DC0}'));
+        let mut seen = Vec::new();
+        for_each_word("一个中文句子abc丁\u{4DC0}", |w| seen.push(w.to_string()));
+        assert_eq!(seen, ["一", "个", "中", "文", "句", "子", "abc", "丁"]);
     }
 }
