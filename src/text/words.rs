@@ -193,6 +193,17 @@ pub fn distinct_words(s: &str) -> std::collections::HashSet<String> {
     words(s).into_iter().collect()
 }
 
+/// ASCII letters, digits and `_`: the bytes that make up words in ASCII text.
+const ASCII_WORD: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 128 {
+        t[b] = (b as u8).is_ascii_alphanumeric() || b == b'_' as usize;
+        b += 1;
+    }
+    t
+};
+
 /// Call `f` with each word of `s`, as [`words`] splits them, from one reused buffer: no allocation
 /// per word, for callers that only compare.
 pub fn for_each_word(s: &str, mut f: impl FnMut(&str)) {
@@ -201,11 +212,19 @@ pub fn for_each_word(s: &str, mut f: impl FnMut(&str)) {
     let bytes = s.as_bytes();
     let mut i = 0;
     while i < bytes.len() {
-        // Runs of ASCII word characters are appended and lower-cased in place, in one go.
-        if bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_' {
+        // Runs of ASCII word characters, read by a table. A run that is a whole word (nothing before
+        // it in the buffer, an ASCII byte or the end after it) in lower case already is passed as it
+        // stands, the common case of running text; the others are appended and lower-cased in place.
+        if ASCII_WORD[usize::from(bytes[i])] {
             let start = i;
-            while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
+            let mut upper = false;
+            while i < bytes.len() && ASCII_WORD[usize::from(bytes[i])] {
+                upper |= bytes[i].is_ascii_uppercase();
                 i += 1;
+            }
+            if !upper && cur.is_empty() && bytes.get(i).is_none_or(u8::is_ascii) {
+                f(&s[start..i]);
+                continue;
             }
             let from = cur.len();
             cur.push_str(&s[start..i]);
@@ -424,5 +443,45 @@ mod tests {
         let mut seen = Vec::new();
         for_each_word("一个中文句子abc丁\u{4DC0}", |w| seen.push(w.to_string()));
         assert_eq!(seen, ["一", "个", "中", "文", "句", "子", "abc", "丁"]);
+    }
+    #[test]
+    fn words_are_split_as_the_character_rule_splits_them() {
+        // The rule spelled out character by character: CJK characters alone, runs of `is_word`
+        // characters lower-cased, everything else a separator.
+        fn reference(s: &str) -> Vec<String> {
+            let mut out = Vec::new();
+            let mut cur = String::new();
+            for c in s.chars() {
+                if is_cjk(c) {
+                    if !cur.is_empty() {
+                        out.push(std::mem::take(&mut cur));
+                    }
+                    out.push(c.to_string());
+                } else if is_word(c) {
+                    cur.extend(c.to_lowercase());
+                } else if !cur.is_empty() {
+                    out.push(std::mem::take(&mut cur));
+                }
+            }
+            if !cur.is_empty() {
+                out.push(cur);
+            }
+            out
+        }
+        for s in [
+            "",
+            "plain words, and more_words.",
+            "The Rice FARMERS of 2024",
+            "café au lait naïve Straße ÉCOLE",
+            "x-ray e.g. a_b_c __init__ 3.14",
+            "中文abc中文 ABC中 abcé中",
+            "trailing word",
+            "Ünïcödé then ascii",
+            "mixed\u{301}mark and\u{a0}nbsp “quoted” — dash",
+        ] {
+            let mut seen = Vec::new();
+            for_each_word(s, |w| seen.push(w.to_string()));
+            assert_eq!(seen, reference(s), "{s:?}");
+        }
     }
 }
