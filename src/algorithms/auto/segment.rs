@@ -46,33 +46,51 @@ pub(super) struct Scan {
     pub(super) dated: bool,
 }
 
+/// [`ASCII_CLASS`] bits: an ASCII digit, a sentence end (`.`, `!`, `?`), a letter or digit.
+const DIGIT: u8 = 1;
+const SENTENCE_END: u8 = 2;
+const ALNUM: u8 = 4;
+
+/// Each ASCII byte's classes ([`DIGIT`], [`SENTENCE_END`], [`ALNUM`]).
+const ASCII_CLASS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut b = 0;
+    while b < 128 {
+        let c = b as u8;
+        t[b] = if c.is_ascii_digit() { DIGIT } else { 0 }
+            | if matches!(c, b'.' | b'!' | b'?') { SENTENCE_END } else { 0 }
+            | if c.is_ascii_alphanumeric() { ALNUM } else { 0 };
+        b += 1;
+    }
+    t
+};
+
 impl Scan {
     fn read(&mut self, s: &str) {
         let mut in_word = false;
         let mut last = None;
         if s.is_ascii() {
-            // The common case, byte by byte.
-            for &b in s.as_bytes() {
-                if b.is_ascii_whitespace() {
-                    in_word = false;
-                    continue;
-                }
-                if !self.started {
-                    self.started = true;
-                    self.upper_start = b.is_ascii_uppercase();
-                }
-                last = Some(b as char);
-                self.digits += u32::from(b.is_ascii_digit());
-                self.sentence_ends += u32::from(matches!(b, b'.' | b'!' | b'?'));
-                if b.is_ascii_alphanumeric() {
-                    self.words += u32::from(!in_word);
-                    in_word = true;
-                } else {
-                    in_word = false;
-                }
+            // The common case: each byte's classes from a table, and no branch per byte. Whitespace
+            // is in no class, so it ends a word as any other byte that is not a letter or digit does.
+            let bytes = s.as_bytes();
+            let not_space = |b: &&u8| !b.is_ascii_whitespace();
+            if !self.started
+                && let Some(&b) = bytes.iter().find(not_space)
+            {
+                self.started = true;
+                self.upper_start = b.is_ascii_uppercase();
             }
-            if let Some(c) = last {
-                self.terminal_end = matches!(c, '.' | '!' | '?' | '"' | ')' | ':');
+            let mut prev_alnum = 0u32;
+            for &b in bytes {
+                let class = ASCII_CLASS[usize::from(b)];
+                self.digits += u32::from(class & DIGIT);
+                self.sentence_ends += u32::from(class & SENTENCE_END) >> 1;
+                let alnum = u32::from(class & ALNUM) >> 2;
+                self.words += alnum & !prev_alnum;
+                prev_alnum = alnum;
+            }
+            if let Some(&b) = bytes.iter().rev().find(not_space) {
+                self.terminal_end = matches!(b, b'.' | b'!' | b'?' | b'"' | b')' | b':');
             }
             return;
         }
@@ -396,5 +414,55 @@ mod tests {
         assert_ne!(hash("abcdefgh\0"), hash("abcdefgh"));
         assert_eq!(hash("a b"), hash("ab"));
         assert_ne!(hash("ab"), hash("ba"));
+    }
+    #[test]
+    fn the_ascii_scan_counts_as_reading_byte_by_byte() {
+        fn by_bytes(texts: &[&str]) -> (u32, u32, u32, bool, bool, bool) {
+            let (mut words, mut digits, mut ends, mut started, mut upper, mut terminal) =
+                (0, 0, 0, false, false, false);
+            for s in texts {
+                let mut in_word = false;
+                let mut last = None;
+                for &b in s.as_bytes() {
+                    if b.is_ascii_whitespace() {
+                        in_word = false;
+                        continue;
+                    }
+                    if !started {
+                        started = true;
+                        upper = b.is_ascii_uppercase();
+                    }
+                    last = Some(b);
+                    digits += u32::from(b.is_ascii_digit());
+                    ends += u32::from(matches!(b, b'.' | b'!' | b'?'));
+                    if b.is_ascii_alphanumeric() {
+                        words += u32::from(!in_word);
+                        in_word = true;
+                    } else {
+                        in_word = false;
+                    }
+                }
+                if let Some(b) = last {
+                    terminal = matches!(b, b'.' | b'!' | b'?' | b'"' | b')' | b':');
+                }
+            }
+            (words, digits, ends, started, upper, terminal)
+        }
+        let cases: [&[&str]; 6] = [
+            &["Rice farmers planted 12 fields early.", "  Then it rained! "],
+            &["   ", "lower start, no end"],
+            &["", "\t\x0bQ?"],
+            &["a.b.c 3.14 (see: x) \"quoted\"", ":"],
+            &["word", "word"],
+            &["\x0c\r\n"],
+        ];
+        for texts in cases {
+            let mut scan = Scan::default();
+            for s in texts {
+                scan.read(s);
+            }
+            let got = (scan.words, scan.digits, scan.sentence_ends, scan.started, scan.upper_start, scan.terminal_end);
+            assert_eq!(got, by_bytes(texts), "{texts:?}");
+        }
     }
 }
