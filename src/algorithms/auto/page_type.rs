@@ -30,7 +30,8 @@ const SHORT_TEXT: usize = 40;
 /// sections, inline code (documentation names identifiers in running text), long paragraphs and the
 /// share of the text in paragraphs (prose), the interface phrases of each type in short texts
 /// ([`TYPE_CUES`]), short dated texts (a thread dates every post, a listing every card), short texts
-/// that read as prices, the largest run of posts ([`post_share`]), and how many elements are named
+/// that read as prices, the largest run of posts ([`post_share`]), self-linked headings and the
+/// contents that link to them ([`heading_links`]), and how many elements are named
 /// for each group of [`NAME_GROUPS_COUNTED`] (`names`, from [`super::name_flags::name_flags`]).
 pub(super) fn dom_signals(doc: &Document, meta: &PageMeta, names: &[u32; ALL_NAME_GROUPS]) -> Vec<(&'static str, f64)> {
     let body = doc.node(doc.body).stats;
@@ -127,6 +128,9 @@ pub(super) fn dom_signals(doc: &Document, meta: &PageMeta, names: &[u32; ALL_NAM
         ("price_texts", ln(prices)),
     ];
     out.push(("post_share", post_share(doc)));
+    let (anchored, contents) = heading_links(doc);
+    out.push(("heading_anchors", ln(anchored)));
+    out.push(("contents_links", ln(contents)));
     out.extend(TYPE_CUES.iter().zip(cues).map(|((name, _), c)| (*name, ln(c))));
     out.extend(NAME_GROUPS_COUNTED.iter().map(|&(signal, group)| (signal, ln(names[group_index(group)]))));
     out
@@ -167,6 +171,76 @@ fn post_share(doc: &Document) -> f64 {
         .fold(0.0, f64::max)
         .min(1.0)
 }
+
+/// Documentation's own markup: headings that carry a link to themselves (a permalink, `#id`, which
+/// generators put on every section heading so that a reader can cite the section) and a table of
+/// contents of in-page links to the headings. Shapes, not words. Measured over the developer sets'
+/// typed pages: a self-linked heading on 55-60% of documentation pages, on 0-3% of articles,
+/// forum threads, products, listings and service pages; contents links on 50-65% of documentation
+/// pages, on 6-23% of the others (a product's tabs link to its sections' headings too).
+///
+/// A heading counts when an in-page link inside it names the heading's id, its parent's (a section
+/// around it) or an element's inside it, or has at most two characters of text (a `¶`, `#` or an
+/// icon). Contents links are in-page links outside headings that name such an id. Bounded: at most
+/// [`HEADING_IDS`] ids and as many links are compared, each against each.
+fn heading_links(doc: &Document) -> (u32, u32) {
+    let (mut anchored, mut heading_end, mut open) = (0u32, 0, false);
+    // The heading's own links, checked once its ids are all read.
+    let mut heading_links: Vec<(&str, u32)> = Vec::new();
+    let mut ids: Vec<&str> = Vec::new();
+    let mut fragments: Vec<&str> = Vec::new();
+    let tokens =
+        |i: u32| doc.node(i).element().and_then(|e| e.id_class.as_deref()).into_iter().flat_map(str::split_whitespace);
+    let mut close_heading = |from: usize, links: &mut Vec<(&str, u32)>, ids: &[&str]| {
+        let own = &ids[from.min(ids.len())..];
+        if links.iter().any(|&(f, chars)| chars <= 2 || own.iter().any(|t| t.eq_ignore_ascii_case(f))) {
+            anchored += 1;
+        }
+        links.clear();
+    };
+    let mut heading_ids_from = 0;
+    for i in doc.body + 1..doc.node(doc.body).end {
+        if open && i >= heading_end {
+            close_heading(heading_ids_from, &mut heading_links, &ids);
+            open = false;
+        }
+        let n = doc.node(i);
+        let Some(e) = n.element() else { continue };
+        let fragment = (e.tag == Tag::A)
+            .then(|| e.href().and_then(|h| h.trim().strip_prefix('#')))
+            .flatten()
+            .filter(|f| !f.is_empty());
+        if e.tag.is_heading() && !open {
+            (heading_end, open, heading_ids_from) = (n.end, true, ids.len());
+            for t in tokens(n.parent).chain(tokens(i)) {
+                if ids.len() < HEADING_IDS {
+                    ids.push(t);
+                }
+            }
+        } else if open {
+            for t in tokens(i) {
+                if ids.len() < HEADING_IDS {
+                    ids.push(t);
+                }
+            }
+            if let Some(f) = fragment {
+                heading_links.push((f, n.stats.chars));
+            }
+        } else if let Some(f) = fragment
+            && fragments.len() < HEADING_IDS
+        {
+            fragments.push(f);
+        }
+    }
+    if open {
+        close_heading(heading_ids_from, &mut heading_links, &ids);
+    }
+    let contents = fragments.iter().filter(|f| ids.iter().any(|t| t.eq_ignore_ascii_case(f))).count();
+    (anchored, contents as u32)
+}
+
+/// The most heading ids, and in-page links, [`heading_links`] compares.
+const HEADING_IDS: usize = 256;
 
 /// Paragraphs of at least this many characters are prose (`long_paragraphs`).
 const LONG_PARAGRAPH: u32 = 200;
@@ -291,6 +365,28 @@ mod tests {
         assert_eq!(value(&s, "pagination_links"), 4f64.ln());
         assert_eq!(value(&s, "url_forum"), 1.0);
         assert_eq!(value(&s, "url_product"), 0.0);
+    }
+
+    #[test]
+    fn headings_that_link_to_themselves_and_the_contents_that_link_to_them_are_counted() {
+        // Three generators' permalinks: an id on the section around the heading, an id on the
+        // heading, an icon link (no text) whose id differs from its fragment; then a contents list
+        // naming two of the ids, a link to an id no heading has, and an article's heading whose
+        // in-page link (to the comments) is neither short nor the heading's own.
+        let docs = "<html><body><nav><a href='#install'>Install</a><a href='#usage'>Usage</a>\
+            <a href='#top'>Top</a></nav>\
+            <section id=install><h2>Install<a class=headerlink href='#install'>¶</a></h2><p>Run it.</p></section>\
+            <h2 id=usage>Usage <a href='#usage'>link</a></h2><p>Call it.</p>\
+            <h3><a id=user-content-api class=anchor href='#api'><svg></svg></a>API</h3>\
+            <h2>Reader comments <a href='#comments'>12 comments</a></h2><div id=comments>Nice.</div>\
+            </body></html>";
+        assert_eq!(heading_links(&Document::parse(docs)), (3, 2));
+        let article = "<html><body><h1>Rice course opens</h1><p>Text.</p>\
+            <h2>Comments <a href='#respond'>Leave a reply</a></h2><p id=respond>Form.</p></body></html>";
+        assert_eq!(heading_links(&Document::parse(article)), (0, 0));
+        let s = dom_signals(&Document::parse(docs), &PageMeta::default(), &[0; ALL_NAME_GROUPS]);
+        assert_eq!(value(&s, "heading_anchors"), 4f64.ln());
+        assert_eq!(value(&s, "contents_links"), 3f64.ln());
     }
 
     #[test]
