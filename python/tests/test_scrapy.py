@@ -85,10 +85,15 @@ def story_page(k: int) -> bytes:
 
 
 def home_page() -> bytes:
-    links = "".join(f'<li><a href="/news/{k}.html">{STORIES[k][0]}</a></li>' for k in range(len(STORIES)))
+    # A news site's front page: each story a card of its headline and its date.
+    cards = "".join(
+        f'<article><h3><a href="/news/{k}.html">{STORIES[k][0]}</a></h3>'
+        f'<time datetime="2024-05-{10 + k}">May {10 + k}, 2024</time></article>'
+        for k in range(len(STORIES))
+    )
     return f"""<!doctype html><html lang="en"><head><title>County Farming Gazette</title></head><body>
 <div id="header"><a href="/">Home</a></div>
-<div id="main"><h1>Latest news</h1><div class="story"><ul>{links}</ul><p class="notice">{NOTICE}</p></div></div>
+<div id="main"><h1>Latest news</h1><div class="story"><div>{cards}</div><p class="notice">{NOTICE}</p></div></div>
 <p><a href="/empty.html">Contact</a> <a href="/binary.html">Banner</a> <a href="/data.json">Data</a></p>
 </body></html>""".encode()
 

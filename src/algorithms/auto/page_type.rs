@@ -175,9 +175,10 @@ fn post_share(doc: &Document) -> f64 {
 /// Documentation's own markup: headings that carry a link to themselves (a permalink, `#id`, which
 /// generators put on every section heading so that a reader can cite the section) and a table of
 /// contents of in-page links to the headings. Shapes, not words. Measured over the developer sets'
-/// typed pages: a self-linked heading on 55-60% of documentation pages, on 0-3% of articles,
-/// forum threads, products, listings and service pages; contents links on 50-65% of documentation
-/// pages, on 6-23% of the others (a product's tabs link to its sections' headings too).
+/// typed pages: a heading linking to its own id on 54-57% of documentation pages, on 0-3% of
+/// articles, forum threads, products, listings and service pages; contents links on 51-66% of
+/// documentation pages, on 1-23% of the others (a product's tabs link to its sections' headings,
+/// and a "skip to content" link may name the section a heading stands in).
 ///
 /// A heading counts when an in-page link inside it names the heading's id, its parent's (a section
 /// around it) or an element's inside it, or has at most two characters of text (a `¶`, `#` or an
