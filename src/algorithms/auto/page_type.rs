@@ -193,7 +193,7 @@ fn heading_links(doc: &Document) -> (u32, u32) {
     let tokens =
         |i: u32| doc.node(i).element().and_then(|e| e.id_class.as_deref()).into_iter().flat_map(str::split_whitespace);
     let mut close_heading = |from: usize, links: &mut Vec<(&str, u32)>, ids: &[&str]| {
-        let own = &ids[from.min(ids.len())..];
+        let own = &ids[from..];
         if links.iter().any(|&(f, chars)| chars <= 2 || own.iter().any(|t| t.eq_ignore_ascii_case(f))) {
             anchored += 1;
         }
@@ -213,17 +213,11 @@ fn heading_links(doc: &Document) -> (u32, u32) {
             .filter(|f| !f.is_empty());
         if e.tag.is_heading() && !open {
             (heading_end, open, heading_ids_from) = (n.end, true, ids.len());
-            for t in tokens(n.parent).chain(tokens(i)) {
-                if ids.len() < HEADING_IDS {
-                    ids.push(t);
-                }
-            }
+            let room = HEADING_IDS - ids.len();
+            ids.extend(tokens(n.parent).chain(tokens(i)).take(room));
         } else if open {
-            for t in tokens(i) {
-                if ids.len() < HEADING_IDS {
-                    ids.push(t);
-                }
-            }
+            let room = HEADING_IDS - ids.len();
+            ids.extend(tokens(i).take(room));
             if let Some(f) = fragment {
                 heading_links.push((f, n.stats.chars));
             }
