@@ -295,9 +295,9 @@ pub struct AutoParams {
     /// address or image path, written out as text rather than as a link's label (a shop's attribute
     /// dump, `cat_thumb_Bone: https://cdn…/160x160/…`, or a feed's raw fields).
     pub drop_bare_addresses: bool,
-    /// Leave out what a forum prints about each post's poster: a kept block of at most 40 characters
-    /// that is a rank ("Member", "Senior Member", "Moderator", "Original poster") or opens with
-    /// "Posts:", "Messages:", "Joined:", "Registered:", "Start date" and holds a number.
+    /// Accepted and ignored: its rule (`poster-details`, an English list of forum ranks and "Posts:",
+    /// "Joined:" lines) moved 17 of 3,903 developer pages by a summed -0.07 F1 once the block model
+    /// read record regions, and left the table. Kept so that settings written for it still load.
     pub drop_poster_details: bool,
     /// Leave out the headline when it opens the kept text: the first kept block (two, for a headline
     /// printed twice) of at most 300 characters whose whole text `<title>` holds. Off by default: the
@@ -316,9 +316,9 @@ pub struct AutoParams {
     /// empty (0: never). A page of script shells, a bot wall or an error notice leaves only its
     /// chrome (a cart link, a legal footer), which the fallbacks above would otherwise return.
     pub no_content_below: f64,
-    /// A code block (`<pre>`) none of whose text was kept, between kept text with at most this many
-    /// characters of dropped text on either side (a caption, a "Copy" button), is kept (0: never): a
-    /// tutorial's command between "run this" and "then this" is part of it.
+    /// Accepted and ignored: its rule (`code-between-kept`, a code block between kept text kept with
+    /// it) moved 3 of 3,903 developer pages by a summed -0.02 F1 once the block model read the page's
+    /// code, and left the table. Kept so that settings written for it still load.
     pub code_between_kept_chars: u32,
     /// When the page declares one product in JSON-LD whose description has at least this many words,
     /// and the kept text holds fewer than half of that description's distinct words, a page that is

@@ -88,32 +88,6 @@ pub fn is_interface_label(text: &str) -> bool {
     }
 }
 
-/// A forum poster's rank as the whole text ("Senior Member", "Moderator").
-pub(super) const MEMBER_RANKS: &[&str] = &[
-    "member",
-    "new member",
-    "junior member",
-    "senior member",
-    "full member",
-    "active member",
-    "well-known member",
-    "moderator",
-    "administrator",
-    "original poster",
-];
-
-/// Is `text` what a forum prints beside each post about its poster and thread ("Posts: 1,077",
-/// "Joined: Mar 2019", "Registered: 2016-07-02", "Start date Jul 9, 2022", with a number), or a rank
-/// ([`MEMBER_RANKS`])? "Posts about rice" has neither colon nor number.
-/// Asked of every short block, so nothing is allocated (case is compared ASCII-insensitively).
-pub fn is_poster_detail(t: &str) -> bool {
-    let t = t.trim();
-    static RANKS: std::sync::LazyLock<Phrases> = std::sync::LazyLock::new(|| Phrases::new(&[MEMBER_RANKS]));
-    let counted = ["posts:", "messages:", "reaction score:", "joined:", "registered:", "start date"];
-    RANKS.hold(t)
-        || (t.len() <= 40 && counted.iter().any(|p| opens_with(t, p)) && t.bytes().any(|b| b.is_ascii_digit()))
-}
-
 /// Controls over a list of results and the page: sorting and filtering it, applying to a listed job
 /// or course, skipping to the results, and the label over an advertisement.
 const LISTING_CONTROLS: &[&str] = &[
@@ -222,12 +196,11 @@ mod tests {
 
     #[test]
     fn phrase_lists_are_single_spaced_so_their_lengths_answer_for_them() {
-        for p in [INTERFACE_LABELS, SHOP_CONTROLS, LISTING_CONTROLS, MEMBER_RANKS].concat() {
+        for p in [INTERFACE_LABELS, SHOP_CONTROLS, LISTING_CONTROLS].concat() {
             assert_eq!(p.split_whitespace().collect::<Vec<_>>().join(" "), p, "{p:?}");
         }
         assert!(is_interface_label("READ  MORE »") && is_interface_label("Sort by:") && is_interface_label("12 likes"));
         assert!(!is_interface_label("Read more about rice") && !is_interface_label(&"x ".repeat(40)));
-        assert!(is_poster_detail("Senior  Member") && !is_poster_detail("Senior Members"));
     }
 
     #[test]

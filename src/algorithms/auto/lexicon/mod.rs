@@ -36,8 +36,7 @@ pub use container_names::{
 #[allow(unused_imports)]
 pub use container_names::CONSENT_NOTICES;
 pub use furniture::{
-    is_bare_address, is_breadcrumb, is_interface_label, is_notice_title, is_poster_detail, is_reprint_notice,
-    is_share_prompt,
+    is_bare_address, is_breadcrumb, is_interface_label, is_notice_title, is_reprint_notice, is_share_prompt,
 };
 pub use name_groups::{ALL_NAME_GROUPS, NAME_GROUPS, PAGE_NAME_GROUPS, name_group_bits};
 pub use name_matcher::{Names, matches_any, words};

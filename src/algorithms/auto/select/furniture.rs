@@ -25,8 +25,6 @@ const SHARE_PROMPT_MAX_CHARS: u32 = 40;
 const INTERFACE_LABEL_MAX_CHARS: u32 = 30;
 /// The longest breadcrumb trail, in characters.
 const BREADCRUMB_MAX_CHARS: u32 = 200;
-/// The longest line about a forum poster, in characters.
-const POSTER_DETAIL_MAX_CHARS: u32 = 40;
 /// The longest bare address, in characters.
 const BARE_ADDRESS_MAX_CHARS: u32 = 300;
 
@@ -46,9 +44,6 @@ pub(super) const INTERFACE_LABELS: Furniture =
     Furniture { max_chars: INTERFACE_LABEL_MAX_CHARS, is: lexicon::is_interface_label };
 /// Rule `breadcrumbs`.
 pub(super) const BREADCRUMBS: Furniture = Furniture { max_chars: BREADCRUMB_MAX_CHARS, is: lexicon::is_breadcrumb };
-/// Rule `poster-details`.
-pub(super) const POSTER_DETAILS: Furniture =
-    Furniture { max_chars: POSTER_DETAIL_MAX_CHARS, is: lexicon::is_poster_detail };
 /// Rule `bare-addresses`.
 pub(super) const BARE_ADDRESSES: Furniture =
     Furniture { max_chars: BARE_ADDRESS_MAX_CHARS, is: lexicon::is_bare_address };
@@ -67,9 +62,6 @@ pub(super) const BARE_ADDRESSES: Furniture =
 /// - breadcrumb trails (`breadcrumbs`, at most [`BREADCRUMB_MAX_CHARS`],
 ///   [`lexicon::is_breadcrumb`]: "您现在的位置：首页 > 新闻 > 正文", "You are here: Home » News"):
 ///   portals print the trail in the article's own cell, just above the headline;
-/// - what a forum prints about each post's poster (`poster-details`, at most
-///   [`POSTER_DETAIL_MAX_CHARS`], [`lexicon::is_poster_detail`]: "Posts: 1,077", "Joined: Mar 2019",
-///   "Senior Member"), the user panel beside every reply;
 /// - a bare address (`bare-addresses`, at most [`BARE_ADDRESS_MAX_CHARS`],
 ///   [`lexicon::is_bare_address`]: `https://cdn.example.com/images/160x160/bone.jpg`), a web address
 ///   written out as a block's whole text: a page's raw data fields, which a reader never sees as
@@ -297,21 +289,6 @@ mod tests {
                 )
             )
         );
-    }
-
-    #[test]
-    fn a_forum_posters_details_are_dropped_and_a_reply_about_posts_is_not() {
-        let reply = "I replaced the fan and the noise is gone.";
-        let html = format!(
-            "<body><div><p>Senior Member</p><p>Posts: 1,077</p><p>Joined: Mar 2019</p></div><p>{reply}</p>\
-             <p>Member</p><p>Posts about rice</p><p>Moderators of this forum</p></body>"
-        );
-        assert_eq!(
-            kept_after_furniture(&html, &AutoParams::default()),
-            (true, format!("{reply}|Posts about rice|Moderators of this forum"))
-        );
-        let auto = AutoParams { drop_poster_details: false, ..AutoParams::default() };
-        assert!(!kept_after_furniture(&html, &auto).0);
     }
 
     #[test]

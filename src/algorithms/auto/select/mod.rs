@@ -5,7 +5,6 @@
 //! [`rules`]; each family of rules has its own file, and [`unchoose`] the walks they share.
 
 mod body;
-mod code;
 mod furniture;
 mod notices;
 mod rails;

@@ -16,7 +16,7 @@ use std::cell::{Cell, OnceCell};
 use std::fmt;
 
 use super::furniture::{self, Furniture};
-use super::{body, code, notices, rails, records, repeats, sectioning, site, surest_owner, threads};
+use super::{body, notices, rails, records, repeats, sectioning, site, surest_owner, threads};
 use crate::algorithms::auto::SiteModel;
 use crate::algorithms::auto::choice::Choice;
 use crate::algorithms::auto::lexicon;
@@ -50,8 +50,6 @@ pub enum Family {
     Threads,
     /// What a listing, product or service page carries beside its content (`rails.rs`).
     Rails,
-    /// Code listings between kept steps (`code.rs`).
-    Code,
     /// Record regions around the page's prose (`records.rs`).
     Records,
     /// An article's body, completed (`body.rs`).
@@ -74,7 +72,6 @@ impl Family {
         match self {
             Family::Threads => "threads",
             Family::Rails => "rails",
-            Family::Code => "code",
             Family::Records => "records",
             Family::Body => "body",
             Family::Repeats => "repeats",
@@ -306,17 +303,6 @@ pub const RULES: &[Rule] = &[
         step: Step::Keep(|page, chosen| body::keep_body_paragraphs(page.doc, page.blocks, chosen)),
     },
     Rule {
-        name: "code-between-kept",
-        switch: None,
-        family: Family::Code,
-        when: When::Always,
-        reads: "<pre> elements, chosen text around them; code_between_kept_chars",
-        step: Step::Keep(|page, chosen| {
-            let gap = page.auto.code_between_kept_chars;
-            gap > 0 && code::keep_code_between_kept(page.doc, chosen, gap)
-        }),
-    },
-    Rule {
         name: "repeats",
         switch: None,
         family: Family::Repeats,
@@ -397,14 +383,6 @@ pub const RULES: &[Rule] = &[
         when: When::Always,
         reads: "a short block's text",
         step: Step::Furniture(furniture::BREADCRUMBS),
-    },
-    Rule {
-        name: "poster-details",
-        switch: Some(|auto| auto.drop_poster_details),
-        family: Family::Furniture,
-        when: When::Always,
-        reads: "a short block's text",
-        step: Step::Furniture(furniture::POSTER_DETAILS),
     },
     Rule {
         name: "bare-addresses",
@@ -570,7 +548,7 @@ mod tests {
     #[test]
     fn the_furniture_rows_are_one_run_of_the_table() {
         let at: Vec<usize> = (0..RULES.len()).filter(|&k| matches!(RULES[k].step, Step::Furniture(_))).collect();
-        assert_eq!(at.len(), 5);
+        assert_eq!(at.len(), 4);
         assert!(at.windows(2).all(|w| w[1] == w[0] + 1), "{at:?}");
     }
 
@@ -588,7 +566,6 @@ mod tests {
             "drop_breadcrumbs",
             "drop_interface_labels",
             "drop_bare_addresses",
-            "drop_poster_details",
         ];
         let on = AutoParams::default();
         // Every rule runs by default but the leading headline.
