@@ -20,7 +20,8 @@ OUT=$(mktemp)
 trap 'rm -f "$OUT" "$OUT.doc" "$OUT.cv"' EXIT
 SETS="--dataset $D/cleaneval --dataset $D/cleanportaleval --dataset $D/dragnet --dataset $D/l3s-gn1 \
   --dataset $D/readability-tests --dataset $D/tiptopjaw-2026 --dataset $D/utomo-big9-chaos \
-  --dataset $D/wcxb-dev --dataset $D/zh-cwce --dataset $D/zh-gne"
+  --dataset $D/wcxb-dev --dataset $D/zh-cwce --dataset $D/zh-gne --dataset $D/zh-listdetail \
+  --dataset $D/products-zyte --dataset $D/forums-harvest --dataset $D/docs-sites --dataset $D/trafbench-dev"
 
 # splice NAME FILE: replace the text between <!-- BEGIN GENERATED NAME and <!-- END GENERATED NAME.
 splice() {
