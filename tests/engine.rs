@@ -687,3 +687,34 @@ fn content_fingerprints_find_near_duplicates() {
     assert!(r.content.text.is_empty());
     assert_eq!(u64::from_str_radix(&r.content.fingerprint, 16).unwrap(), original);
 }
+
+/// What a page teaches its site is the same whether `auto` gives it from the blocks it cut while
+/// extracting (the service's path) or a cut of its own makes it (batch, `--site-pages`): a site
+/// learned one way answers pages asked the other way. With a site behind the page too, where the
+/// site's rule has read the keys first.
+#[test]
+fn auto_signs_a_page_as_a_cut_of_its_own_does() {
+    let engine = engine();
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/pages");
+    let mut site = pith::site::SiteTemplate::new();
+    let pages: Vec<Vec<u8>> =
+        ["article.html", "comments.html", "javascript.html", "listing.html", "news-article.html", "zh-news.html"]
+            .iter()
+            .map(|f| std::fs::read(dir.join(f)).expect("fixture"))
+            .collect();
+    for bytes in &pages {
+        site.learn(&engine.page_signatures(&Request::new(bytes)).expect("signed"));
+    }
+    let mut with_template = 0;
+    for bytes in &pages {
+        let alone = Request::new(bytes);
+        let cut = engine.page_signatures(&alone).expect("signed");
+        assert!(!cut.signatures.is_empty());
+        assert_eq!(engine.extract_and_sign(&alone).expect("extracted").1, cut);
+        let with_site = Request { site: Some(&site), ..Request::new(bytes) };
+        let (extraction, signed) = engine.extract_and_sign(&with_site).expect("extracted");
+        assert_eq!(signed, cut);
+        with_template += usize::from(extraction.template.is_some());
+    }
+    assert!(with_template > 0);
+}

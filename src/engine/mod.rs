@@ -74,8 +74,12 @@ impl Engine {
             return Err(Error::NeedsLayout(req.options.algorithm.to_string()));
         }
         let page = self.prepare(req.bytes, &self.preparation(req, needs, None))?;
-        let signatures = auto::page_signatures(&page.doc);
-        Ok((self.finish(req, page, None, t0), signatures))
+        // `auto` gives the signatures from the blocks it cut and the keys its site rule read; another
+        // algorithm leaves them to a cut of their own.
+        let cut = (req.options.algorithm != Algorithm::Auto).then(|| auto::page_signatures(&page.doc));
+        let (extraction, signatures) = self.finish_signed(req, page, None, t0, true);
+        // `auto` always gives them when asked; an empty set would teach its site nothing.
+        Ok((extraction, signatures.or(cut).unwrap_or_default()))
     }
 
     /// The page's block signatures (what it teaches its site's template, see `site`), on the page
@@ -96,16 +100,30 @@ impl Engine {
     /// Stages 4 and 5 on a prepared page, timed: what extraction does after [`Engine::prepare`], and
     /// after [`Engine::parse_laid_out`] on the render path.
     pub fn finish(&self, req: &Request<'_>, page: Page<'_>, layout: Option<&Layout>, t0: Instant) -> Extraction {
+        self.finish_signed(req, page, layout, t0, false).0
+    }
+
+    /// [`Engine::finish`], and with `sign` the page's block signatures as `auto` gives them.
+    fn finish_signed(
+        &self,
+        req: &Request<'_>,
+        page: Page<'_>,
+        layout: Option<&Layout>,
+        t0: Instant,
+        sign: bool,
+    ) -> (Extraction, Option<PageSignatures>) {
         let t_parse = Instant::now();
         let layout_read = layout.filter(|_| req.options.algorithm.needs().layout);
         // The explanations show every block's measures and decision, which algorithms compute only when
         // asked.
         let outcome = if req.options.explain.is_some() && !req.options.blocks {
             let all_blocks = Request { options: Options { blocks: true, ..req.options }, ..*req };
-            self.score_in(&all_blocks, &page, layout_read, true)
+            self.score_in(&all_blocks, &page, layout_read, true, sign)
         } else {
-            self.score_in(req, &page, layout_read, true)
+            self.score_in(req, &page, layout_read, true, sign)
         };
+        let mut outcome = outcome;
+        let signatures = outcome.signatures.take();
         let t_score = Instant::now();
         let (mut result, metadata_ms) = self.assemble(req, &page, outcome);
         let t_end = Instant::now();
@@ -120,7 +138,7 @@ impl Engine {
             total: ms(t0, t_end),
             render: layout.map(|l| l.render_ms),
         };
-        result
+        (result, signatures)
     }
 }
 

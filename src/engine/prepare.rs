@@ -83,6 +83,7 @@ impl Page<'_> {
             layout: None,
             product_description: &self.product_description,
             site: None,
+            sign: false,
         }
     }
 }

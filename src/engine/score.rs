@@ -12,18 +12,20 @@ impl Engine {
     /// the probability to [0, 1].
     /// Every block is scored (`Outcome::blocks` lists them all when blocks are asked for).
     pub fn score(&self, req: &Request<'_>, page: &Page<'_>) -> Outcome {
-        self.score_in(req, page, None, false)
+        self.score_in(req, page, None, false, false)
     }
 
     /// [`Engine::score`]; with `for_answer`, the outcome is read only to assemble the answer, so its
     /// blocks may be only those the answer's block report can list (unless an explanation reads them
-    /// all, or a site rule may yet change which are content).
+    /// all, or a site rule may yet change which are content); with `sign`, `auto` gives the page's
+    /// block signatures too ([`Outcome::signatures`]).
     pub(super) fn score_in(
         &self,
         req: &Request<'_>,
         page: &Page<'_>,
         layout: Option<&Layout>,
         for_answer: bool,
+        sign: bool,
     ) -> Outcome {
         // A per-request override of `auto`'s policies costs a copy of the parameters, only then.
         let overridden;
@@ -44,6 +46,7 @@ impl Engine {
         ctx.blocks_listed = listed_only.then_some(self.limits.max_blocks);
         ctx.layout = layout;
         ctx.site = req.site;
+        ctx.sign = sign;
         let mut outcome = req.options.algorithm.run(&ctx, &self.models.auto());
         if let Some((rule, content)) = &page.rule {
             let found = !content.is_empty();

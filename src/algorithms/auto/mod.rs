@@ -106,7 +106,9 @@ fn calibrate(p: f64, scale: f64, shift: f64) -> f64 {
 pub fn run(ctx: &Context<'_>, models: &ModelRefs<'_>) -> Outcome {
     let doc = ctx.doc;
     let BeforeRules { m, p, trained, mut choice, roots, verdict } = before_rules(ctx, models);
-    let (roots, site_template) = apply_rules(ctx, models.site, &m, &p, &verdict, &mut choice, roots);
+    let (roots, site_template, keys) = apply_rules(ctx, models.site, &m, &p, &verdict, &mut choice, roots);
+    // What the page teaches its site, from the blocks and keys the rules read: no second cut.
+    let signatures = ctx.sign.then(|| keys.unwrap_or_else(|| select::PageKeys::of(doc, &m.blocks)).signatures());
     let Verdict { signals, probability, is_article, non_article, .. } = verdict;
     let hidden_description = !is_article && declared_but_not_kept(ctx, &roots);
     let (roots, before_lead) = if is_article || ctx.params.auto.no_article_text == NoArticleText::Full {
@@ -125,7 +127,7 @@ pub fn run(ctx: &Context<'_>, models: &ModelRefs<'_>) -> Outcome {
     } else {
         Content::Nodes(roots)
     };
-    Outcome { content, probability, blocks, signals, non_article, site_template, decisions }
+    Outcome { content, probability, blocks, signals, non_article, site_template, decisions, signatures }
 }
 
 /// Each block's standing in the heuristic region (1 inside, 0 outside): the probability the record
@@ -263,9 +265,9 @@ fn apply_rules(
     verdict: &Verdict,
     choice: &mut Choice,
     roots: Vec<NodeId>,
-) -> (Vec<NodeId>, Option<SiteTemplateUse>) {
+) -> (Vec<NodeId>, Option<SiteTemplateUse>, Option<select::PageKeys>) {
     if !choice.is_made() {
-        return (roots, None);
+        return (roots, None, None);
     }
     let verdict = rules::Verdict {
         is_article: verdict.is_article,
@@ -282,13 +284,15 @@ fn apply_rules(
     let before = choice.snapshot();
     let changed = rules::run(&page, choice, |rule| rule.when.holds(&verdict));
     let kept = if changed { roots_of(ctx.doc, &choice.chosen) } else { Vec::new() };
+    let site_use = page.site_use.get();
+    let keys = page.into_keys();
     if kept.is_empty() {
         if changed {
             choice.restore(before);
         }
-        (roots, page.site_use.get())
+        (roots, site_use, keys)
     } else {
-        (kept, page.site_use.get())
+        (kept, site_use, keys)
     }
 }
 

@@ -44,6 +44,9 @@ pub struct Context<'a> {
     /// The site's template learned from its other pages, when the caller has one (`auto` leaves out
     /// what the site repeats).
     pub site: Option<&'a crate::site::SiteTemplate>,
+    /// The caller wants the page's block signatures, what it teaches its site's template (`auto`
+    /// gives them from its own blocks, [`Outcome::signatures`]; a service that learns its sites asks).
+    pub sign: bool,
 }
 
 #[cfg(test)]
@@ -63,6 +66,7 @@ impl<'a> Context<'a> {
             layout: None,
             product_description: &[],
             site: None,
+            sign: false,
         }
     }
 }
@@ -119,6 +123,9 @@ pub struct Outcome {
     /// The decision record: one entry per block the algorithm judged one by one, in document order
     /// (`auto`; empty for the seed methods, which decide by regions and thresholds).
     pub decisions: Vec<decision::Decision>,
+    /// The page's block signatures, when the context asked for them and the algorithm cuts the page
+    /// into `auto`'s blocks (`auto`); `None` otherwise.
+    pub signatures: Option<crate::site::PageSignatures>,
 }
 
 /// What a site's template did to one page: learned from how many of the site's other pages, and how
@@ -141,6 +148,7 @@ impl Outcome {
             non_article: None,
             site_template: None,
             decisions: Vec::new(),
+            signatures: None,
         }
     }
 

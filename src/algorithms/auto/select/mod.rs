@@ -21,6 +21,7 @@ use super::measure::Measured;
 use super::segment::{Blocks, block_owners};
 use crate::algorithms::contract::Context;
 use crate::dom::{Document, NONE, NodeId};
+pub(crate) use site::PageKeys;
 pub use site::page_signatures;
 pub(super) use site::{PageView as SitePageView, chosen_rows};
 

@@ -174,6 +174,8 @@ pub(crate) struct RuleInput<'a> {
     /// Every block's probability, for [`RuleInput::surest`].
     p: &'a [f64],
     surest: OnceCell<NodeId>,
+    /// The blocks' site keys, computed when the site's rule or the caller first asks.
+    keys: OnceCell<site::PageKeys>,
 }
 
 impl<'a> RuleInput<'a> {
@@ -195,12 +197,23 @@ impl<'a> RuleInput<'a> {
             site_use: Cell::new(None),
             p,
             surest: OnceCell::new(),
+            keys: OnceCell::new(),
         }
     }
 
     /// With the site's template and the model that reads it.
     pub(crate) fn with_site(self, site: Option<&'a SiteTemplate>, model: &'a SiteModel, verdict: &Verdict) -> Self {
         RuleInput { site: site.map(|t| (t, model)), is_article: verdict.is_article, label: verdict.label, ..self }
+    }
+
+    /// The blocks' site keys, computed when first asked for.
+    pub(crate) fn keys(&self) -> &site::PageKeys {
+        self.keys.get_or_init(|| site::PageKeys::of(self.doc, self.blocks))
+    }
+
+    /// The keys, if a rule computed them, for what the page teaches its site.
+    pub(crate) fn into_keys(self) -> Option<site::PageKeys> {
+        self.keys.into_inner()
     }
 
     /// The owner of the block the classifier is surest of, found when a rule first asks.
@@ -425,7 +438,7 @@ pub const RULES: &[Rule] = &[
         step: Step::Drop(|page, chosen| {
             page.site.is_some_and(|(site, model)| {
                 let view = site::PageView::new(page.regions, page.is_article, page.label, page.blocks, chosen);
-                let (used, changed) = site::drop_site_blocks(page.doc, page.blocks, chosen, site, model, &view);
+                let (used, changed) = site::drop_site_blocks(page.blocks, page.keys(), chosen, site, model, &view);
                 page.site_use.set(Some(used));
                 changed
             })

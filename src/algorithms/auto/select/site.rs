@@ -17,7 +17,7 @@
 //! model is asked only about blocks whose text recurs on half the site's other pages or more.
 
 use crate::algorithms::auto::regions::PageRegions;
-use crate::algorithms::auto::segment::{Blocks, TextBlock, block_owners, segment};
+use crate::algorithms::auto::segment::{Blocks, block_owners, segment};
 use crate::algorithms::auto::site_model::{SITE_ROW, SiteModel};
 use crate::algorithms::contract::{PageType, SiteTemplateUse};
 
@@ -92,66 +92,103 @@ impl<'a> PageView<'a> {
     }
 }
 
-fn masked_chars(doc: &Document, blocks: &Blocks, b: &TextBlock, out: &mut Vec<char>) {
-    out.clear();
-    for &t in blocks.texts_of(b) {
-        out.extend(
-            doc.text(t).chars().filter(|c| !c.is_whitespace()).map(|c| if c.is_ascii_digit() { '0' } else { c }),
-        );
-    }
+/// The hash that starts a key of kind `kind` at `place` (see [`keyed`]).
+fn key_start(kind: usize, place: u64) -> Fnv1a {
+    let mut h = Fnv1a::new();
+    h.byte(kind as u8);
+    h.bytes(place.to_le_bytes());
+    h
 }
 
-fn hash_chars(h: &mut Fnv1a, chars: &[char]) {
+/// A key of kind `kind` at `place` over `chars` (0 means "no key", so a key is never 0).
+fn keyed(kind: usize, place: u64, chars: &[char]) -> u64 {
+    let mut h = key_start(kind, place);
     let mut buf = [0u8; 4];
     for c in chars {
         h.bytes(c.encode_utf8(&mut buf).bytes());
     }
-}
-
-fn keyed(kind: usize, place: u64, chars: &[char]) -> u64 {
-    let mut h = Fnv1a::new();
-    h.byte(kind as u8);
-    h.bytes(place.to_le_bytes());
-    hash_chars(&mut h, chars);
-    // 0 means "no key".
     h.finish().max(1)
 }
 
-/// Every block's keys, in the blocks' order.
+/// A block's signature: its structural path's hash and its masked text's, hashed together (the text is
+/// hashed once, for this key and the text key alike).
+fn signature(path: u64, text: u64) -> u64 {
+    let mut h = Fnv1a::new();
+    h.bytes(path.to_le_bytes());
+    h.bytes(text.to_le_bytes());
+    h.finish()
+}
+
+/// Every block's keys, in the blocks' order. Each block's text is read once, whitespace left out and
+/// digits masked, into every key that holds it at the same time: no copy of the text is made (this
+/// runs on every page a service with site templates extracts, and on every page a site learns from).
 fn block_keys(doc: &Document, blocks: &Blocks) -> Vec<BlockKeys> {
     let mut paths: IdMap<NodeId, (u64, u64)> = IdMap::default();
-    let mut chars = Vec::new();
     blocks
         .list
         .iter()
         .map(|b| {
             let (path, place) = *paths.entry(b.owner).or_insert_with(|| path_hashes(doc, b.owner));
-            masked_chars(doc, blocks, b, &mut chars);
-            let mut h = Fnv1a::new();
-            h.bytes(path.to_le_bytes());
-            hash_chars(&mut h, &chars);
+            let (mut lead, mut text) = (key_start(LEAD, place), key_start(TEXT, 0));
+            // The last FRAME_CHARS characters, for the tail: character n at n % FRAME_CHARS.
+            let mut last = ['\0'; FRAME_CHARS];
+            let mut n = 0usize;
+            let mut buf = [0u8; 4];
+            for &t in blocks.texts_of(b) {
+                for c in doc.text(t).chars().filter(|c| !c.is_whitespace()) {
+                    let c = if c.is_ascii_digit() { '0' } else { c };
+                    for byte in c.encode_utf8(&mut buf).bytes() {
+                        text.byte(byte);
+                        if n < FRAME_CHARS {
+                            lead.byte(byte);
+                        }
+                    }
+                    last[n % FRAME_CHARS] = c;
+                    n += 1;
+                }
+            }
             let mut keys = [0; KINDS];
-            keys[SIGNATURE] = h.finish();
+            keys[SIGNATURE] = signature(path, text.finish());
             keys[PLACE] = keyed(PLACE, place, &[]);
-            if !chars.is_empty() {
-                let n = chars.len();
-                keys[LEAD] = keyed(LEAD, place, &chars[..n.min(FRAME_CHARS)]);
-                keys[TAIL] = keyed(TAIL, place, &chars[n.saturating_sub(FRAME_CHARS)..]);
-                keys[TEXT] = keyed(TEXT, 0, &chars);
+            if n > 0 {
+                let mut tail = ['\0'; FRAME_CHARS];
+                let m = n.min(FRAME_CHARS);
+                for (slot, i) in tail.iter_mut().zip(n - m..n) {
+                    *slot = last[i % FRAME_CHARS];
+                }
+                keys[LEAD] = lead.finish().max(1);
+                keys[TAIL] = keyed(TAIL, place, &tail[..m]);
+                keys[TEXT] = text.finish().max(1);
             }
             keys
         })
         .collect()
 }
 
+/// Every key of every block of a page, in the blocks' order: computed once a page, read by the rule
+/// and by what the page teaches its site.
+pub(crate) struct PageKeys(Vec<BlockKeys>);
+
+impl PageKeys {
+    /// The keys of `blocks`, the blocks of `doc` as `auto` cuts them.
+    pub(crate) fn of(doc: &Document, blocks: &Blocks) -> PageKeys {
+        PageKeys(block_keys(doc, blocks))
+    }
+
+    /// The page's signatures, for learning a site model: every key of every block.
+    pub(crate) fn signatures(&self) -> PageSignatures {
+        let in_order: Vec<u64> = self.0.iter().map(|k| k[SIGNATURE]).collect();
+        let all: Vec<u64> = self.0.iter().flat_map(|k| k.iter().copied()).filter(|&k| k != 0).collect();
+        PageSignatures::with_keys(&in_order, all)
+    }
+}
+
 /// The page's signatures, for learning a site model: its blocks as `auto` cuts them, every key of
-/// every block.
+/// every block. (`auto` gives the same from its own blocks when its context asks, without cutting
+/// the page again.)
 pub fn page_signatures(doc: &Document) -> PageSignatures {
     let blocks = segment(doc, &block_owners(doc));
-    let keys = block_keys(doc, &blocks);
-    let in_order: Vec<u64> = keys.iter().map(|k| k[SIGNATURE]).collect();
-    let all: Vec<u64> = keys.iter().flat_map(|k| k.iter().copied()).filter(|&k| k != 0).collect();
-    PageSignatures::with_keys(&in_order, all)
+    PageKeys::of(doc, &blocks).signatures()
 }
 
 /// The element's path from the root (tag names with `id` and `class`), hashed twice: as written, and
@@ -249,13 +286,10 @@ fn asked(row: &[f32; SITE_ROW]) -> bool {
 /// The fewest characters of a block [`asked`] reads as a paragraph of running text.
 const PARAGRAPH_CHARS: f32 = 80.0;
 
-/// The page's keys and what its site knows of them (the page itself set aside when the site learned
-/// it).
-fn page_in_site<'t>(doc: &Document, blocks: &Blocks, template: &'t SiteTemplate) -> (Vec<BlockKeys>, SiteContext<'t>) {
-    let keys = block_keys(doc, blocks);
+/// What the page's site knows of its keys (the page itself set aside when the site learned it).
+fn page_in_site<'t>(keys: &[BlockKeys], template: &'t SiteTemplate) -> SiteContext<'t> {
     let in_order: Vec<u64> = keys.iter().map(|k| k[SIGNATURE]).collect();
-    let site = SiteContext::new(template, PageSignatures::digest_of(&in_order));
-    (keys, site)
+    SiteContext::new(template, PageSignatures::digest_of(&in_order))
 }
 
 /// The site model's rows of every chosen block of a page with a site model behind it: the training
@@ -267,7 +301,8 @@ pub(crate) fn chosen_rows(
     template: &SiteTemplate,
     page: &PageView<'_>,
 ) -> Vec<(usize, [f32; SITE_ROW])> {
-    let (keys, site) = page_in_site(doc, blocks, template);
+    let keys = block_keys(doc, blocks);
+    let site = page_in_site(&keys, template);
     if site.other_pages() < MIN_OTHER_PAGES as usize {
         return Vec::new();
     }
@@ -285,14 +320,15 @@ pub(crate) fn chosen_rows(
 /// was unchosen. The rule runs last, after the page's own rules, so that what it reports removing is
 /// what the answer would have had without it.
 pub(super) fn drop_site_blocks(
-    doc: &Document,
     blocks: &Blocks,
+    keys: &PageKeys,
     chosen: &mut [bool],
     template: &SiteTemplate,
     model: &SiteModel,
     page: &PageView<'_>,
 ) -> (SiteTemplateUse, bool) {
-    let (keys, site) = page_in_site(doc, blocks, template);
+    let keys = &keys.0;
+    let site = page_in_site(keys, template);
     let others = site.other_pages() as u32;
     let unchanged = SiteTemplateUse { pages: others, blocks_removed: 0 };
     if others < MIN_OTHER_PAGES {
@@ -332,6 +368,50 @@ mod tests {
     use super::*;
     use crate::site::SiteTemplate;
 
+    /// The keys the slow way: each block's text copied out, whitespace removed and digits masked, and
+    /// every key hashed from the copy.
+    fn reference_keys(doc: &Document, blocks: &Blocks) -> Vec<BlockKeys> {
+        blocks
+            .list
+            .iter()
+            .map(|b| {
+                let (path, place) = path_hashes(doc, b.owner);
+                let chars: Vec<char> = blocks
+                    .texts_of(b)
+                    .iter()
+                    .flat_map(|&t| doc.text(t).chars())
+                    .filter(|c| !c.is_whitespace())
+                    .map(|c| if c.is_ascii_digit() { '0' } else { c })
+                    .collect();
+                let mut text = key_start(TEXT, 0);
+                let mut buf = [0u8; 4];
+                for c in &chars {
+                    text.bytes(c.encode_utf8(&mut buf).bytes());
+                }
+                let mut keys = [0; KINDS];
+                keys[SIGNATURE] = signature(path, text.finish());
+                keys[PLACE] = keyed(PLACE, place, &[]);
+                if !chars.is_empty() {
+                    let n = chars.len();
+                    keys[LEAD] = keyed(LEAD, place, &chars[..n.min(FRAME_CHARS)]);
+                    keys[TAIL] = keyed(TAIL, place, &chars[n.saturating_sub(FRAME_CHARS)..]);
+                    keys[TEXT] = keyed(TEXT, 0, &chars);
+                }
+                keys
+            })
+            .collect()
+    }
+
+    #[test]
+    fn keys_read_in_one_pass_are_the_keys_of_the_copied_text() {
+        let html = "<body><div id=post-12><p>来源：新华网 2024-05-06</p><p>A <b>bold</b> 12 word\u{a0}line</p>\
+                    <p>ab</p><p> x </p><p></p><ul><li>One 1</li><li>  Two   22  </li></ul>\
+                    <p>\u{1F600} emoji 𝒳 and ünïcödé</p></div></body>";
+        let (doc, blocks) = parse(html);
+        assert!(blocks.list.len() >= 6);
+        assert_eq!(block_keys(&doc, &blocks), reference_keys(&doc, &blocks));
+    }
+
     fn page(article: &str) -> String {
         format!(
             "<html><body><ul class=menu><li><a href=/>Home</a></li><li><a href=/n>News</a></li></ul>\
@@ -356,7 +436,7 @@ mod tests {
         let (doc, blocks) = parse(&page("Delta"));
         let mut chosen = vec![true; doc.len()];
         assert_eq!(
-            drop_site_blocks(&doc, &blocks, &mut chosen, &t, &SiteModel::default(), &no_view()),
+            drop_site_blocks(&blocks, &PageKeys::of(&doc, &blocks), &mut chosen, &t, &SiteModel::default(), &no_view()),
             (used(3, 3), true)
         );
         let kept: String = blocks
@@ -381,7 +461,7 @@ mod tests {
         let mut chosen = vec![true; doc.len()];
         // "Alpha2" and "Alpha3" are one page once digits are masked: two pages learned.
         assert_eq!(
-            drop_site_blocks(&doc, &blocks, &mut chosen, &t, &SiteModel::default(), &no_view()),
+            drop_site_blocks(&blocks, &PageKeys::of(&doc, &blocks), &mut chosen, &t, &SiteModel::default(), &no_view()),
             (used(2, 0), false)
         );
         assert!(chosen.iter().all(|&c| c));
@@ -395,7 +475,7 @@ mod tests {
         let (doc, blocks) = parse(&page("Beta"));
         let mut chosen = vec![true; doc.len()];
         assert_eq!(
-            drop_site_blocks(&doc, &blocks, &mut chosen, &t, &SiteModel::default(), &no_view()),
+            drop_site_blocks(&blocks, &PageKeys::of(&doc, &blocks), &mut chosen, &t, &SiteModel::default(), &no_view()),
             (used(1, 0), false)
         );
     }
