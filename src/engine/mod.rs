@@ -116,13 +116,12 @@ impl Engine {
         let layout_read = layout.filter(|_| req.options.algorithm.needs().layout);
         // The explanations show every block's measures and decision, which algorithms compute only when
         // asked.
-        let outcome = if req.options.explain.is_some() && !req.options.blocks {
+        let mut outcome = if req.options.explain.is_some() && !req.options.blocks {
             let all_blocks = Request { options: Options { blocks: true, ..req.options }, ..*req };
             self.score_in(&all_blocks, &page, layout_read, true, sign)
         } else {
             self.score_in(req, &page, layout_read, true, sign)
         };
-        let mut outcome = outcome;
         let signatures = outcome.signatures.take();
         let t_score = Instant::now();
         let (mut result, metadata_ms) = self.assemble(req, &page, outcome);
