@@ -2,7 +2,7 @@
 
 use super::lexicon::LISTING_PATH_WORDS;
 use super::prose::{ProseRun, headline_prose};
-use super::segment::{Blocks, block_owners};
+use super::segment::Blocks;
 use crate::dom::{Document, NONE, NodeId, Tag};
 use crate::metadata::page_meta::{OgType, PageMeta};
 use crate::text::words::distinct_words;
@@ -82,6 +82,7 @@ pub(super) const TEXT_CHARS: &str = "text_chars";
 /// and 500 characters of text matters, between 5,000 and 5,500 it does not.
 pub(super) fn signals(
     doc: &Document,
+    owners_of: &[NodeId],
     roots: &[NodeId],
     page_p: f64,
     judged: Option<Judged<'_>>,
@@ -89,7 +90,6 @@ pub(super) fn signals(
     url: Option<&str>,
 ) -> Vec<(&'static str, f64)> {
     let body = doc.node(doc.body).stats;
-    let owners_of = block_owners(doc);
     let heads = heading_counts(doc);
     let mut text = 0u32;
     let mut punct = 0u32;
@@ -122,15 +122,6 @@ pub(super) fn signals(
     }
     let paragraphs = owners.iter().filter(|o| o.1 >= 25 && o.2 >= 1).count();
     let para_chars: u32 = owners.iter().filter(|o| o.1 >= 25 && o.2 >= 1).map(|o| o.1).sum();
-    // Listing pages are made of headline links: anchors long enough to be a title.
-    let (mut headline_links, mut headline_chars) = (0u32, 0u32);
-    let body_range = doc.body..doc.node(doc.body).end;
-    for i in body_range {
-        if doc.node(i).tag() == Some(Tag::A) && doc.node(i).stats.chars >= 20 {
-            headline_links += 1;
-            headline_chars += doc.node(i).stats.chars;
-        }
-    }
     let (mut region_chars, mut region_links, mut headings) = (0u32, 0u32, 0u32);
     for &r in roots {
         region_chars += doc.node(r).stats.chars;
@@ -140,11 +131,17 @@ pub(super) fn signals(
     let longest = owners.iter().map(|o| o.1).max().unwrap_or(0);
     let (cards, card_chars, in_card) = card_structure(doc, &heads);
     // Listings repeat what an article has once: linked headings, dates, prices; and keep their text in
-    // the repeated cards.
+    // the repeated cards. Listing pages are made of headline links too: anchors long enough to be a
+    // title. One pass over the body counts them all.
     let (mut linked_headings, mut times, mut prices) = (0u32, 0u32, 0u32);
+    let (mut headline_links, mut headline_chars) = (0u32, 0u32);
     for i in doc.body..doc.node(doc.body).end {
         let n = doc.node(i);
         match n.tag() {
+            Some(Tag::A) if n.stats.chars >= 20 => {
+                headline_links += 1;
+                headline_chars += n.stats.chars;
+            }
             Some(t) if t.is_heading() && n.stats.chars > 0 && n.stats.link_chars * 2 >= n.stats.chars => {
                 linked_headings += 1
             }
@@ -390,6 +387,7 @@ fn block_signals(doc: &Document, judged: Option<Judged<'_>>) -> [(&'static str, 
 
 #[cfg(test)]
 mod tests {
+    use super::super::segment::block_owners;
     use super::*;
 
     fn value(s: &[(&str, f64)], name: &str) -> f64 {
@@ -438,7 +436,15 @@ mod tests {
             format!("<html><body><div class=list>{}</div></body></html>", (1..=6).map(card).collect::<String>());
         let doc = Document::parse(&listing);
         let all: Vec<NodeId> = vec![doc.body];
-        let s = signals(&doc, &all, 0.1, None, &PageMeta::default(), Some("https://example.com/category/news/"));
+        let s = signals(
+            &doc,
+            &block_owners(&doc),
+            &all,
+            0.1,
+            None,
+            &PageMeta::default(),
+            Some("https://example.com/category/news/"),
+        );
         assert_eq!(value(&s, "linked_headings"), (7.0f64).ln());
         assert_eq!(value(&s, "time_elements"), (7.0f64).ln());
         assert_eq!(value(&s, "price_marks"), (7.0f64).ln());
@@ -451,6 +457,7 @@ mod tests {
         let doc = Document::parse(article);
         let s = signals(
             &doc,
+            &block_owners(&doc),
             &[doc.body],
             0.9,
             None,

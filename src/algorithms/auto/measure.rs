@@ -16,6 +16,9 @@ use crate::dom::{Document, NodeId};
 /// heuristic region. Training reads the same struct, so what is learned is what runs.
 pub struct Measured {
     pub blocks: Blocks,
+    /// Per node, its block owner ([`segment::block_owners`]): the blocks were cut by it, and the
+    /// has-article signals group the kept text by it again.
+    pub owners: Vec<NodeId>,
     /// The page-level figures every block's feature row is computed from ([`Measured::rows`]).
     pub figures: Figures,
     /// The heuristic region after pruning (the decision when no block model is loaded).
@@ -86,6 +89,7 @@ pub fn measure(ctx: &Context<'_>, bayes_model: &BayesModel) -> Measured {
     let figures = features::figures(doc, &blocks, &inputs);
     Measured {
         blocks,
+        owners,
         figures,
         keep,
         density: ds.density,

@@ -194,7 +194,7 @@ fn judge_page(ctx: &Context<'_>, models: &ModelRefs<'_>, m: &Measured, p: &[f64]
         p,
         threshold: ctx.params.auto.block_threshold,
     });
-    let mut signals = has_article::signals(doc, roots, m.p.page(), judged, ctx.meta, ctx.url);
+    let mut signals = has_article::signals(doc, &m.owners, roots, m.p.page(), judged, ctx.meta, ctx.url);
     signals.extend(m.page_signals.iter().copied());
     signals.extend(page_type::url_words(ctx.url));
     let probability = if models.article.is_trained() {

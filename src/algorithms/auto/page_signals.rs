@@ -20,7 +20,7 @@ pub fn page_signal_names() -> &'static [&'static str] {
         let doc = Document::parse("");
         let meta = PageMeta::default();
         let mut names: Vec<&'static str> =
-            has_article::signals(&doc, &[], 0.0, None, &meta, None).into_iter().map(|s| s.0).collect();
+            has_article::signals(&doc, &[], &[], 0.0, None, &meta, None).into_iter().map(|s| s.0).collect();
         names.extend(page_type::dom_signals(&doc, &meta, &[0; lexicon::ALL_NAME_GROUPS]).into_iter().map(|s| s.0));
         names.extend(PageRegions::default().page_signals(0).into_iter().map(|s| s.0));
         names.extend(page_type::url_words(None).into_iter().map(|s| s.0));
@@ -59,7 +59,10 @@ mod tests {
         let meta = crate::metadata::page_meta::scan(html);
         let url = Some("https://news.example/2024/05/rice-course-opens.html");
         let mut written: Vec<&str> =
-            has_article::signals(&doc, &[doc.body], 0.3, None, &meta, url).into_iter().map(|s| s.0).collect();
+            has_article::signals(&doc, &super::super::segment::block_owners(&doc), &[doc.body], 0.3, None, &meta, url)
+                .into_iter()
+                .map(|s| s.0)
+                .collect();
         written.extend(page_type::dom_signals(&doc, &meta, &[1; lexicon::ALL_NAME_GROUPS]).into_iter().map(|s| s.0));
         let blocks = super::super::segment::segment(&doc, &super::super::segment::block_owners(&doc));
         let regions = PageRegions::read(&doc, &blocks, &super::super::prose::prose_run(&blocks));
