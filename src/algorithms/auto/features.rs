@@ -531,8 +531,20 @@ impl<'a> Rows<'a> {
         let m = rows.len();
         let mut columns = Vec::with_capacity(m * (WIDTH + extra_columns));
         columns.resize(m * WIDTH, 0f32);
-        let mut row = [0f32; WIDTH];
+        // Rows are gathered [`CHUNK_ROWS`] at a time and written out feature by feature, a cache line of
+        // each column at once: written one row at a time, each value landed on a line of its own,
+        // `WIDTH` lines per row, and the block's own reads evicted them before the next row came
+        // (cachegrind: a third of `auto`'s first-level write misses).
+        let mut chunk = [[0f32; WIDTH]; CHUNK_ROWS];
+        let flush = |columns: &mut [f32], chunk: &[[f32; WIDTH]; CHUNK_ROWS], first: usize, n: usize| {
+            for f in 0..WIDTH {
+                for (i, r) in chunk[..n].iter().enumerate() {
+                    columns[f * m + first + i] = r[f];
+                }
+            }
+        };
         for (j, k) in rows.enumerate() {
+            let row = &mut chunk[j % CHUNK_ROWS];
             let b = &blocks.list[k];
             let owner = doc.node(b.owner);
             let parent = parent_of(doc, b.owner);
@@ -583,13 +595,19 @@ impl<'a> Rows<'a> {
             for (slot, (_, value)) in record.iter_mut().zip(RECORD) {
                 *slot = value(&view);
             }
-            for (f, &value) in row.iter().enumerate() {
-                columns[f * m + j] = value;
+            if j % CHUNK_ROWS == CHUNK_ROWS - 1 {
+                flush(&mut columns, &chunk, j + 1 - CHUNK_ROWS, CHUNK_ROWS);
             }
+        }
+        if !m.is_multiple_of(CHUNK_ROWS) {
+            flush(&mut columns, &chunk, m - m % CHUNK_ROWS, m % CHUNK_ROWS);
         }
         columns
     }
 }
+
+/// Rows [`Rows::columns`] gathers before writing them out: sixteen `f32`s fill a cache line.
+const CHUNK_ROWS: usize = 16;
 
 /// A block of running text: long enough for a sentence or two, with a sentence end, and hardly any of
 /// it link text. The same test in every script (the sentence ends count CJK full stops).
@@ -668,6 +686,32 @@ mod tests {
             BASE.len() + NAME_GROUPS.len() + TAG_FLAGS.len() + NEIGHBOUR.len() + PAGE_KIND.len() + RECORD.len()
         );
         assert_eq!(feature_index("region_keep"), Some(30));
+    }
+
+    #[test]
+    fn columns_hold_each_row_where_one_row_alone_would() {
+        // Rows are written out sixteen at a time: a page of 40-odd blocks has whole chunks and a part.
+        let mut html = String::from("<html><body>");
+        for i in 0..14 {
+            html.push_str(&format!(
+                "<h2>Field {i}</h2><p>Rice in field {i} was planted in May and cut in September.</p>\
+                 <div><a href=/f{i}>More on field {i}</a></div>"
+            ));
+        }
+        html.push_str("</body></html>");
+        let doc = Document::parse(&html);
+        let params = crate::algorithms::contract::params::Params::default();
+        let ctx = crate::algorithms::contract::Context::of_page(&doc, &params);
+        let m = super::super::measure::measure(&ctx, &Default::default());
+        let n = m.blocks.list.len();
+        assert!(n > 2 * CHUNK_ROWS && !n.is_multiple_of(CHUNK_ROWS), "{n} blocks");
+        let rows = m.rows(&doc);
+        let all = rows.columns(0..n, 0);
+        for k in 0..n {
+            let one = rows.columns(k..k + 1, 0);
+            let column = |f: usize| all[f * n + k];
+            assert_eq!((0..WIDTH).map(column).collect::<Vec<_>>(), one, "row {k}");
+        }
     }
 
     #[test]
