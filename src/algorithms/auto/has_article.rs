@@ -38,7 +38,9 @@ fn card_structure(doc: &Document, headings: &[u32]) -> (u32, u32, Vec<bool>) {
         }
         group.clear();
         group.extend(
-            doc.children(parent).filter(|&c| !doc.node(c).is_text()).map(|c| (super::features::signature(doc, c), c)),
+            doc.children(parent)
+                .filter(|&c| !doc.node(c).is_text())
+                .map(|c| (super::block_measures::signature(doc, c), c)),
         );
         if group.len() < 3 {
             continue;

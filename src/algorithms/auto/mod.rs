@@ -38,6 +38,7 @@
 //! the heuristic region and a P value / text-amount probability.
 
 mod article_model;
+mod block_measures;
 mod choice;
 mod classify;
 mod context;

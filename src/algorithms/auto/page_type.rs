@@ -158,7 +158,7 @@ fn post_share(doc: &Document) -> f64 {
         }
         let mut h = crate::hash::Fnv1a::new();
         h.bytes(n.parent.to_le_bytes());
-        h.bytes(super::features::signature(doc, i).to_le_bytes());
+        h.bytes(super::block_measures::signature(doc, i).to_le_bytes());
         let run = runs.entry(h.finish()).or_default();
         run.count += 1;
         run.chars += n.stats.chars;
