@@ -62,7 +62,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let options = pith::Options { html: false, blocks: false, ..Default::default() };
     let mut i = 0;
     while i < args.len() {
-        let bytes = read(&args[i])?;
+        let path = &args[i];
+        let bytes = read(path)?;
         let url = args.get(i + 1).filter(|u| u.contains("://")).map(String::as_str);
         i += if url.is_some() { 2 } else { 1 };
         let text = pith::internals::decode(&bytes, None)?.text;
@@ -86,7 +87,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             let a = min(&mut || {
                 black_box(measured_auto(&engine, &req));
             });
-            println!("{}\t{p:.3}\t{a:.3}\t{:.2}", args[i - if url.is_some() { 2 } else { 1 }], a / p);
+            println!("{path}\t{p:.3}\t{a:.3}\t{:.2}", a / p);
         }
     }
     Ok(())
